@@ -1,0 +1,3 @@
+from arcsolve.cli import app
+
+app(prog_name="arcsolve")
