@@ -1,0 +1,119 @@
+"""Parameter inference: which parameters are worth trying for a primitive, given the train pairs.
+
+Each parameter kind is a function of the current search state's train grids, the train
+targets and some facts about the task; it returns the parameter tuples to try. Scale and
+tile factors come from the size ratio to the targets, colours from the colours present,
+shifts from how the content moves, so the search tries few, likely parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import product
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.objects import SELECTORS, split
+
+Array = np.ndarray
+Params = tuple
+
+UNIT_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIRECTIONS = ("down", "up", "left", "right")
+SPLIT_MODES = ("lines", "h2", "v2")
+CONNECTIVITIES = ("multi8", "colour4")
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the search needs to know about the task's train pairs, computed once."""
+
+    in_colours: tuple[int, ...]
+    out_colours: tuple[int, ...]
+    lost_colours: tuple[int, ...]  # in some input, in no output: candidates for 'noise'
+    shifts: tuple[tuple[int, int], ...]
+
+
+def _colours(grids: Sequence[Array]) -> set[int]:
+    return {int(c) for g in grids for c in np.unique(g)}
+
+
+def _content_offset(a: Array, b: Array) -> tuple[int, int] | None:
+    """How far the non-zero content's bounding box moved from a to b (same shapes only)."""
+    if a.shape != b.shape or not a.any() or not b.any():
+        return None
+    (ay, ax), (by, bx) = (np.argwhere(a != 0).min(0), np.argwhere(b != 0).min(0))
+    return int(by - ay), int(bx - ax)
+
+
+def task_facts(inputs: Sequence[Array], targets: Sequence[Array]) -> Facts:
+    """Colours and content offsets of the train pairs."""
+    cin, cout = _colours(inputs), _colours(targets)
+    offsets = {_content_offset(a, b) for a, b in zip(inputs, targets, strict=True)}
+    moved = [o for o in offsets if o not in (None, (0, 0))]
+    shifts = tuple(dict.fromkeys(UNIT_SHIFTS + (tuple(moved) if len(offsets) == 1 else ())))
+    return Facts(tuple(sorted(cin)), tuple(sorted(cout)), tuple(sorted(cin - cout)), shifts)
+
+
+def _ratio(big: Sequence[tuple[int, int]], small: Sequence[tuple[int, int]]) -> Params | None:
+    """The one integer (ky, kx) with big = small * k on every pair, if it exists and is not 1x1."""
+    ratios = set()
+    for (bh, bw), (sh, sw) in zip(big, small, strict=True):
+        if bh % sh or bw % sw:
+            return None
+        ratios.add((bh // sh, bw // sw))
+    if len(ratios) != 1 or ratios == {(1, 1)}:
+        return None
+    ky, kx = ratios.pop()
+    return (ky, kx) if ky <= 10 and kx <= 10 else None
+
+
+Inference = Callable[[Sequence[Array], Sequence[Array], Facts], list[Params]]
+
+
+def _grow(grids, targets, facts) -> list[Params]:
+    r = _ratio([t.shape for t in targets], [g.shape for g in grids])
+    return [r] if r else []
+
+
+def _shrink(grids, targets, facts) -> list[Params]:
+    r = _ratio([g.shape for g in grids], [t.shape for t in targets])
+    return [r] if r else []
+
+
+def _mirror_grow(grids, targets, facts) -> list[Params]:
+    return [(*r, phase) for r in _grow(grids, targets, facts) for phase in (0, 1)]
+
+
+def _modes(grids: Sequence[Array]) -> list[str]:
+    return [m for m in SPLIT_MODES if all(split(g, m) is not None for g in grids)]
+
+
+def _present(grids: Sequence[Array]) -> list[int]:
+    return sorted(_colours(grids) - {0})
+
+
+PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
+    "none": lambda grids, targets, facts: [()],
+    "learned": lambda grids, targets, facts: [],
+    "grow": _grow,
+    "shrink": _shrink,
+    "mirror_grow": _mirror_grow,
+    "select": lambda grids, targets, facts: list(product(SELECTORS, CONNECTIVITIES)),
+    "split_op": lambda grids, targets, facts: list(
+        product(_modes(grids), ("and", "or", "xor", "nor", "diff"))
+    ),
+    "split_order": lambda grids, targets, facts: list(product(_modes(grids), (0, 1))),
+    "split_pick": lambda grids, targets, facts: list(
+        product(_modes(grids), ("unique", "fullest", "emptiest"))
+    ),
+    "symmetry": lambda grids, targets, facts: list(
+        product(("h", "v", "hv", "rot", "diag", "all"), sorted({0, *facts.lost_colours}))
+    ),
+    "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
+    "fill_colour": lambda grids, targets, facts: [(c,) for c in facts.out_colours if c],
+    "colour": lambda grids, targets, facts: [(c,) for c in _present(grids)],
+    "shift": lambda grids, targets, facts: list(facts.shifts),
+})

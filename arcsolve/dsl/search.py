@@ -1,0 +1,222 @@
+"""Breadth-first program search over the DSL, verified on the train pairs.
+
+A search state is the tuple of grids a program produces on every train and test input at
+once, so the work is shared across test inputs and equal states (same grids everywhere)
+are explored once. Level by level, every inferred step is applied to every stored state;
+a program is accepted if it reproduces each train output exactly, directly or after a
+cell-wise colour map fitted on the train pairs, and if its test outputs have a size that
+the train pairs allow. The last level is evaluated lazily, pair by pair, and skips steps
+whose shape effect cannot give the target sizes. The clock is checked at every step.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from arcsolve.dsl.params import PARAMS, Facts, task_facts
+from arcsolve.dsl.primitives import PRIMITIVES
+from arcsolve.dsl.program import Program, Step, apply_step, format_program, program_cost
+from arcsolve.solution import Candidate, Solution, SolveConfig
+from arcsolve.tasks import Grid, Task
+
+Array = np.ndarray
+State = tuple[Array, ...]
+Shape = tuple[int, int]
+
+MAX_DEPTH = 3
+MAX_STATES = 40_000  # stored states, the search's memory bound
+MAX_CANDIDATES = 3
+
+
+@dataclass(frozen=True)
+class Found:
+    """A train-verified program and its predictions for the test inputs."""
+
+    program: Program
+    outputs: tuple[Array, ...]
+    cost: float
+
+
+def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Shape, Shape], bool]:
+    """Which output sizes the train pairs allow: same, fixed, transposed, or a multiple of input."""
+    pairs = [(a.shape, b.shape) for a, b in zip(inputs, targets, strict=True)]
+    rules: list[Callable[[Shape, Shape], bool]] = []
+    if all(i == o for i, o in pairs):
+        rules.append(lambda i, o: i == o)
+    if len({o for _, o in pairs}) == 1:
+        fixed = pairs[0][1]
+        rules.append(lambda i, o: o == fixed)
+    if all(i[::-1] == o for i, o in pairs):
+        rules.append(lambda i, o: i[::-1] == o)
+    factors = {(o[0] / i[0], o[1] / i[1]) for i, o in pairs}
+    if len(factors) == 1:
+        ky, kx = factors.pop()
+        rules.append(lambda i, o: (i[0] * ky, i[1] * kx) == o)
+    if not rules:
+        return lambda i, o: True
+    return lambda i, o: any(rule(i, o) for rule in rules)
+
+
+def _fit_colours(table: Array, out: Array, target: Array) -> bool:
+    """Extend the colour table (-1 = unset) so that table[out] == target; False if impossible."""
+    codes = np.unique(out.ravel() * 10 + target.ravel())
+    src, dst = codes // 10, codes % 10
+    if np.any(src[1:] == src[:-1]):
+        return False
+    known = table[src]
+    if np.any((known >= 0) & (known != dst)):
+        return False
+    table[src] = dst
+    return True
+
+
+def _colour_step(table: Array) -> tuple[Step, ...]:
+    """No step for an identity table, else one recolor step with the changed colours."""
+    mapping = tuple((a, int(b)) for a, b in enumerate(table) if b >= 0 and a != b)
+    return (Step("recolor", (mapping,)),) if mapping else ()
+
+
+class _Search:
+    """The state of one task's search: inputs, targets, seen states and accepted programs."""
+
+    def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int):
+        self.deadline = time.monotonic() + time_budget
+        self.max_depth, self.max_states = max_depth, max_states
+        self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
+        self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
+        self.targets = [p.output.to_numpy().astype(np.int8) for p in task.train]
+        self.n_train = len(self.train_in)
+        self.facts: Facts = task_facts(self.train_in, self.targets)
+        self.fits = size_rule(self.train_in, self.targets)
+        self.found: list[Found] = []
+        self.seen: set[int] = set()
+
+    def out_of_time(self) -> bool:
+        return time.monotonic() > self.deadline
+
+    def steps(self, state: State, last: bool) -> list[Step]:
+        """Every step worth trying on a state; on the last level only shape-compatible ones."""
+        grids = state[: self.n_train]
+        shapes = [g.shape for g in grids]
+        wanted = [t.shape for t in self.targets]
+        out = []
+        for prim in PRIMITIVES.values():
+            if last and prim.shape == "same" and shapes != wanted:
+                continue
+            if last and prim.shape == "transpose" and [s[::-1] for s in shapes] != wanted:
+                continue
+            if last and prim.shape == "any" and shapes == wanted:
+                continue
+            for params in PARAMS[prim.params](grids, self.targets, self.facts):
+                out.append(Step(prim.name, tuple(params)))
+        return out
+
+    def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array]):
+        """Record the program if it reproduces the train outputs, after a colour map if needed."""
+        table = np.full(10, -1, dtype=np.int8)
+        for out, target in zip(train_out, self.targets, strict=True):
+            if out.shape != target.shape or not _fit_colours(table, out, target):
+                return
+        for inp, out in zip(self.test_in, test_out, strict=True):
+            if not self.fits(inp.shape, out.shape):
+                return
+        tail = _colour_step(table)
+        if tail:
+            full = np.arange(10, dtype=np.int8)
+            full[table >= 0] = table[table >= 0]
+            test_out = [full[g] for g in test_out]
+        program = program + tail
+        self.found.append(Found(program, tuple(test_out), program_cost(program)))
+
+    def expand(self, program: Program, state: State, frontier: list) -> bool:
+        """Apply every step to a stored state, keeping new states; False when time is up."""
+        for step in self.steps(state, last=False):
+            if self.out_of_time():
+                return False
+            new = []
+            for g in state:
+                g = apply_step(step, g)
+                if g is None:
+                    break
+                new.append(g)
+            else:
+                key = hash(tuple((g.shape, g.tobytes()) for g in new))
+                if key in self.seen:
+                    continue
+                self.seen.add(key)
+                prog = program + (step,)
+                self.accept(prog, new[: self.n_train], new[self.n_train :])
+                if len(self.seen) < self.max_states:
+                    frontier.append((prog, tuple(new)))
+        return True
+
+    def finish(self, program: Program, state: State) -> bool:
+        """Try every last step on a state, pair by pair, stopping at the first mismatch."""
+        for step in self.steps(state, last=True):
+            if self.out_of_time():
+                return False
+            table = np.full(10, -1, dtype=np.int8)
+            train_out = []
+            for g, target in zip(state[: self.n_train], self.targets, strict=True):
+                g = apply_step(step, g)
+                if g is None or g.shape != target.shape or not _fit_colours(table, g, target):
+                    break
+                train_out.append(g)
+            else:
+                test_out = [apply_step(step, g) for g in state[self.n_train :]]
+                if all(g is not None for g in test_out):
+                    self.accept(program + (step,), train_out, test_out)
+        return True
+
+    def run(self) -> list[Found]:
+        """Search level by level; stop after the first level that verifies a program."""
+        start: State = tuple(self.train_in + self.test_in)
+        self.seen.add(hash(tuple((g.shape, g.tobytes()) for g in start)))
+        self.accept((), self.train_in, self.test_in)
+        frontier = [((), start)]
+        for depth in range(1, self.max_depth + 1):
+            if self.found:
+                break
+            last = depth == self.max_depth
+            nxt: list = []
+            for program, state in frontier:
+                ok = self.finish(program, state) if last else self.expand(program, state, nxt)
+                if not ok or (last and len(distinct(self.found)) >= 2):
+                    return self.found
+            frontier = nxt
+        return self.found
+
+
+def distinct(found: Sequence[Found]) -> list[Found]:
+    """The simplest program for each distinct test prediction, simplest first."""
+    best: dict[tuple, Found] = {}
+    for f in sorted(found, key=lambda f: f.cost):
+        best.setdefault(tuple((g.shape, g.tobytes()) for g in f.outputs), f)
+    return list(best.values())
+
+
+def search(
+    task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES
+) -> list[Found]:
+    """Train-verified programs for a task, each with distinct test predictions, simplest first."""
+    return distinct(_Search(task, time_budget, max_depth, max_states).run())
+
+
+def solve(task: Task, config: SolveConfig) -> Solution:
+    """Search DSL programs for the task; candidates are the verified ones, simplest first."""
+    start = time.monotonic()
+    candidates = [
+        Candidate(
+            grids=tuple(Grid.from_numpy(g) for g in f.outputs),
+            source="dsl",
+            verified=True,
+            score=1.0 / (1.0 + f.cost),
+            detail=format_program(f.program),
+        )
+        for f in search(task, config.time_budget)[:MAX_CANDIDATES]
+    ]
+    return Solution(task.id, candidates, time.monotonic() - start)

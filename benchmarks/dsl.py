@@ -1,0 +1,87 @@
+"""Benchmark the DSL search on a dataset: solved count, wall time, peak worker memory.
+
+    python benchmarks/dsl.py --dataset arc1/training --jobs 2 --time-budget 5 \
+        --out benchmarks/results/dsl_arc1_training.json
+
+A task counts as solved when every test output is among the first two distinct answers
+that the verified candidates give for it (no fallback answers are counted).
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import resource
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import orjson
+
+from arcsolve.dsl.search import solve
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import N_ATTEMPTS, SolveConfig
+from arcsolve.tasks import Task
+
+
+def solved(task: Task, solution) -> bool:
+    """Every test output is among the first N_ATTEMPTS distinct candidate answers."""
+    for i, pair in enumerate(task.test):
+        answers = []
+        for cand in solution.candidates:
+            if cand.grids[i] not in answers:
+                answers.append(cand.grids[i])
+        if pair.output is None or pair.output not in answers[:N_ATTEMPTS]:
+            return False
+    return True
+
+
+def run_one(task: Task, time_budget: float) -> dict:
+    """Solve one task in a worker; report the result and the worker's peak memory."""
+    solution = solve(task, SolveConfig(time_budget=time_budget))
+    return {
+        "id": task.id,
+        "solved": solved(task, solution),
+        "programs": [c.detail for c in solution.candidates],
+        "seconds": round(solution.seconds, 3),
+        "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", default="arc1/training")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--time-budget", type=float, default=5.0)
+    parser.add_argument("--limit", type=int, default=0, help="only the first N tasks (0 = all)")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+
+    tasks = load_tasks(args.dataset)
+    if args.limit:
+        tasks = tasks[: args.limit]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        budgets = [args.time_budget] * len(tasks)
+        results = list(pool.map(run_one, tasks, budgets, chunksize=1))
+    wall = time.perf_counter() - start
+
+    n_solved = sum(r["solved"] for r in results)
+    n_found = sum(bool(r["programs"]) for r in results)
+    peak = max(r["maxrss_mb"] for r in results)
+    print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
+          f"(a verified program for {n_found}), wall {wall:.1f} s, "
+          f"peak worker memory {peak:.0f} MB, jobs {args.jobs}, budget {args.time_budget} s/task")
+    if args.out:
+        summary = {
+            "dataset": args.dataset, "solved": n_solved, "tasks": len(tasks),
+            "verified": n_found, "wall_seconds": round(wall, 1), "peak_worker_mb": round(peak),
+            "jobs": args.jobs, "time_budget": args.time_budget, "machine": platform.machine(),
+            "results": sorted(results, key=lambda r: r["id"]),
+        }
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_bytes(orjson.dumps(summary, option=orjson.OPT_INDENT_2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,247 @@
+"""One test per DSL primitive (checked by walking the registry), on small exact grids."""
+
+import sys
+
+import numpy as np
+import pytest
+
+from arcsolve.dsl import primitives as P
+from arcsolve.dsl.objects import label, objects, select, split
+from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.program import Step, format_program, run_program
+
+A = np.array([[1, 2, 0], [0, 3, 0]])  # 2x3, not square, not symmetric
+SHAPES = [(1, 1), (2, 3), (3, 2), (4, 4), (5, 7)]
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def test_every_primitive_has_its_own_test_and_docstring():
+    module = sys.modules[__name__]
+    for name, prim in P.PRIMITIVES.items():
+        assert callable(getattr(module, f"test_{name}", None)), f"no test_{name}"
+        assert prim.doc and "\n" not in prim.doc, f"{name}: needs a one-line docstring"
+        assert prim.params in PARAMS, f"{name}: unknown parameter kind {prim.params}"
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_lattice_group_matches_numpy(shape):
+    x = np.arange(np.prod(shape)).reshape(shape) % 10
+    assert np.array_equal(P.rot90(x), np.rot90(x))
+    assert np.array_equal(P.rot270(P.rot90(x)), x)
+    assert np.array_equal(P.antitranspose(x), np.flip(x).T)
+    assert np.array_equal(P.roll(x, 1, 2), np.roll(x, (1, 2), axis=(0, 1)))
+    assert np.array_equal(P.upscale(x, 2, 3), np.kron(x, np.ones((2, 3), dtype=int)))
+
+
+def test_rot90():
+    eq(P.rot90(A), [[0, 0], [2, 3], [1, 0]])
+
+
+def test_rot180():
+    eq(P.rot180(A), [[0, 3, 0], [0, 2, 1]])
+
+
+def test_rot270():
+    eq(P.rot270(A), [[0, 1], [3, 2], [0, 0]])
+
+
+def test_flip_h():
+    eq(P.flip_h(A), [[0, 2, 1], [0, 3, 0]])
+
+
+def test_flip_v():
+    eq(P.flip_v(A), [[0, 3, 0], [1, 2, 0]])
+
+
+def test_transpose():
+    eq(P.transpose(A), [[1, 0], [2, 3], [0, 0]])
+
+
+def test_antitranspose():
+    eq(P.antitranspose(A), [[0, 0], [3, 2], [0, 1]])
+
+
+def test_shift():
+    eq(P.shift(A, 1, 0), [[0, 0, 0], [1, 2, 0]])
+    eq(P.shift(A, 0, -1), [[2, 0, 0], [3, 0, 0]])
+
+
+def test_roll():
+    eq(P.roll(A, 0, 1), [[0, 1, 2], [0, 0, 3]])
+
+
+def test_upscale():
+    eq(P.upscale(g([[1, 2]]), 2, 1), [[1, 2], [1, 2]])
+
+
+def test_downscale():
+    eq(P.downscale(g([[1, 1, 2, 2], [1, 1, 2, 2]]), 2, 2), [[1, 2]])
+    assert P.downscale(g([[1, 2], [1, 1]]), 2, 2) is None
+
+
+def test_tile():
+    eq(P.tile(g([[1, 2]]), 2, 2), [[1, 2, 1, 2], [1, 2, 1, 2]])
+
+
+def test_mirror_tile():
+    eq(P.mirror_tile(g([[1, 2]]), 2, 2, 0), [[1, 2, 2, 1], [1, 2, 2, 1]])
+    eq(P.mirror_tile(g([[1, 2], [3, 4]]), 2, 1, 1), [[3, 4], [1, 2], [1, 2], [3, 4]])
+
+
+def test_rot_tile():
+    eq(P.rot_tile(g([[1, 2], [3, 4]])), [[1, 2, 3, 1], [3, 4, 4, 2], [2, 4, 4, 3], [1, 3, 2, 1]])
+    assert P.rot_tile(A) is None
+
+
+def test_self_tile():
+    eq(P.self_tile(g([[5, 0], [0, 0]])), [[5, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+
+
+def test_self_tile_inverse():
+    eq(P.self_tile_inverse(g([[5, 0]])), [[0, 0, 5, 0]])
+
+
+def test_crop_bbox():
+    eq(P.crop_bbox(g([[0, 0, 0], [0, 4, 0], [0, 0, 4]])), [[4, 0], [0, 4]])
+    assert P.crop_bbox(np.zeros((2, 2), dtype=int)) is None
+
+
+OBJS = g([
+    [1, 1, 0, 0, 2],
+    [1, 1, 0, 0, 0],
+    [0, 0, 0, 3, 3],
+    [2, 0, 0, 3, 0],
+])
+
+
+def test_crop_object():
+    eq(P.crop_object(OBJS, "largest", "multi8"), [[1, 1], [1, 1]])
+    eq(P.crop_object(g([[1, 0, 2], [0, 0, 0], [3, 3, 0]]), "unique_shape", "colour4"), [[3, 3]])
+    assert P.crop_object(OBJS, "smallest", "multi8") is None  # two single cells tie
+
+
+def test_keep_object():
+    eq(P.keep_object(OBJS, "largest", "colour4"),
+       [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
+
+
+def test_erase_object():
+    eq(P.erase_object(OBJS, "largest", "colour4"),
+       [[0, 0, 0, 0, 2], [0, 0, 0, 0, 0], [0, 0, 0, 3, 3], [2, 0, 0, 3, 0]])
+
+
+def test_denoise():
+    eq(P.denoise(OBJS), [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 3, 3], [0, 0, 0, 3, 0]])
+
+
+def test_drop_empty():
+    eq(P.drop_empty(g([[0, 0, 0], [1, 0, 2]])), [[1, 2]])
+
+
+def test_dedup_lines():
+    eq(P.dedup_lines(g([[1, 1, 2], [1, 1, 2], [3, 3, 3]])), [[1, 2], [3, 3]])
+
+
+def test_keep_colour():
+    eq(P.keep_colour(A, 2), [[0, 2, 0], [0, 0, 0]])
+
+
+def test_erase_colour():
+    eq(P.erase_colour(A, 2), [[1, 0, 0], [0, 3, 0]])
+
+
+def test_recolor():
+    eq(P.recolor(A, ((1, 2), (2, 1))), [[2, 1, 0], [0, 3, 0]])
+
+
+def test_gravity():
+    x = g([[1, 0], [0, 0], [2, 3]])
+    eq(P.gravity(x, "down"), [[0, 0], [1, 0], [2, 3]])
+    eq(P.gravity(x, "up"), [[1, 3], [2, 0], [0, 0]])
+    eq(P.gravity(x, "left"), [[1, 0], [0, 0], [2, 3]])
+    eq(P.gravity(x, "right"), [[0, 1], [0, 0], [2, 3]])
+
+
+def test_extend_lines():
+    x = g([[0, 5, 0], [0, 0, 0], [0, 7, 0], [0, 0, 0]])
+    eq(P.extend_lines(x, "down"), [[0, 5, 0], [0, 5, 0], [0, 7, 0], [0, 7, 0]])
+    eq(P.extend_lines(x, "right"), [[0, 5, 5], [0, 0, 0], [0, 7, 7], [0, 0, 0]])
+
+
+def test_fill_enclosed():
+    x = g([[0, 2, 2, 2], [0, 2, 0, 2], [0, 2, 2, 2]])
+    eq(P.fill_enclosed(x, 4), [[0, 2, 2, 2], [0, 2, 4, 2], [0, 2, 2, 2]])
+
+
+SPLIT = g([[1, 0, 5, 1, 1], [0, 1, 5, 0, 1]])  # two 2x2 parts around a column of 5s
+
+
+def test_split_overlay():
+    eq(P.split_overlay(SPLIT, "lines", "and"), [[1, 0], [0, 1]])
+    eq(P.split_overlay(SPLIT, "lines", "xor"), [[0, 1], [0, 0]])
+    eq(P.split_overlay(SPLIT, "lines", "nor"), [[0, 0], [1, 0]])
+    assert P.split_overlay(SPLIT, "h2", "or") is None  # odd width has no halves
+
+
+def test_split_stack():
+    x = g([[1, 0, 2, 2]])
+    eq(P.split_stack(x, "h2", 1), [[1, 2]])
+    eq(P.split_stack(x, "h2", 0), [[2, 2]])
+
+
+def test_split_pick():
+    x = g([[1, 1, 5, 1, 1, 5, 2, 0], [1, 1, 5, 1, 1, 5, 0, 0]])
+    eq(P.split_pick(x, "lines", "unique"), [[2, 0], [0, 0]])
+    eq(P.split_pick(x, "lines", "emptiest"), [[2, 0], [0, 0]])
+    assert P.split_pick(x, "lines", "fullest") is None
+
+
+def test_symmetrize():
+    x = g([[1, 2, 0], [3, 0, 0]])
+    eq(P.symmetrize(x, "h", 0), [[1, 2, 1], [3, 0, 3]])
+    y = g([[1, 9], [9, 9]])
+    eq(P.symmetrize(y, "rot", 9), [[1, 1], [1, 1]])
+    assert P.symmetrize(x, "rot", 0) is None
+
+
+def test_label_counts_components_by_connectivity():
+    x = g([[1, 0, 1], [0, 1, 0], [2, 0, 0]])
+    assert label(x, x != 0, diagonal=False, by_colour=False)[1] == 4
+    assert label(x, x != 0, diagonal=True, by_colour=False)[1] == 1
+    assert label(x, x != 0, diagonal=True, by_colour=True)[1] == 2
+
+
+def test_objects_and_select():
+    assert [o.size for o in objects(OBJS, "colour4")] == [4, 1, 3, 1]
+    assert select(OBJS, "most_colours", "multi8") is None
+    assert select(OBJS, "symmetric", "colour4").colours == (3,)  # the one asymmetric object
+
+
+def test_split_by_separator_grid():
+    x = g([[1, 5, 2], [5, 5, 5], [3, 5, 4]])
+    assert [p.tolist() for p in split(x, "lines")] == [[[1]], [[2]], [[3]], [[4]]]
+
+
+def test_params_infer_factors_colours_and_shifts():
+    facts = task_facts([g([[1, 0, 0]])], [g([[0, 0, 1]])])
+    assert (0, 2) in facts.shifts
+    small, big = [g([[1, 2]])], [np.zeros((3, 4), dtype=int)]
+    assert PARAMS["grow"](small, big, facts) == [(3, 2)]
+    assert PARAMS["shrink"](big, small, facts) == [(3, 2)]
+    assert PARAMS["colour"](small, big, facts) == [(1,), (2,)]
+
+
+def test_program_is_data_printable_and_runnable():
+    program = (Step("rot90"), Step("crop_bbox"), Step("recolor", (((1, 2),),)))
+    assert format_program(program) == "rot90 | crop_bbox | recolor{1->2}"
+    assert hash(program) == hash(tuple(program))
+    eq(run_program(program, g([[0, 1], [0, 0]])), [[2]])
+    assert run_program((Step("crop_bbox"),), np.zeros((2, 2), dtype=int)) is None

@@ -1,0 +1,91 @@
+"""The DSL search: verified programs only, colour maps, size rules, real ARC tasks."""
+
+import numpy as np
+import pytest
+
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search, size_rule, solve
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
+from arcsolve.tasks import Grid, Task
+
+FAST = SolveConfig(time_budget=2.0)
+
+
+def make_task(train, test_inputs, test_outputs=None) -> Task:
+    outputs = test_outputs or [None] * len(test_inputs)
+    return Task.model_validate({
+        "id": "synthetic",
+        "train": [{"input": i, "output": o} for i, o in train],
+        "test": [{"input": i, "output": o} for i, o in zip(test_inputs, outputs, strict=True)],
+    })
+
+
+@pytest.fixture(scope="module")
+def training() -> dict[str, Task]:
+    return {t.id: t for t in load_tasks("arc1/training")}
+
+
+def test_geometric_transform_then_colour_map_is_found_and_printed():
+    train = [
+        ([[1, 0], [0, 0]], [[0, 2], [0, 0]]),
+        ([[1, 1], [0, 0]], [[0, 2], [0, 2]]),
+    ]
+    task = make_task(train, [[[0, 0], [1, 0]]])
+    solution = solve(task, FAST)
+    best = solution.candidates[0]
+    assert best.verified and best.source == "dsl"
+    assert best.grids == (Grid.from_numpy([[2, 0], [0, 0]]),)
+    assert best.detail in ("rot270 | recolor{1->2}", "transpose | flip_h | recolor{1->2}")
+    assert "recolor{1->2}" in best.detail
+
+
+def test_scale_factor_is_inferred_from_sizes():
+    train = [([[1, 2]], [[1, 1, 1, 2, 2, 2], [1, 1, 1, 2, 2, 2]]), ([[3]], [[3, 3, 3], [3, 3, 3]])]
+    found = search(make_task(train, [[[4, 5]]]), time_budget=2.0)
+    assert format_program(found[0].program) == "upscale{2,3}"
+    assert found[0].outputs[0].tolist() == [[4, 4, 4, 5, 5, 5], [4, 4, 4, 5, 5, 5]]
+
+
+def test_split_and_overlay_with_colour():
+    train = [
+        ([[1, 0, 5, 1, 1], [1, 1, 5, 0, 1]], [[3, 0], [0, 3]]),
+        ([[0, 1, 5, 1, 1], [0, 0, 5, 0, 0]], [[0, 3], [0, 0]]),
+        ([[1, 1, 5, 0, 0], [1, 1, 5, 1, 1]], [[0, 0], [3, 3]]),
+    ]
+    found = search(make_task(train, [[[1, 1, 5, 1, 1], [1, 0, 5, 1, 1]]]), time_budget=2.0)
+    assert found[0].outputs[0].tolist() == [[3, 3], [3, 0]]
+    assert format_program(found[0].program).startswith("split_overlay{lines,and}")
+
+
+def test_no_verified_program_gives_no_candidates():
+    rng = np.random.default_rng(0)
+    train = [(rng.integers(0, 10, (3, 3)).tolist(), rng.integers(0, 10, (2, 4)).tolist())
+             for _ in range(3)]
+    solution = solve(make_task(train, [[[1, 2], [3, 4]]]), SolveConfig(time_budget=0.5))
+    assert solution.candidates == []
+
+
+def test_candidates_have_distinct_predictions_simplest_first():
+    train = [([[1, 2], [3, 4]], [[1, 2], [3, 4]])]  # identity: many programs verify
+    found = search(make_task(train, [[[5, 6], [7, 8]]]), time_budget=1.0)
+    assert format_program(found[0].program) == "identity"
+    predictions = [f.outputs[0].tobytes() for f in found]
+    assert len(predictions) == len(set(predictions))
+    assert [f.cost for f in found] == sorted(f.cost for f in found)
+
+
+def test_size_rule_allows_only_the_sizes_train_pairs_imply():
+    a, b = np.zeros((2, 3)), np.zeros((4, 6))
+    fits = size_rule([a, np.zeros((1, 1))], [b, np.zeros((2, 2))])
+    assert fits((3, 3), (6, 6)) and not fits((3, 3), (3, 3))
+    fits = size_rule([a, np.zeros((5, 5))], [np.zeros((1, 1)), np.zeros((1, 1))])
+    assert fits((7, 7), (1, 1)) and not fits((1, 1), (2, 2))
+
+
+@pytest.mark.parametrize("task_id", ["3c9b0459", "6150a2bd", "007bbfb7", "d037b0a7"])
+def test_real_arc_tasks_are_solved(training, task_id):
+    task = training[task_id]
+    solution = solve(task, FAST)
+    assert solution.candidates, f"{task_id}: nothing verified"
+    assert solution.candidates[0].grids == tuple(p.output for p in task.test)
