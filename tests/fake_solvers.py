@@ -1,0 +1,66 @@
+"""Tiny deterministic solvers for the evaluation and export tests, registered by monkeypatching
+`arcsolve.solution.SOLVERS` (e.g. `"test-identity": "tests.fake_solvers:identity"`).
+
+Each call appends `task_id time_budget OMP_NUM_THREADS` to the file named by
+$ARCSOLVE_TEST_CALLS, so calls can be counted across worker processes without module state."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from arcsolve.solution import Candidate, Solution, SolveConfig
+from arcsolve.tasks import Grid, Task
+
+
+def _answer(task: Task, grids: list[Grid], source: str) -> Solution:
+    return Solution(task.id, [Candidate(tuple(grids), source, verified=False)])
+
+
+def _count(task: Task, config: SolveConfig) -> None:
+    calls = os.environ.get("ARCSOLVE_TEST_CALLS")
+    if calls:
+        with Path(calls).open("a") as f:
+            threads = os.environ.get("OMP_NUM_THREADS", "-")
+            f.write(f"{task.id} {config.time_budget!r} {threads}\n")
+
+
+def identity(task: Task, config: SolveConfig) -> Solution:
+    """Predict each test input unchanged."""
+    _count(task, config)
+    return _answer(task, [p.input for p in task.test], "identity")
+
+
+def rot90(task: Task, config: SolveConfig) -> Solution:
+    """Each test input turned a quarter anticlockwise, then (2nd attempt) clockwise."""
+    _count(task, config)
+    left = [Grid.from_numpy(np.rot90(p.input.to_numpy())) for p in task.test]
+    right = [Grid.from_numpy(np.rot90(p.input.to_numpy(), -1)) for p in task.test]
+    return Solution(
+        task.id,
+        [Candidate(tuple(left), "rot90", False), Candidate(tuple(right), "rot270", False)],
+    )
+
+
+def nothing(task: Task, config: SolveConfig) -> Solution:
+    """No candidate at all: every attempt is the fallback."""
+    _count(task, config)
+    return Solution(task.id)
+
+
+def raises(task: Task, config: SolveConfig) -> Solution:
+    """Fail on tasks whose id has a 'b' in it; identity otherwise."""
+    _count(task, config)
+    if "b" in task.id:
+        raise ValueError(f"cannot solve {task.id}")
+    return identity(task, config)
+
+
+def interrupted(task: Task, config: SolveConfig) -> Solution:
+    """Identity, but a Ctrl-C on the third call (counted in $ARCSOLVE_TEST_CALLS)."""
+    _count(task, config)
+    if len(Path(os.environ["ARCSOLVE_TEST_CALLS"]).read_text().splitlines()) == 3:
+        raise KeyboardInterrupt
+    return _answer(task, [p.input for p in task.test], "identity")
