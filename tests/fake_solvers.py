@@ -1,6 +1,9 @@
 """Tiny deterministic solvers for the evaluation and export tests, registered by monkeypatching
 `arcsolve.solution.SOLVERS` (e.g. `"test-identity": "tests.fake_solvers:identity"`).
 
+`use_fakes(monkeypatch, tmp_path)` registers them all as `test-<name>`; `make_task` builds tiny
+tasks they can solve.
+
 Each call appends `task_id time_budget OMP_NUM_THREADS` to the file named by
 $ARCSOLVE_TEST_CALLS, so calls can be counted across worker processes without module state."""
 
@@ -13,6 +16,38 @@ import numpy as np
 
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
+
+FAKES = ("identity", "rot90", "nothing", "raises", "interrupted")
+
+
+def use_fakes(monkeypatch, tmp_path: Path) -> Path:
+    """Register every fake as `test-<name>`; return the file their calls are appended to."""
+    from arcsolve import solution
+
+    for name in FAKES:
+        monkeypatch.setitem(solution.SOLVERS, f"test-{name}", f"tests.fake_solvers:{name}")
+    calls = tmp_path / "calls.txt"
+    calls.touch()
+    monkeypatch.setenv("ARCSOLVE_TEST_CALLS", str(calls))
+    return calls
+
+
+def called(calls: Path) -> list[str]:
+    """The task ids the fakes were called on, in order."""
+    return [line.split()[0] for line in calls.read_text().splitlines()]
+
+
+def make_task(task_id: str, rotated: bool, n_tests: int = 1, solutions: bool = True) -> Task:
+    """A task whose answer is each test input rotated (np.rot90) or unchanged."""
+    rng = np.random.default_rng(int(task_id, 16) % 1000)
+    tests = []
+    for _ in range(n_tests):
+        x = rng.integers(0, 10, size=(2, 3))
+        y = np.rot90(x) if rotated else x
+        tests.append({"input": x.tolist(), **({"output": y.tolist()} if solutions else {})})
+    return Task.model_validate(
+        {"id": task_id, "train": [{"input": [[1]], "output": [[1]]}], "test": tests}
+    )
 
 
 def _answer(task: Task, grids: list[Grid], source: str) -> Solution:

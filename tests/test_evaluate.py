@@ -26,40 +26,21 @@ from arcsolve.progress import EvalProgress, comparison_table
 from arcsolve.report import PAPER_TABLE2
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
-
-FAKES = ("identity", "rot90", "nothing", "raises", "interrupted")
+from tests.fake_solvers import called, make_task, use_fakes
 
 
 def grid(rows) -> Grid:
     return Grid.from_numpy(rows)
 
 
-def make_task(task_id: str, rotated: bool, n_tests: int = 1, solutions: bool = True) -> Task:
-    """A task whose answer is each test input rotated (np.rot90) or unchanged."""
-    rng = np.random.default_rng(int(task_id, 16) % 1000)
-    tests = []
-    for _ in range(n_tests):
-        x = rng.integers(0, 10, size=(2, 3))
-        y = np.rot90(x) if rotated else x
-        tests.append({"input": x.tolist(), **({"output": y.tolist()} if solutions else {})})
-    return Task.model_validate(
-        {"id": task_id, "train": [{"input": [[1]], "output": [[1]]}], "test": tests}
-    )
-
-
 @pytest.fixture(autouse=True)
 def fake_solvers(monkeypatch, tmp_path):
-    for name in FAKES:
-        monkeypatch.setitem(solution.SOLVERS, f"test-{name}", f"tests.fake_solvers:{name}")
-    calls = tmp_path / "calls.txt"
-    calls.touch()
-    monkeypatch.setenv("ARCSOLVE_TEST_CALLS", str(calls))
-    return calls
+    return use_fakes(monkeypatch, tmp_path)
 
 
 @pytest.fixture
 def calls(fake_solvers):
-    return lambda: [line.split()[0] for line in fake_solvers.read_text().splitlines()]
+    return lambda: called(fake_solvers)
 
 
 @pytest.fixture
