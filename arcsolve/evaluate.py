@@ -20,8 +20,8 @@ import multiprocessing
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -289,23 +289,33 @@ def _worker_init() -> None:
 
 
 def _solve_all(
-    solver: Solver, jobs: list[tuple[Task, SolveConfig]], workers: int
-) -> Iterator[TaskResult]:
-    """Yield results as tasks finish, in a pool of spawned processes when workers > 1."""
+    solver: Solver,
+    work: list[tuple[Task, SolveConfig]],
+    workers: int,
+    record: Callable[[TaskResult], None],
+) -> None:
+    """Solve each task, calling `record(result)` as each finishes; in a pool of spawned
+    processes when workers > 1. On Ctrl-C the tasks already handed to workers finish and
+    are recorded too, then the interrupt goes on."""
     if workers <= 1:
-        for task, config in jobs:
-            yield solve_task(solver, task, config)
+        for task, config in work:
+            record(solve_task(solver, task, config))
         return
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init)
+    futures = [pool.submit(solve_task, solver, task, config) for task, config in work]
+    recorded = set()
     try:
-        pending = {pool.submit(solve_task, solver, task, config) for task, config in jobs}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-    finally:
+        for future in as_completed(futures):
+            record(future.result())
+            recorded.add(future)
+    except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
+        for future in futures:
+            if future not in recorded and not future.cancelled() and not future.exception():
+                record(future.result())
+        raise
+    pool.shutdown(wait=True)
 
 
 def _task_config(config: SolveConfig, task: Task, annotations: Annotations | None) -> SolveConfig:
@@ -339,6 +349,8 @@ def run_model(
     `config.priors` (only when `config.priors` is None); the choice is part of the fingerprint.
     `on_result(model, result)` is called once per task, for resumed ones first.
     """
+    if jobs < 1:
+        raise ArcsolveError(f"jobs must be at least 1, got {jobs}")
     solver = get_solver(model)
     for task in tasks:
         truths(task)  # refuse unscorable tasks before solving anything
@@ -358,13 +370,15 @@ def run_model(
             results[task.id] = TaskResult.from_record(log.records[task.id], task)
             if on_result:
                 on_result(model, results[task.id])
-    todo = [(t, _task_config(config, t, annotated_priors)) for t in tasks if t.id not in results]
-    for result in _solve_all(solver, todo, jobs):
+    def record(result: TaskResult) -> None:
         if log is not None:
             log.append(result.to_record())
         results[result.id] = result
         if on_result:
             on_result(model, result)
+
+    todo = [(t, _task_config(config, t, annotated_priors)) for t in tasks if t.id not in results]
+    _solve_all(solver, todo, jobs, record)
     return EvalReport(model, dataset, subset, config, [results[t.id] for t in tasks])
 
 

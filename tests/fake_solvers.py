@@ -17,7 +17,7 @@ import numpy as np
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
-FAKES = ("identity", "rot90", "nothing", "raises", "interrupted")
+FAKES = ("identity", "rot90", "nothing", "raises", "interrupted", "interrupted_once_on_c")
 
 
 def use_fakes(monkeypatch, tmp_path: Path) -> Path:
@@ -97,5 +97,16 @@ def interrupted(task: Task, config: SolveConfig) -> Solution:
     """Identity, but a Ctrl-C on the third call (counted in $ARCSOLVE_TEST_CALLS)."""
     _count(task, config)
     if len(Path(os.environ["ARCSOLVE_TEST_CALLS"]).read_text().splitlines()) == 3:
+        raise KeyboardInterrupt
+    return _answer(task, [p.input for p in task.test], "identity")
+
+
+def interrupted_once_on_c(task: Task, config: SolveConfig) -> Solution:
+    """Identity, but a Ctrl-C the first time a task with a 'c' in its id is met (a marker file
+    beside $ARCSOLVE_TEST_CALLS remembers it, across processes)."""
+    _count(task, config)
+    marker = Path(os.environ["ARCSOLVE_TEST_CALLS"] + ".interrupted")
+    if "c" in task.id and not marker.exists():
+        marker.touch()
         raise KeyboardInterrupt
     return _answer(task, [p.input for p in task.test], "identity")

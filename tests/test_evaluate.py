@@ -219,13 +219,19 @@ def test_annotated_priors_reach_the_solver_and_the_fingerprint(tmp_path, tasks, 
         run(tasks, "test-identity", SolveConfig(), tmp_path, annotations=annotations)
 
 
-def test_two_jobs_in_spawned_workers_give_the_same_results(tmp_path, tasks, calls, fake_solvers):
-    report = run(tasks, "test-rot90", SolveConfig(), tmp_path, jobs=2)
-    assert [r.solved for r in report.results] == [True, True, False, False]
-    assert sorted(calls()) == [t.id for t in tasks]
-    assert {line.split()[2] for line in fake_solvers.read_text().splitlines()} == {"1"}
-    lines = read_jsonl(results_path(tmp_path, "test-rot90"))
+def test_two_jobs_in_spawned_workers_record_everything_they_finish(tmp_path, tasks, calls,
+                                                                   fake_solvers):
+    five = tasks + [make_task("000000c1", rotated=False)]
+    with pytest.raises(KeyboardInterrupt):
+        run(five, "test-interrupted_once_on_c", SolveConfig(), tmp_path, jobs=2)
+    assert sorted(calls()) == [t.id for t in five]
+    assert {line.split()[2] for line in fake_solvers.read_text().splitlines()} == {"1"}  # threads
+    lines = read_jsonl(results_path(tmp_path, "test-interrupted_once_on_c"))
+    # c1 is handed out last, so the four before it had all started: each one is kept
     assert sorted(line["id"] for line in lines[1:]) == [t.id for t in tasks]
+    report = run(five, "test-interrupted_once_on_c", SolveConfig(), tmp_path)
+    assert calls()[5:] == ["000000c1"]
+    assert [r.solved for r in report.results] == [False, False, True, True, True]
 
 
 # ---------------------------------------------------------------- report files
