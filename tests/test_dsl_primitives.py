@@ -245,3 +245,21 @@ def test_program_is_data_printable_and_runnable():
     assert hash(program) == hash(tuple(program))
     eq(run_program(program, g([[0, 1], [0, 0]])), [[2]])
     assert run_program((Step("crop_bbox"),), np.zeros((2, 2), dtype=int)) is None
+
+
+LARGE_SHIFTS = [(9, 0), (0, -9), (2, 1)]
+
+
+def test_every_primitive_survives_random_grids_with_inferred_params():
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        grids = [(rng.integers(0, 4, rng.integers(1, 9, 2)) * (rng.random() < 0.8)).astype(np.int8)
+                 for _ in range(2)]
+        targets = [rng.integers(0, 4, rng.integers(1, 9, 2)).astype(np.int8) for _ in range(2)]
+        facts = task_facts(grids, targets)
+        for prim in P.PRIMITIVES.values():
+            extra = LARGE_SHIFTS if prim.params == "shift" else []
+            for params in PARAMS[prim.params](grids, targets, facts) + extra:
+                for x in grids:
+                    out = prim.fn(x, *params)
+                    assert out is None or (out.ndim == 2 and out.dtype == np.int8), prim.name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -19,34 +20,27 @@ Array = np.ndarray
 OFFSETS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
-def _shifted(a: Array, dy: int, dx: int, fill) -> Array:
-    """`a` moved so that out[y, x] = a[y + dy, x + dx], `fill` outside."""
-    h, w = a.shape
-    out = np.full_like(a, fill)
-    ys, yd = (slice(dy, h), slice(0, h - dy)) if dy >= 0 else (slice(0, h + dy), slice(-dy, h))
-    xs, xd = (slice(dx, w), slice(0, w - dx)) if dx >= 0 else (slice(0, w + dx), slice(-dx, w))
-    out[yd, xd] = a[ys, xs]
-    return out
-
-
 def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple[Array, int]:
     """Component labels 1..n of the `foreground` cells (0 elsewhere) and n."""
     h, w = g.shape
     big = h * w
     lab = np.where(foreground, np.arange(big).reshape(h, w), big)
-    links = []
+    fg_pad, g_pad = np.pad(foreground, 1), np.pad(g, 1, constant_values=-1)
+    links = []  # (dy, dx, cells linked to their (dy, dx) neighbour)
     for dy, dx in OFFSETS[: 8 if diagonal else 4]:
-        same = foreground & _shifted(foreground, dy, dx, False)
+        same = foreground & fg_pad[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
         if by_colour:
-            same &= g == _shifted(g, dy, dx, -1)
+            same &= g == g_pad[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
         links.append((dy, dx, same))
-    flat_lab = np.append(lab.ravel(), big)
+    padded = np.full((h + 2, w + 2), big)
     while True:
-        new = lab
+        padded[1:-1, 1:-1] = lab
+        new = lab.copy()
         for dy, dx, same in links:
-            new = np.where(same, np.minimum(new, _shifted(lab, dy, dx, big)), new)
-        flat_lab = np.append(new.ravel(), big)
-        new = flat_lab[flat_lab[new]]  # pointer jumping: follow the label's own label
+            neighbour = padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+            np.minimum(new, np.where(same, neighbour, big), out=new)
+        flat = np.append(new.ravel(), big)
+        new = flat[flat[new]]  # pointer jumping: follow the label's own label twice
         if np.array_equal(new, lab):
             break
         lab = new
@@ -80,6 +74,13 @@ class Obj:
 
 def objects(g: Array, conn: str) -> list[Obj]:
     """Components of non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour)."""
+    return _objects(g.tobytes(), g.shape, g.dtype.str, conn)
+
+
+@lru_cache(maxsize=2048)
+def _objects(data: bytes, shape: tuple[int, int], dtype: str, conn: str) -> list[Obj]:
+    """`objects` memoised on the grid's bytes: the search asks for them once per selector."""
+    g = np.frombuffer(data, dtype=dtype).reshape(shape)
     lab, n = label(g, g != 0, diagonal=conn == "multi8", by_colour=conn == "colour4")
     out = []
     for i in range(1, n + 1):

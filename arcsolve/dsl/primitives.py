@@ -58,9 +58,11 @@ def antitranspose(g: Array) -> Array:
     return np.rot90(g, 2).T
 
 
-def shift(g: Array, dy: int, dx: int) -> Array:
-    """Translate by (dy, dx), filling uncovered cells with 0."""
+def shift(g: Array, dy: int, dx: int) -> Array | None:
+    """Translate by (dy, dx), filling uncovered cells with 0 (None if nothing stays)."""
     h, w = g.shape
+    if abs(dy) >= h or abs(dx) >= w:
+        return None
     out = np.zeros_like(g)
     out[max(dy, 0) : h + min(dy, 0), max(dx, 0) : w + min(dx, 0)] = g[
         max(-dy, 0) : h - max(dy, 0), max(-dx, 0) : w - max(dx, 0)
