@@ -212,6 +212,48 @@ def test_symmetrize():
     assert P.symmetrize(x, "rot", 0) is None
 
 
+def test_symmetry_patch():
+    x = g([[1, 2, 2, 1], [3, 4, 9, 9]])
+    eq(P.symmetry_patch(x, "h", 9), [[4, 3]])
+
+
+def test_periodic_fill():
+    x = g([[1, 2, 1, 2, 1], [3, 4, 3, 0, 3], [1, 0, 0, 2, 1]])
+    eq(P.periodic_fill(x, 0), [[1, 2, 1, 2, 1], [3, 4, 3, 4, 3], [1, 2, 1, 2, 1]])
+    assert P.periodic_fill(g([[1, 2], [3, 4]]), 0) is None  # nothing to fill
+
+
+def test_periodic_patch():
+    x = g([[1, 2, 1, 2, 1, 2], [1, 2, 0, 0, 1, 2]])
+    eq(P.periodic_patch(x, 0), [[1, 2]])
+
+
+def test_connect():
+    x = g([[3, 0, 0, 3], [0, 0, 0, 0], [3, 0, 0, 5]])
+    eq(P.connect(x, "h"), [[3, 3, 3, 3], [0, 0, 0, 0], [3, 0, 0, 5]])
+    eq(P.connect(x, "v"), [[3, 0, 0, 3], [3, 0, 0, 0], [3, 0, 0, 5]])
+    eq(P.connect(x, "hv"), [[3, 3, 3, 3], [3, 0, 0, 0], [3, 0, 0, 5]])
+
+
+def test_colour_by_size():
+    eq(P.colour_by_size(OBJS, "colour4"),
+       [[4, 4, 0, 0, 1], [4, 4, 0, 0, 0], [0, 0, 0, 3, 3], [1, 0, 0, 3, 0]])
+
+
+def test_swap_background():
+    eq(P.swap_background(g([[5, 5], [5, 0]])), [[0, 0], [0, 5]])
+    assert P.swap_background(g([[0, 0], [0, 5]])) is None
+
+
+def test_crop_colour():
+    eq(P.crop_colour(OBJS, 3), [[3, 3], [3, 0]])
+
+
+def test_trim_border():
+    eq(P.trim_border(g([[1, 1, 1], [1, 2, 1], [1, 1, 1]])), [[2]])
+    assert P.trim_border(A) is None
+
+
 def test_label_counts_components_by_connectivity():
     x = g([[1, 0, 1], [0, 1, 0], [2, 0, 0]])
     assert label(x, x != 0, diagonal=False, by_colour=False)[1] == 4

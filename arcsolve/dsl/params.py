@@ -112,7 +112,10 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "symmetry": lambda grids, targets, facts: list(
         product(("h", "v", "hv", "rot", "diag", "all"), sorted({0, *facts.lost_colours}))
     ),
+    "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
+    "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",)],
+    "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],
     "fill_colour": lambda grids, targets, facts: [(c,) for c in facts.out_colours if c],
     "colour": lambda grids, targets, facts: [(c,) for c in _present(grids)],
     "shift": lambda grids, targets, facts: list(facts.shifts),

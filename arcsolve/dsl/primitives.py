@@ -15,113 +15,28 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.objects import label, select, split
+from arcsolve.dsl.completion import periodic_fill, periodic_patch, symmetrize, symmetry_patch
+from arcsolve.dsl.geometry import (
+    antitranspose,
+    downscale,
+    flip_h,
+    flip_v,
+    mirror_tile,
+    roll,
+    rot90,
+    rot180,
+    rot270,
+    rot_tile,
+    self_tile,
+    self_tile_inverse,
+    shift,
+    tile,
+    transpose,
+    upscale,
+)
+from arcsolve.dsl.objects import label, objects, select, split
 
 Array = np.ndarray
-
-
-# --- lattice group: dihedral transforms, translations --------------------------------
-
-
-def rot90(g: Array) -> Array:
-    """Rotate a quarter turn anticlockwise."""
-    return np.rot90(g, 1)
-
-
-def rot180(g: Array) -> Array:
-    """Rotate a half turn."""
-    return np.rot90(g, 2)
-
-
-def rot270(g: Array) -> Array:
-    """Rotate a quarter turn clockwise."""
-    return np.rot90(g, 3)
-
-
-def flip_h(g: Array) -> Array:
-    """Mirror left-right."""
-    return g[:, ::-1]
-
-
-def flip_v(g: Array) -> Array:
-    """Mirror top-bottom."""
-    return g[::-1]
-
-
-def transpose(g: Array) -> Array:
-    """Mirror in the main diagonal."""
-    return g.T
-
-
-def antitranspose(g: Array) -> Array:
-    """Mirror in the anti-diagonal."""
-    return np.rot90(g, 2).T
-
-
-def shift(g: Array, dy: int, dx: int) -> Array | None:
-    """Translate by (dy, dx), filling uncovered cells with 0 (None if nothing stays)."""
-    h, w = g.shape
-    if abs(dy) >= h or abs(dx) >= w:
-        return None
-    out = np.zeros_like(g)
-    out[max(dy, 0) : h + min(dy, 0), max(dx, 0) : w + min(dx, 0)] = g[
-        max(-dy, 0) : h - max(dy, 0), max(-dx, 0) : w - max(dx, 0)
-    ]
-    return out
-
-
-def roll(g: Array, dy: int, dx: int) -> Array:
-    """Translate cyclically by (dy, dx)."""
-    return np.roll(g, (dy, dx), axis=(0, 1))
-
-
-# --- scaling and tiling ---------------------------------------------------------------
-
-
-def upscale(g: Array, ky: int, kx: int) -> Array:
-    """Blow every cell up into a ky x kx block."""
-    return np.repeat(np.repeat(g, ky, 0), kx, 1)
-
-
-def downscale(g: Array, ky: int, kx: int) -> Array | None:
-    """Shrink ky x kx blocks to one cell each, if every block is one colour."""
-    h, w = g.shape
-    if h % ky or w % kx:
-        return None
-    small = g[::ky, ::kx]
-    return small if np.array_equal(upscale(small, ky, kx), g) else None
-
-
-def tile(g: Array, ny: int, nx: int) -> Array:
-    """Repeat the grid ny times down and nx times across."""
-    return np.tile(g, (ny, nx))
-
-
-def mirror_tile(g: Array, ny: int, nx: int, phase: int) -> Array:
-    """Tile with copies mirrored on alternate rows/columns (phase 1: start mirrored)."""
-    rows = []
-    for i in range(ny):
-        row = g[::-1] if ny > 1 and (i + phase) % 2 else g
-        flips = [nx > 1 and (j + phase) % 2 for j in range(nx)]
-        rows.append(np.hstack([row[:, ::-1] if flip else row for flip in flips]))
-    return np.vstack(rows)
-
-
-def rot_tile(g: Array) -> Array | None:
-    """A 2x2 tiling of the square grid turned 0, 90, 180 and 270 degrees clockwise."""
-    if g.shape[0] != g.shape[1]:
-        return None
-    return np.vstack([np.hstack([g, np.rot90(g, 3)]), np.hstack([np.rot90(g, 1), np.rot90(g, 2)])])
-
-
-def self_tile(g: Array) -> Array:
-    """Place a copy of the grid at each non-zero cell of itself (a Kronecker product)."""
-    return np.kron((g != 0).astype(g.dtype), g)
-
-
-def self_tile_inverse(g: Array) -> Array:
-    """Place a copy of the grid at each zero cell of itself."""
-    return np.kron((g == 0).astype(g.dtype), g)
 
 
 # --- cropping and objects -------------------------------------------------------------
@@ -179,6 +94,25 @@ def dedup_lines(g: Array) -> Array:
     return g[:, keep_cols]
 
 
+def crop_colour(g: Array, c: int) -> Array | None:
+    """Crop to the bounding box of the cells of colour c."""
+    box = _box(g == c)
+    return None if box is None else g[box]
+
+
+def trim_border(g: Array) -> Array | None:
+    """Remove the outermost ring of cells."""
+    return g[1:-1, 1:-1] if min(g.shape) > 2 else None
+
+
+def colour_by_size(g: Array, conn: str) -> Array:
+    """Paint every object with its size in cells (9 for 9 or more), for a learned colour map."""
+    out = np.zeros_like(g)
+    for obj in objects(g, conn):
+        out[obj.mask] = min(obj.size, 9)
+    return out
+
+
 # --- colours --------------------------------------------------------------------------
 
 
@@ -198,6 +132,13 @@ def recolor(g: Array, mapping: tuple[tuple[int, int], ...]) -> Array:
     for a, b in mapping:
         table[a] = b
     return table[g]
+
+
+def swap_background(g: Array) -> Array | None:
+    """Swap the most frequent colour with 0, so that it acts as the background."""
+    counts = np.bincount(g.ravel(), minlength=10)
+    top = int(counts.argmax())
+    return None if top == 0 else recolor(g, ((top, 0), (0, top)))
 
 
 # --- physics and filling --------------------------------------------------------------
@@ -239,6 +180,25 @@ def fill_enclosed(g: Array, c: int) -> Array:
     outside = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     enclosed = (lab != 0) & ~np.isin(lab, outside)
     return np.where(enclosed, c, g)
+
+
+def _connect_rows(g: Array) -> Array:
+    out = g.copy()
+    for y, row in enumerate(g):
+        xs = np.nonzero(row)[0]
+        for a, b in zip(xs[:-1], xs[1:], strict=True):
+            if row[a] == row[b] and b > a + 1:
+                out[y, a + 1 : b] = row[a]
+    return out
+
+
+def connect(g: Array, axis: str) -> Array:
+    """Draw a line between consecutive same-coloured cells of a row ('h'), column ('v') or both."""
+    rows = _connect_rows(g)
+    if axis == "h":
+        return rows
+    cols = _connect_rows(g.T).T
+    return cols if axis == "v" else np.where(rows != g, rows, cols)
 
 
 # --- splitting and overlays -----------------------------------------------------------
@@ -286,31 +246,6 @@ def split_pick(g: Array, mode: str, how: str) -> Array | None:
     return picks[0] if len(picks) == 1 else None
 
 
-# --- symmetry completion --------------------------------------------------------------
-
-_SYMMETRIES = MappingProxyType({
-    "h": (flip_h,),
-    "v": (flip_v,),
-    "hv": (flip_h, flip_v, rot180),
-    "rot": (rot90, rot180, rot270),
-    "diag": (transpose,),
-    "all": (flip_h, flip_v, rot180, rot90, rot270, transpose, antitranspose),
-})
-
-
-def symmetrize(g: Array, group: str, noise: int) -> Array | None:
-    """Replace `noise` cells by the value of a transformed copy of the grid (symmetry fill)."""
-    transforms = _SYMMETRIES[group]
-    if g.shape[0] != g.shape[1] and group in ("rot", "diag", "all"):
-        return None
-    out = g.copy()
-    for t in transforms:
-        copy = t(g)
-        fill = (out == noise) & (copy != noise)
-        out[fill] = copy[fill]
-    return out
-
-
 # --- the registry ---------------------------------------------------------------------
 
 
@@ -355,9 +290,17 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(split_stack, "split_order"),
     _p(split_pick, "split_pick"),
     _p(symmetrize, "symmetry", shape="same"),
+    _p(symmetry_patch, "symmetry"),
+    _p(periodic_fill, "noise", shape="same"),
+    _p(periodic_patch, "noise"),
     _p(gravity, "direction", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
+    _p(connect, "axis", shape="same"),
+    _p(colour_by_size, "connectivity", shape="same"),
+    _p(swap_background, shape="same"),
+    _p(crop_colour, "colour"),
+    _p(trim_border),
     _p(keep_colour, "colour", shape="same"),
     _p(erase_colour, "colour", shape="same"),
     _p(keep_object, "select", shape="same"),

@@ -126,6 +126,8 @@ class _Search:
                 return
         tail = _colour_step(table)
         if tail:
+            if any((table[g] < 0).any() for g in test_out):
+                return  # the colour map is not defined on a colour the test output has
             full = np.arange(10, dtype=np.int8)
             full[table >= 0] = table[table >= 0]
             test_out = [full[g] for g in test_out]

@@ -1,0 +1,111 @@
+"""The lattice group (dihedral transforms, translations), scaling and tiling of grids."""
+
+from __future__ import annotations
+
+import numpy as np
+
+Array = np.ndarray
+
+
+# --- lattice group: dihedral transforms, translations --------------------------------
+
+
+def rot90(g: Array) -> Array:
+    """Rotate a quarter turn anticlockwise."""
+    return np.rot90(g, 1)
+
+
+def rot180(g: Array) -> Array:
+    """Rotate a half turn."""
+    return np.rot90(g, 2)
+
+
+def rot270(g: Array) -> Array:
+    """Rotate a quarter turn clockwise."""
+    return np.rot90(g, 3)
+
+
+def flip_h(g: Array) -> Array:
+    """Mirror left-right."""
+    return g[:, ::-1]
+
+
+def flip_v(g: Array) -> Array:
+    """Mirror top-bottom."""
+    return g[::-1]
+
+
+def transpose(g: Array) -> Array:
+    """Mirror in the main diagonal."""
+    return g.T
+
+
+def antitranspose(g: Array) -> Array:
+    """Mirror in the anti-diagonal."""
+    return np.rot90(g, 2).T
+
+
+def shift(g: Array, dy: int, dx: int) -> Array | None:
+    """Translate by (dy, dx), filling uncovered cells with 0 (None if nothing stays)."""
+    h, w = g.shape
+    if abs(dy) >= h or abs(dx) >= w:
+        return None
+    out = np.zeros_like(g)
+    out[max(dy, 0) : h + min(dy, 0), max(dx, 0) : w + min(dx, 0)] = g[
+        max(-dy, 0) : h - max(dy, 0), max(-dx, 0) : w - max(dx, 0)
+    ]
+    return out
+
+
+def roll(g: Array, dy: int, dx: int) -> Array:
+    """Translate cyclically by (dy, dx)."""
+    return np.roll(g, (dy, dx), axis=(0, 1))
+
+
+# --- scaling and tiling ---------------------------------------------------------------
+
+
+def upscale(g: Array, ky: int, kx: int) -> Array:
+    """Blow every cell up into a ky x kx block."""
+    return np.repeat(np.repeat(g, ky, 0), kx, 1)
+
+
+def downscale(g: Array, ky: int, kx: int) -> Array | None:
+    """Shrink ky x kx blocks to one cell each, if every block is one colour."""
+    h, w = g.shape
+    if h % ky or w % kx:
+        return None
+    small = g[::ky, ::kx]
+    return small if np.array_equal(upscale(small, ky, kx), g) else None
+
+
+def tile(g: Array, ny: int, nx: int) -> Array:
+    """Repeat the grid ny times down and nx times across."""
+    return np.tile(g, (ny, nx))
+
+
+def mirror_tile(g: Array, ny: int, nx: int, phase: int) -> Array:
+    """Tile with copies mirrored on alternate rows/columns (phase 1: start mirrored)."""
+    rows = []
+    for i in range(ny):
+        row = g[::-1] if ny > 1 and (i + phase) % 2 else g
+        flips = [nx > 1 and (j + phase) % 2 for j in range(nx)]
+        rows.append(np.hstack([row[:, ::-1] if flip else row for flip in flips]))
+    return np.vstack(rows)
+
+
+def rot_tile(g: Array) -> Array | None:
+    """A 2x2 tiling of the square grid turned 0, 90, 180 and 270 degrees clockwise."""
+    if g.shape[0] != g.shape[1]:
+        return None
+    return np.vstack([np.hstack([g, np.rot90(g, 3)]), np.hstack([np.rot90(g, 1), np.rot90(g, 2)])])
+
+
+def self_tile(g: Array) -> Array:
+    """Place a copy of the grid at each non-zero cell of itself (a Kronecker product)."""
+    return np.kron((g != 0).astype(g.dtype), g)
+
+
+def self_tile_inverse(g: Array) -> Array:
+    """Place a copy of the grid at each zero cell of itself."""
+    return np.kron((g == 0).astype(g.dtype), g)
