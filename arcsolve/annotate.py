@@ -201,9 +201,7 @@ def _abstract(
         key, value = divmod(key, OUTSIDE + 1)
         values.append(value)
     names: dict[int, int] = {}
-    renamed = tuple(
-        v if v in (0, OUTSIDE) else -1 - names.setdefault(v, len(names)) for v in values
-    )
+    renamed = tuple(v if v in literal else -1 - names.setdefault(v, len(names)) for v in values)
     if output is not None and output in names:
         output = -1 - names[output]
     return renamed, output
