@@ -1,0 +1,292 @@
+"""Lattice mask experts (paper §4.1, Appendix A, Figure 6) and mask smoothing (§4.2).
+
+Each expert is a gated chain on the identity, M_{l+1} = α_l·K_l(M_l) + (1 − α_l)·M_l, whose
+frozen kernels K_l are exact lattice actions (Corollary 3.3; `arcsolve.lattice`) and whose
+gates α_l = σ(FFN_l(c)) are the only learned part. Expanding a chain gives a weighted sum
+of exact actions whose weights are products of gates; experts combine by multiplying masks,
+which multiplies these weights. So an expert here outputs the *distribution over its
+actions* (a short vector), never a dense mask per gate layer, and `build_mask` turns the
+product of experts into one mask per example from per-axis matrices (Kronecker structure).
+
+The action, read from an output cell back to the input cell it attends to:
+    output (H×W) --translate δ (cyclic)--> --scale up/down by f--> --wrap into (h'×w')-->
+    --dihedral element d (rotations / reflections)--> input (h×w)
+Wrapping cyclically into the input lattice makes an output larger than its input a tiling
+and a smaller one a crop at an offset, so crops and tiles come out of the same experts.
+
+Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
+LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent
+gates only add capacity to overfit 2–5 examples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import torch
+from torch import nn
+
+EXPERTS = ("translate", "rotate", "reflect", "scale")
+
+# D4 as (transpose, flip rows, flip cols), applied in that order; index = 4t + 2r + c.
+DIHEDRAL = tuple((t, r, c) for t in (0, 1) for r in (0, 1) for c in (0, 1))
+ROT90, ROT180 = DIHEDRAL.index((1, 1, 0)), DIHEDRAL.index((0, 1, 1))
+FLIP_ROWS, FLIP_COLS, TRANSPOSE = DIHEDRAL.index((0, 1, 0)), DIHEDRAL.index((0, 0, 1)), 4
+
+SCALE_CHAIN = (2, 3, 4, 5)  # chained up-scaling layers, distinct so no two gates are symmetric
+SCALE_FACTORS = tuple(sorted({int(np.prod([f for f, b in zip(SCALE_CHAIN, bits) if b]))
+                              for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))}))
+
+
+def apply_dihedral(grid: np.ndarray, element: int) -> np.ndarray:
+    t, r, c = DIHEDRAL[element]
+    out = grid.T if t else grid
+    if r:
+        out = out[::-1]
+    if c:
+        out = out[:, ::-1]
+    return out
+
+
+@cache
+def _dihedral_table() -> np.ndarray:
+    """table[a, b] = index of a∘b (apply b first, then a)."""
+    probe = np.arange(9).reshape(3, 3)
+    images = [apply_dihedral(probe, e).tobytes() for e in range(8)]
+    table = np.zeros((8, 8), dtype=np.int64)
+    for a in range(8):
+        for b in range(8):
+            table[a, b] = images.index(apply_dihedral(apply_dihedral(probe, b), a).tobytes())
+    return table
+
+
+# ---------------------------------------------------------------- gated chains → distributions
+
+
+def _chain(gates: torch.Tensor, step) -> torch.Tensor:
+    """Expand M_L = Π_l (α_l K_l + (1 − α_l) I): start at identity, mix in each kernel."""
+    dist = None
+    for layer in range(gates.shape[-1]):
+        dist = step(dist, layer, gates[..., layer])
+    return dist
+
+
+def dihedral_distribution(gates: torch.Tensor, generators: tuple[int, ...]) -> torch.Tensor:
+    """Weights over the 8 elements of D4 from a chain of gated group elements."""
+    table = torch.from_numpy(_dihedral_table())
+    dist = torch.zeros(8, dtype=gates.dtype)
+    dist = dist.index_put((torch.tensor(0),), torch.tensor(1.0, dtype=gates.dtype))
+    for gate, g in zip(gates.unbind(-1), generators, strict=True):
+        moved = torch.zeros_like(dist).index_add(0, table[g], dist)
+        dist = gate * moved + (1 - gate) * dist
+    return dist
+
+
+def shift_distribution(gates: torch.Tensor, sign: torch.Tensor) -> torch.Tensor:
+    """Weights over shifts −(2^L−1)…(2^L−1): L gates shift by 2^l, one gate negates."""
+    bits = gates.shape[-1]
+    dist = torch.ones(1, dtype=gates.dtype)
+    for layer, gate in enumerate(gates.unbind(-1)):
+        step = 2**layer
+        padded = torch.cat([dist, torch.zeros(step, dtype=dist.dtype)])
+        shifted = torch.cat([torch.zeros(step, dtype=dist.dtype), dist])
+        dist = (1 - gate) * padded + gate * shifted  # over δ = 0 … 2^(l+1) − 1
+    span = 2**bits - 1
+    out = torch.zeros(2 * span + 1, dtype=dist.dtype)
+    out = out + torch.cat([torch.zeros(span, dtype=dist.dtype), dist * (1 - sign)])
+    out = out + torch.cat([(dist * sign).flip(0), torch.zeros(span, dtype=dist.dtype)])
+    return out
+
+
+@cache
+def _scale_combinations() -> tuple[torch.Tensor, torch.Tensor]:
+    """Every on/off pattern of the scaling chain, and the factor each pattern produces."""
+    bits = torch.tensor(list(np.ndindex(*(2,) * len(SCALE_CHAIN))), dtype=torch.bool)
+    factors = [int(np.prod([f for f, b in zip(SCALE_CHAIN, row) if b])) for row in bits.tolist()]
+    to_factor = torch.zeros(len(bits), len(SCALE_FACTORS))
+    to_factor[torch.arange(len(bits)), [SCALE_FACTORS.index(f) for f in factors]] = 1.0
+    return bits, to_factor
+
+
+def scale_distribution(gates: torch.Tensor) -> torch.Tensor:
+    """Weights over SCALE_FACTORS from the chained up-scaling gates."""
+    bits, to_factor = _scale_combinations()
+    weights = torch.where(bits, gates, 1 - gates).prod(dim=1)
+    return weights @ to_factor.to(gates)
+
+
+# ---------------------------------------------------------------- smoothing (§4.2)
+
+
+@cache
+def heat_kernel(kind: str, size: int, time: float) -> torch.Tensor:
+    """exp(−t·L) for the graph of group elements: D4's Cayley graph, or a path of shifts/factors."""
+    adjacency = np.zeros((size, size))
+    if kind == "dihedral":
+        table = _dihedral_table()
+        for a in range(8):
+            for g in (ROT90, FLIP_ROWS):
+                adjacency[a, table[g, a]] = adjacency[table[g, a], a] = 1
+    else:
+        for i in range(size - 1):
+            adjacency[i, i + 1] = adjacency[i + 1, i] = 1
+    laplacian = np.diag(adjacency.sum(1)) - adjacency
+    values, vectors = np.linalg.eigh(laplacian)
+    return torch.from_numpy((vectors * np.exp(-time * values)) @ vectors.T).float()
+
+
+@dataclass
+class Actions:
+    """The product of experts as factor distributions (one mask is their product)."""
+
+    dihedral: torch.Tensor  # (8,)
+    shift_rows: torch.Tensor  # (2·span+1,)
+    shift_cols: torch.Tensor
+    scale_rows: torch.Tensor  # (len(SCALE_FACTORS),)
+    scale_cols: torch.Tensor
+    down: torch.Tensor  # () probability that scaling is transposed (down-scaling)
+
+    def smoothed(self, time: float) -> Actions:
+        def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
+            return heat_kernel(kind, len(dist), time).to(dist) @ dist
+
+        return Actions(
+            smooth("dihedral", self.dihedral),
+            smooth("path", self.shift_rows), smooth("path", self.shift_cols),
+            smooth("path", self.scale_rows), smooth("path", self.scale_cols), self.down,
+        )
+
+
+# ---------------------------------------------------------------- the experts
+
+
+class MaskExperts(nn.Module):
+    """The four lattice mask experts of one LatFormer layer, gated by σ(FFN(c))."""
+
+    GATES = {"rotate": 2, "reflect": 3, "translate": 2 * 6, "scale": 2 * len(SCALE_CHAIN) + 1}
+
+    def __init__(self, enabled: tuple[str, ...], cond_dim: int = 0, shift_bits: int = 5,
+                 init_logits: dict[str, float] | None = None):
+        super().__init__()
+        self.enabled = tuple(e for e in EXPERTS if e in enabled)
+        self.shift_bits = shift_bits
+        self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1)}
+        n = sum(self.GATES[e] for e in self.enabled)
+        init = init_logits or {}
+        self.gate_bias = nn.Parameter(torch.cat(
+            [torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled]
+        ) if n else torch.zeros(0))
+        self.gate_ffn = nn.Linear(cond_dim, n) if cond_dim else None
+        if self.gate_ffn is not None:
+            nn.init.zeros_(self.gate_ffn.weight)
+            nn.init.zeros_(self.gate_ffn.bias)
+
+    def gate_slice(self, name: str) -> slice:
+        """Where expert `name`'s gates sit in the gate vector."""
+        start = 0
+        for expert in self.enabled:
+            if expert == name:
+                return slice(start, start + self.GATES[name])
+            start += self.GATES[expert]
+        raise KeyError(name)
+
+    def gate_logits(self, cond: torch.Tensor | None) -> torch.Tensor:
+        logits = self.gate_bias
+        if self.gate_ffn is not None and cond is not None:
+            logits = logits + self.gate_ffn(cond)
+        return logits
+
+    def actions(self, cond: torch.Tensor | None = None, discrete: bool = False) -> Actions:
+        gates = torch.sigmoid(self.gate_logits(cond))
+        if discrete:
+            gates = (gates > 0.5).to(gates.dtype)
+        parts = {name: gates[self.gate_slice(name)] for name in self.enabled}
+        zero = gates.new_zeros(())
+        rot = dihedral_distribution(parts["rotate"], (ROT90, ROT180)) if "rotate" in parts else None
+        ref = dihedral_distribution(parts["reflect"], (FLIP_ROWS, FLIP_COLS, TRANSPOSE)) if "reflect" in parts else None
+        dihedral = _compose(rot, ref) if rot is not None and ref is not None else (
+            rot if rot is not None else ref if ref is not None else _identity(8, gates))
+        if "translate" in parts:
+            t = parts["translate"].view(2, -1)
+            rows, cols = (shift_distribution(t[i, :-1], t[i, -1]) for i in range(2))
+        else:
+            rows = cols = _identity(2 * (2**self.shift_bits - 1) + 1, gates, 2**self.shift_bits - 1)
+        if "scale" in parts:
+            s = parts["scale"]
+            k = len(SCALE_CHAIN)
+            srows, scols, down = scale_distribution(s[:k]), scale_distribution(s[k:2 * k]), s[-1]
+        else:
+            srows = scols = _identity(len(SCALE_FACTORS), gates)
+            down = zero
+        return Actions(dihedral, rows, cols, srows, scols, down)
+
+
+def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:
+    out = like.new_zeros(size)
+    out[at] = 1.0
+    return out
+
+
+def _compose(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
+    """Distribution of b∘a for independent a ~ first, b ~ second (product of masks)."""
+    table = torch.from_numpy(_dihedral_table())
+    joint = (second[:, None] * first[None, :]).reshape(-1)
+    return first.new_zeros(8).index_add(0, table.reshape(-1), joint)
+
+
+# ---------------------------------------------------------------- from actions to one mask
+
+
+@cache
+def _axis_bases(n_out: int, n_in: int, span: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Frozen 1-D kernels: cyclic shifts by −span…span on n_out cells, and up/down-scaling
+    by each factor from n_out cells into n_in cells (wrapping, which tiles or crops)."""
+    i = torch.arange(n_out)
+    shifts = torch.zeros(2 * span + 1, n_out, n_out)
+    for k, delta in enumerate(range(-span, span + 1)):
+        shifts[k, i, (i - delta) % n_out] = 1.0
+    up = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
+    down = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
+    for k, f in enumerate(SCALE_FACTORS):
+        up[k, i, (i // f) % n_in] = 1.0
+        for offset in range(f):
+            down[k, i, (i * f + offset) % n_in] += 1.0
+    return shifts, up, down
+
+
+def axis_matrix(shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor,
+                n_out: int, n_in: int) -> torch.Tensor:
+    """The per-axis factor of the mask, (n_out × n_in): translate, then scale, then wrap."""
+    shifts, up, dn = (b.to(shift) for b in _axis_bases(n_out, n_in, (len(shift) - 1) // 2))
+    translate = (shift @ shifts.flatten(1)).view(n_out, n_out)
+    scaling = (scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1)
+    return translate @ scaling.view(n_out, n_in)
+
+
+def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int, int]) -> torch.Tensor:
+    """The dense (H·W × h·w) mask of the product of experts for one example.
+
+    Flips act on one axis each, so they fold into the per-axis factors; the transpose
+    swaps which input axis each output axis reads. That leaves two Kronecker sums, each
+    one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r) ⊗ (A_c F^c) for t = 0 and t = 1."""
+    (h, w), (H, W) = in_shape, out_shape
+    weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
+
+    def stacks(rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
+        a_r = axis_matrix(actions.shift_rows, actions.scale_rows, actions.down, H, rows)
+        a_c = axis_matrix(actions.shift_cols, actions.scale_cols, actions.down, W, cols)
+        return torch.stack([a_r, a_r.flip(1)]), torch.stack([a_c, a_c.flip(1)])
+
+    def kron_sum(w2: torch.Tensor, a_r: torch.Tensor, a_c: torch.Tensor) -> torch.Tensor:
+        # Σ_{r,c} w2[r,c] a_r[r] ⊗ a_c[c] as one (H·rows × 2) @ (2 × W·cols) product
+        cols = w2 @ a_c.flatten(1)
+        out = a_r.flatten(1).T @ cols.flatten(1)  # (H·rows, W·cols)
+        return out.view(H, a_r.shape[2], W, a_c.shape[2])
+
+    r0, c0 = stacks(h, w)
+    mask = kron_sum(weights[0], r0, c0).permute(0, 2, 1, 3)  # (H, W, h, w)
+    r1, c1 = stacks(w, h)  # transposed: output rows read input columns and vice versa
+    mask = mask + kron_sum(weights[1], r1, c1).permute(0, 2, 3, 1)
+    return mask.reshape(H * W, h * w)

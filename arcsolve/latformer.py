@@ -1,0 +1,158 @@
+"""The LatFormer model (paper §4, Figure 3a): colour embedding → LatFormer layers (masked
+attention whose mask comes from lattice mask experts, then an FFN) → per-cell classifier.
+
+Output lattice. The first layer is a cross-attention from the output lattice (H×W, chosen by
+`arcsolve.sizing`) to the input lattice (h×w): its experts' mask (H·W × h·w) is the action
+that maps one onto the other (rotation of a non-square grid, scaling, crop, tile). Later
+layers are self-attention on the output lattice. Masks live on each example's own lattice
+rather than a 30×30 canvas, so a 3×3 task costs 9×9 attention, not 900×900.
+
+Initialisation near the identity (paper §4.1): Q/K/V/O projections start as identities and
+the FFNs' last layers at zero, so at step 0 a layer is exactly MaskedAttention(X; M), and
+the experts alone decide the transformation.
+
+`forward` returns (logits, loss) like nanoGPT's, so `arcsolve.fit` stays model-agnostic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from arcsolve.experts import EXPERTS, Actions, MaskExperts, build_mask
+from arcsolve.lattice import masked_attention
+
+N_COLOURS = 10
+
+
+@dataclass(frozen=True)
+class LatFormerConfig:
+    d_model: int = 32
+    n_layers: int = 2
+    experts: tuple[str, ...] = EXPERTS
+    later_experts: tuple[str, ...] = ("translate", "rotate", "reflect")  # layers ≥ 1
+    shift_bits: int = 5  # translations up to 2^5 − 1 = 31 cells per axis
+    smoothing: float = 0.5  # heat-kernel time for mask smoothing; 0 disables it
+    cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
+    beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
+    # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
+    # reflections, near-zero shifts and unit scale; later layers start near the identity.
+    first_gates: tuple[tuple[str, float], ...] = (("translate", -3.0), ("scale", -2.0))
+    later_gates: tuple[tuple[str, float], ...] = (("translate", -3.0), ("rotate", -3.0), ("reflect", -3.0))
+
+
+class ColourAttention(nn.Module):
+    """Colour attention (thesis eq. 3.1–3.3): values attend over the ten colour embeddings.
+
+    P = β·V + (1 − β)·softmax(V C_kᵀ) C_v, where C_k, C_v are the colour matrix [0..9]
+    passed through the model's own embedding and key/value projections."""
+
+    def __init__(self, beta: float):
+        super().__init__()
+        self.beta = beta
+
+    def forward(self, v: torch.Tensor, colour_keys: torch.Tensor, colour_values: torch.Tensor) -> torch.Tensor:
+        if self.beta == 1.0:
+            return v
+        d = v.shape[-1]
+        attended = torch.softmax(v @ colour_keys.T / d**0.5, dim=-1) @ colour_values
+        return self.beta * v + (1 - self.beta) * attended
+
+
+class LatFormerLayer(nn.Module):
+    """Masked attention (mask from the experts) + FFN, pre-norm, initialised to the identity."""
+
+    def __init__(self, config: LatFormerConfig, experts: tuple[str, ...], first: bool):
+        super().__init__()
+        d = config.d_model
+        self.first = first
+        gates = dict(config.first_gates if first else config.later_gates)
+        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)
+        self.norm = nn.LayerNorm(d)
+        self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+        for proj in (self.q, self.k, self.v, self.o):
+            nn.init.eye_(proj.weight)
+        if first:  # no content preference at the start: attention is exactly the mask mixture
+            nn.init.zeros_(self.q.weight)
+        self.skip = nn.Linear(d, d, bias=False) if first else None  # x itself, when lattices match
+        if self.skip is not None:
+            nn.init.zeros_(self.skip.weight)
+        self.ffn = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+        nn.init.zeros_(self.ffn[-1].weight)
+        nn.init.zeros_(self.ffn[-1].bias)
+        self.colour = ColourAttention(config.beta) if config.beta is not None else None
+
+    def forward(self, x: torch.Tensor, mask: torch.Tensor, colours: torch.Tensor | None) -> torch.Tensor:
+        # x: (B, n_in, d); mask: (n_out, n_in); colours: (10, d) embedded colour matrix
+        h = self.norm(x)
+        if self.first:
+            # queries live on the output lattice: the mask-weighted input under the action
+            query = (mask / mask.sum(-1, keepdim=True).clamp_min(1e-9)) @ h  # (B, n_out, d)
+        else:
+            query = h
+        v = self.v(h)
+        if self.colour is not None:
+            c = self.norm(colours)
+            v = self.colour(v, self.k(c), self.v(c))
+        out = self.o(masked_attention(self.q(query), self.k(h), v, mask))  # (B, n_out, d)
+        if self.first:
+            if mask.shape[0] == mask.shape[1]:
+                out = out + self.skip(h)
+        else:
+            out = x + out
+        return out + self.ffn(out)
+
+
+class LatFormer(nn.Module):
+    def __init__(self, config: LatFormerConfig):
+        super().__init__()
+        self.config = config
+        self.embed = nn.Embedding(N_COLOURS, config.d_model)
+        self.layers = nn.ModuleList(
+            LatFormerLayer(
+                config,
+                config.experts if i == 0 else tuple(e for e in config.later_experts if e in config.experts),
+                first=i == 0,
+            )
+            for i in range(config.n_layers)
+        )
+        self.head = nn.Linear(config.d_model, N_COLOURS)
+        with torch.no_grad():  # start as the identity function: read back the colour embedded
+            self.head.weight.copy_(self.embed.weight)
+            self.head.bias.zero_()
+
+    def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[Actions]:
+        acts = [layer.experts.actions(cond, discrete) for layer in self.layers]
+        if smooth and self.config.smoothing > 0:
+            acts = [a.smoothed(self.config.smoothing) for a in acts]
+        return acts
+
+    def forward(
+        self,
+        grids: torch.Tensor,
+        out_shape: tuple[int, int],
+        targets: torch.Tensor | None = None,
+        cond: torch.Tensor | None = None,
+        discrete: bool = False,
+        smooth: bool = False,
+        embedded: torch.Tensor | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """grids: (B, h, w) colours, or `embedded` (B, h, w, d) for noisy inputs;
+        returns logits (B, H, W, 10) and the cross-entropy loss when targets (B, H, W) are given."""
+        B, h, w = grids.shape
+        H, W = out_shape
+        x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
+        colours = self.embed.weight if self.config.beta is not None else None
+        shape = (h, w)
+        for layer, actions in zip(self.layers, self.actions(cond, discrete, smooth)):
+            mask = build_mask(actions, shape, (H, W)).to(x)
+            x = layer(x, mask, colours)
+            shape = (H, W)
+        logits = self.head(x).view(B, H, W, N_COLOURS)
+        loss = None
+        if targets is not None:
+            loss = F.cross_entropy(logits.reshape(-1, N_COLOURS), targets.reshape(-1))
+        return logits, loss

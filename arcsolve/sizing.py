@@ -1,0 +1,67 @@
+"""Output-size rules: the output lattice of a test input, inferred from the train pairs.
+
+LatFormer's first layer maps the input lattice onto an output lattice of a known size;
+this module decides that size. A rule must explain every train pair; the first rule in
+RULES that does is used (simplest first)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Shape = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class SizeRule:
+    name: str
+    apply: Callable[[Shape], Shape]
+
+    def __call__(self, shape: Shape) -> Shape:
+        return self.apply(shape)
+
+
+def _ratio(pairs: list[tuple[Shape, Shape]], transpose: bool) -> tuple[int, int, bool] | None:
+    """A common integer factor (a, b) with out = in·(a, b) (or in / (a, b) when `down`)."""
+    for down in (False, True):
+        factors = set()
+        for (h, w), (H, W) in pairs:
+            if transpose:
+                h, w = w, h
+            big, small = ((h, w), (H, W)) if down else ((H, W), (h, w))
+            if big[0] % small[0] or big[1] % small[1]:
+                break
+            factors.add((big[0] // small[0], big[1] // small[1]))
+        else:
+            if len(factors) == 1:
+                a, b = factors.pop()
+                return a, b, down
+    return None
+
+
+def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
+    """The simplest rule mapping every train input shape to its output shape, or None."""
+    if all(i == o for i, o in pairs):
+        return SizeRule("same", lambda s: s)
+    if all((i[1], i[0]) == o for i, o in pairs):
+        return SizeRule("transpose", lambda s: (s[1], s[0]))
+    outs = {o for _, o in pairs}
+    if len(outs) == 1 and len(pairs) > 1:
+        fixed = outs.pop()
+        return SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed)
+    for transpose in (False, True):
+        found = _ratio(pairs, transpose)
+        if found is None:
+            continue
+        a, b, down = found
+        t = "transposed " if transpose else ""
+
+        def rule(s: Shape, a=a, b=b, down=down, transpose=transpose) -> Shape:
+            h, w = (s[1], s[0]) if transpose else s
+            return (h // a, w // b) if down else (h * a, w * b)
+
+        return SizeRule(f"{t}{'divided' if down else 'multiplied'} by {a}x{b}", rule)
+    if len(outs) == 1:
+        fixed = outs.pop()
+        return SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed)
+    return None
