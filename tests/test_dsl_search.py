@@ -58,6 +58,16 @@ def test_split_and_overlay_with_colour():
     assert format_program(found[0].program).startswith("split_overlay{lines,and}")
 
 
+def test_colour_map_fitted_pair_by_pair_is_not_applied_to_unseen_colours():
+    train = [([[2, 0], [0, 4]], [[4, 0], [0, 0]]), ([[3, 0], [0, 6]], [[6, 0], [0, 0]])]
+    found = search(make_task(train, [[[1, 0], [0, 8]]]), time_budget=0.5)
+    assert not any("recolor" in format_program(f.program) for f in found)
+    general = [([[2, 0], [0, 4]], [[2, 5], [5, 4]]), ([[3, 0], [0, 6]], [[3, 5], [5, 6]])]
+    found = search(make_task(general, [[[1, 0], [0, 8]]]), time_budget=0.5)
+    assert format_program(found[0].program) == "recolor{0->5}"
+    assert found[0].outputs[0].tolist() == [[1, 5], [5, 8]]
+
+
 def test_no_verified_program_gives_no_candidates():
     rng = np.random.default_rng(0)
     train = [(rng.integers(0, 10, (3, 3)).tolist(), rng.integers(0, 10, (2, 4)).tolist())

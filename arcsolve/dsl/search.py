@@ -74,6 +74,15 @@ def _fit_colours(table: Array, out: Array, target: Array) -> bool:
     return True
 
 
+def _map_is_general(mapping: tuple[tuple[int, int], ...], outputs: Sequence[Array]) -> bool:
+    """Whether every colour the map changes occurs in every train output.
+
+    A map fitted colour by colour on single pairs (2->4 in one, 3->6 in another) says
+    nothing about a colour it never saw, so it may not be applied to a test output that
+    has such a colour; a map seen whole on every pair (0->5 everywhere) may."""
+    return all(all((out == a).any() for out in outputs) for a, _ in mapping)
+
+
 def _colour_step(table: Array) -> tuple[Step, ...]:
     """No step for an identity table, else one recolor step with the changed colours."""
     mapping = tuple((a, int(b)) for a, b in enumerate(table) if b >= 0 and a != b)
@@ -126,8 +135,10 @@ class _Search:
                 return
         tail = _colour_step(table)
         if tail:
-            if any((table[g] < 0).any() for g in test_out):
-                return  # the colour map is not defined on a colour the test output has
+            if any((table[g] < 0).any() for g in test_out) and not _map_is_general(
+                tail[0].params[0], train_out
+            ):
+                return
             full = np.arange(10, dtype=np.int8)
             full[table >= 0] = table[table >= 0]
             test_out = [full[g] for g in test_out]
