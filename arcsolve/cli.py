@@ -7,13 +7,15 @@ import functools
 from pathlib import Path
 from typing import Annotated
 
+import orjson
 import typer
 from rich.console import Console
 
 from arcsolve import __version__
 from arcsolve.errors import ArcsolveError
 from arcsolve.loaders import load_many
-from arcsolve.render import task_table
+from arcsolve.render import pairs_table, task_table
+from arcsolve.solution import SOLVERS, SolveConfig
 
 app = typer.Typer(
     name="arcsolve",
@@ -36,6 +38,34 @@ TasksArg = Annotated[
 SolutionsOpt = Annotated[
     Path | None, typer.Option("--solutions", help="Kaggle solutions file for a challenges file.")
 ]
+ModelOpt = Annotated[str, typer.Option("--model", "-m", help=f"Solver: {', '.join(SOLVERS)}.")]
+DeviceOpt = Annotated[str, typer.Option(help="auto, cpu or cuda.")]
+SeedOpt = Annotated[int, typer.Option(help="Random seed (runs are deterministic on CPU).")]
+StepsOpt = Annotated[int, typer.Option(help="LatFormer step budget per task.")]
+BudgetOpt = Annotated[float, typer.Option("--time-budget", help="Seconds per task for the DSL search.")]
+PriorsOpt = Annotated[
+    str | None,
+    typer.Option(help="Lattice priors deciding the experts, e.g. rotate,translate "
+                 "(default: the task's annotation, else all experts)."),
+]
+AnnotationsOpt = Annotated[
+    Path | None, typer.Option("--annotations", help="Prior annotation file (default: the bundled one).")
+]
+BetaOpt = Annotated[float, typer.Option(help="Colour-attention mixing weight β (latformer-color).")]
+
+
+def make_config(device: str, seed: int, steps: int, time_budget: float, priors: str | None,
+                beta: float) -> SolveConfig:
+    names = tuple(p.strip() for p in priors.split(",") if p.strip()) if priors else None
+    from arcsolve.annotations import GEOMETRIC
+
+    for name in names or ():
+        if name not in GEOMETRIC:
+            raise ArcsolveError(f"--priors: '{name}' is not one of {', '.join(GEOMETRIC)}")
+    if device not in ("auto", "cpu", "cuda"):
+        raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
+    return SolveConfig(device=device, seed=seed, steps=steps, time_budget=time_budget,
+                       priors=names, beta=beta)
 
 
 def fail(message: str) -> typer.Exit:
@@ -108,3 +138,218 @@ def validate(
         err_console.print(f"{problems} invalid, {checked} valid tasks")
         raise typer.Exit(2)
     console.print(f"[green]✓[/] {checked} valid tasks")
+
+
+@app.command()
+@reports_errors
+def solve(
+    tasks: TasksArg,
+    model: ModelOpt = "latformer",
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write attempts in Kaggle form.")] = None,
+    device: DeviceOpt = "auto",
+    seed: SeedOpt = 0,
+    steps: StepsOpt = 300,
+    time_budget: BudgetOpt = 5.0,
+    priors: PriorsOpt = None,
+    annotations: AnnotationsOpt = None,
+    beta: BetaOpt = 0.9,
+    explain: Annotated[bool, typer.Option("--explain", help="Say what produced each attempt.")] = False,
+    solutions: SolutionsOpt = None,
+) -> None:
+    """Fit a fresh model on each task's train pairs and predict its test outputs."""
+    from arcsolve.annotations import load_annotations
+    from arcsolve.evaluate import score_attempts, task_config
+    from arcsolve.export import submission_json, write_atomically
+    from arcsolve.progress import FitProgress
+    from arcsolve.solution import get_solver, input_copy
+
+    loaded = load_many(tasks, solutions)
+    config = make_config(device, seed, steps, time_budget, priors, beta)
+    ann = load_annotations(annotations)
+    solver = get_solver(model)
+    answers = {}
+    for task in loaded:
+        with FitProgress(console, f"{model} {task.id}", config.steps) as progress:
+            solution = solver(task, task_config(config, task, ann), **progress.kwargs(solver))
+        attempts = solution.attempts(len(task.test), input_copy(task))
+        answers[task.id] = attempts
+        rows = []
+        for i, (pair, grids) in enumerate(zip(task.test, attempts, strict=True)):
+            cells = [("input", pair.input)] + [(f"attempt {k + 1}", g) for k, g in enumerate(grids)]
+            if pair.output is not None:
+                cells.append(("truth", pair.output))
+            rows.append((f"test {i}", cells))
+        console.print(pairs_table(rows, f"{task!r} · {model} · {solution.seconds:.1f} s"))
+        if task.has_solutions:
+            score = score_attempts(attempts, [p.output for p in task.test])
+            verdict = "[green]correct[/]" if score.solved else "[red]wrong[/]"
+            console.print(f"{task.id}: {verdict} ({sum(score.correct)}/{len(task.test)} test outputs)")
+        if explain:
+            for i, names in enumerate(solution.sources(len(task.test))):
+                found = "; ".join(f"attempt {k + 1}: {n}" for k, n in enumerate(names))
+                console.print(f"{task.id} test {i}: {found or 'no candidate: both attempts copy the input'}",
+                              highlight=False)
+    if out is not None:
+        write_atomically(out, orjson.dumps(submission_json(loaded, answers)))
+        console.print(f"wrote {out}")
+
+
+SubsetOpt = Annotated[
+    str | None,
+    typer.Option("--subset", help="translate, rotate, reflect, scale, geometric or all (from the annotations)."),
+]
+
+
+@app.command("eval")
+@reports_errors
+def eval_(
+    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks to evaluate (see `solve`).", show_default=False)] = None,
+    dataset: Annotated[list[str] | None, typer.Option("--dataset", help="Dataset name or path; repeatable.")] = None,
+    subset: SubsetOpt = None,
+    model: Annotated[list[str] | None, typer.Option("--model", "-m", help=f"Repeatable, or 'all': {', '.join(SOLVERS)}.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Report folder; reruns resume from it.")] = None,
+    limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks (by id).")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    time_budget: BudgetOpt = 5.0,
+    device: DeviceOpt = "auto",
+    seed: SeedOpt = 0,
+    steps: StepsOpt = 300,
+    priors: PriorsOpt = None,
+    annotations: AnnotationsOpt = None,
+    beta: BetaOpt = 0.9,
+    larc_dir: Annotated[Path | None, typer.Option("--larc-dir", help="LARC dataset folder (for --dataset larc).")] = None,
+    larc_split: Annotated[str | None, typer.Option("--larc-split", help="train or test: LARC's split.")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Discard results of another configuration.")] = False,
+    solutions: SolutionsOpt = None,
+) -> None:
+    """Solved rates per model and geometric subset (the paper's Table 2), resumable."""
+    from arcsolve.annotations import load_annotations
+    from arcsolve.evaluate import evaluate_models, select_tasks, subset_datasets
+    from arcsolve.progress import EvalProgress, comparison_table, summary_table
+
+    models = list(SOLVERS) if model in (None, []) or "all" in (model or []) else model
+    if model in (None, []):
+        models = ["latformer"]
+    specs = list(tasks or []) + list(dataset or [])
+    if "larc" in specs:
+        specs = [str(larc_dir) if s == "larc" else s for s in specs]
+        if larc_dir is None:
+            raise ArcsolveError("--dataset larc needs --larc-dir pointing at LARC's dataset/ folder")
+    specs = subset_datasets(specs, subset)
+    if not specs:
+        raise ArcsolveError("name tasks, a --dataset or a --subset")
+    config = make_config(device, seed, steps, time_budget, priors, beta)
+    ann = load_annotations(annotations)
+    loaded = load_many(specs, solutions)
+    if larc_split is not None:
+        from arcsolve.text import larc_split as split_ids
+
+        if larc_dir is None:
+            raise ArcsolveError("--larc-split needs --larc-dir")
+        keep = split_ids(larc_dir, larc_split)
+        loaded = [t for t in loaded if t.id in keep]
+    chosen = select_tasks(loaded, ann, subset, limit)
+    with EvalProgress(total=len(chosen), console=console) as progress:
+        reports = evaluate_models(chosen, models, config, report, jobs=jobs, on_result=progress,
+                                  annotations=ann, dataset=" + ".join(specs), subset=subset,
+                                  use_annotated_priors=True, fresh=fresh)
+    console.print(summary_table(reports))
+    console.print(comparison_table(reports, ann))
+    if report is not None:
+        console.print(f"report written to {report}/")
+
+
+@app.command()
+@reports_errors
+def export(
+    challenges: Annotated[Path | None, typer.Option("--challenges", help="Kaggle challenges file.")] = None,
+    dataset: Annotated[str | None, typer.Option("--dataset", help="Or a dataset name / path.")] = None,
+    model: ModelOpt = "hybrid",
+    out: Annotated[Path, typer.Option("--out", "-o", help="Submission file to write.")] = Path("submission.json"),
+    fmt: Annotated[str, typer.Option("--format", help="2024 (JSON, ARC Prize 2024/2025) or 2020 (CSV).")] = "2024",
+    time_budget: Annotated[float | None, typer.Option("--time-budget", help="Seconds for the whole run, shared across tasks.")] = None,
+    device: DeviceOpt = "auto",
+    seed: SeedOpt = 0,
+    steps: StepsOpt = 300,
+    priors: PriorsOpt = None,
+    beta: BetaOpt = 0.9,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Ignore a partial run of another configuration.")] = False,
+) -> None:
+    """Write a Kaggle submission; a killed run resumes and always leaves a valid file."""
+    from arcsolve.export import export_submission
+    from arcsolve.progress import EvalProgress
+
+    if (challenges is None) == (dataset is None):
+        raise ArcsolveError("give exactly one of --challenges or --dataset")
+    if fmt not in ("2024", "2020"):
+        raise ArcsolveError(f"--format: '{fmt}' is not 2024 or 2020")
+    loaded = load_many([str(challenges or dataset)])
+    config = make_config(device, seed, steps, 5.0, priors, beta)
+    with EvalProgress(total=len(loaded), console=console) as progress:
+        summary = export_submission(loaded, model, config, out, fmt=fmt, time_budget_total=time_budget,
+                                    progress=progress, fresh=fresh)
+    console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {summary.unreached} not reached)")
+
+
+@app.command()
+@reports_errors
+def score(
+    submission: Annotated[Path, typer.Argument(help="A 2024-format submission JSON.")],
+    solutions: Annotated[Path | None, typer.Option("--solutions", help="Challenges or solutions file with outputs.")] = None,
+    dataset: Annotated[str | None, typer.Option("--dataset", help="Or a dataset with known outputs.")] = None,
+) -> None:
+    """Score a submission by the official rule: mean over test outputs of 'either attempt matches'."""
+    from rich.table import Table
+
+    from arcsolve.export import score_submission
+
+    if (solutions is None) == (dataset is None):
+        raise ArcsolveError("give exactly one of --solutions or --dataset")
+    if solutions is not None and "solutions" in solutions.name:
+        raise ArcsolveError(f"{solutions}: give the challenges file; its *_solutions.json beside it is read too")
+    loaded = load_many([str(solutions or dataset)])
+    result = score_submission(submission, loaded)
+    table = Table("task", "correct", title=f"{submission}")
+    for task_id, task_score in result.per_task.items():
+        table.add_row(task_id, f"{sum(task_score.correct)}/{len(task_score.correct)}")
+    console.print(table)
+    console.print(f"score {result.score:.4f} ({result.correct}/{result.test_outputs} test outputs, "
+                  f"{result.tasks_solved} tasks solved)")
+
+
+@app.command()
+@reports_errors
+def annotate(
+    tasks: TasksArg,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Annotation file to write (resumes if it exists).")],
+    annotations: AnnotationsOpt = None,
+) -> None:
+    """Propose priors with verifiable rules and confirm or edit them task by task."""
+    from arcsolve.annotate import review
+    from arcsolve.annotations import load_annotations
+
+    proposals = load_annotations(annotations) if annotations is not None else None
+    review(load_many(tasks), out, proposals=proposals, console=console)
+
+
+bench = typer.Typer(help="Benchmarks: print figures and write them to a file.", no_args_is_help=True)
+app.add_typer(bench, name="bench")
+
+
+@bench.command("solve")
+@reports_errors
+def bench_solve(
+    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the examples and the issue's real tasks).")] = None,
+    model: ModelOpt = "latformer",
+    device: DeviceOpt = "auto",
+    steps: StepsOpt = 300,
+    seed: SeedOpt = 0,
+    out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/solve.json"),
+) -> None:
+    """Seconds per task and solved flags for fitting one task at a time."""
+    from arcsolve.bench import DEFAULT_TASKS, run_solve_bench
+
+    loaded = load_many(tasks or list(DEFAULT_TASKS))
+    config = make_config(device, seed, steps, 5.0, None, 0.9)
+    result = run_solve_bench(loaded, model, config, out, console)
+    console.print(f"median {result['median_seconds']:.1f} s/task, solved {result['solved']}/{result['tasks']}; wrote {out}")

@@ -318,11 +318,13 @@ def _solve_all(
     pool.shutdown(wait=True)
 
 
-def _task_config(config: SolveConfig, task: Task, annotations: Annotations | None) -> SolveConfig:
+def task_config(config: SolveConfig, task: Task, annotations: Annotations | None) -> SolveConfig:
+    """The config for one task: its annotated lattice priors decide the experts, unless the
+    user named priors. A task annotated with no lattice prior keeps every expert."""
     if annotations is None or config.priors is not None:
         return config
     priors = annotations.priors_for(task.id)
-    return config if priors is None else config.model_copy(update={"priors": priors})
+    return config if not priors else config.model_copy(update={"priors": priors})
 
 
 def results_path(report_dir: Path, model: str) -> Path:
@@ -377,7 +379,7 @@ def run_model(
         if on_result:
             on_result(model, result)
 
-    todo = [(t, _task_config(config, t, annotated_priors)) for t in tasks if t.id not in results]
+    todo = [(t, task_config(config, t, annotated_priors)) for t in tasks if t.id not in results]
     _solve_all(solver, todo, jobs, record)
     return EvalReport(model, dataset, subset, config, [results[t.id] for t in tasks])
 

@@ -9,7 +9,7 @@ actions* (a short vector), never a dense mask per gate layer, and `build_mask` t
 product of experts into one mask per example from per-axis matrices (Kronecker structure).
 
 The action, read from an output cell back to the input cell it attends to:
-    output (H×W) --translate δ (cyclic)--> --scale up/down by f--> --wrap into (h'×w')-->
+    output (H×W) --scale up/down by f--> --wrap into (h'×w')--> --translate δ (cyclic)-->
     --dihedral element d (rotations / reflections)--> input (h×w)
 Wrapping cyclically into the input lattice makes an output larger than its input a tiling
 and a smaller one a crop at an offset, so crops and tiles come out of the same experts.
@@ -241,12 +241,12 @@ def _compose(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
 
 @cache
 def _axis_bases(n_out: int, n_in: int, span: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Frozen 1-D kernels: cyclic shifts by −span…span on n_out cells, and up/down-scaling
-    by each factor from n_out cells into n_in cells (wrapping, which tiles or crops)."""
-    i = torch.arange(n_out)
-    shifts = torch.zeros(2 * span + 1, n_out, n_out)
+    """Frozen 1-D kernels: up/down-scaling by each factor from n_out cells into n_in cells
+    (wrapping, which tiles or crops), and cyclic shifts by −span…span on the n_in cells."""
+    i, j = torch.arange(n_out), torch.arange(n_in)
+    shifts = torch.zeros(2 * span + 1, n_in, n_in)
     for k, delta in enumerate(range(-span, span + 1)):
-        shifts[k, i, (i - delta) % n_out] = 1.0
+        shifts[k, j, (j - delta) % n_in] = 1.0
     up = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
     down = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
     for k, f in enumerate(SCALE_FACTORS):
@@ -258,11 +258,12 @@ def _axis_bases(n_out: int, n_in: int, span: int) -> tuple[torch.Tensor, torch.T
 
 def axis_matrix(shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor,
                 n_out: int, n_in: int) -> torch.Tensor:
-    """The per-axis factor of the mask, (n_out × n_in): translate, then scale, then wrap."""
+    """The per-axis factor of the mask, (n_out × n_in): scale and wrap, then shift on the input
+    lattice (so a shift of a smaller output is a crop at an offset)."""
     shifts, up, dn = (b.to(shift) for b in _axis_bases(n_out, n_in, (len(shift) - 1) // 2))
-    translate = (shift @ shifts.flatten(1)).view(n_out, n_out)
+    translate = (shift @ shifts.flatten(1)).view(n_in, n_in)
     scaling = (scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1)
-    return translate @ scaling.view(n_out, n_in)
+    return scaling.view(n_out, n_in) @ translate
 
 
 def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int, int]) -> torch.Tensor:

@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from arcsolve.experts import EXPERTS
+from arcsolve.experts import EXPERTS, SCALE_FACTORS
 from arcsolve.latformer import N_COLOURS, LatFormer, LatFormerConfig
 from arcsolve.sizing import infer_size_rule
 from arcsolve.solution import Candidate, Solution, SolveConfig
@@ -180,14 +180,29 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
     ]
 
 
-def describe_gates(model: LatFormer) -> str:
-    """The discretised action of each layer, for --explain."""
+DIHEDRAL_NAMES = ("identity", "flip left-right", "flip up-down", "rotate 180",
+                  "transpose", "rotate 90 clockwise", "rotate 90 counter-clockwise", "anti-transpose")
+
+
+def describe_actions(model: LatFormer) -> str:
+    """The action each layer performs with discretised gates, in words (for --explain)."""
     parts = []
     for i, layer in enumerate(model.layers):
-        gates = torch.sigmoid(layer.experts.gate_logits(None)) > 0.5
-        on = [f"{name}{[int(g) for g in gates[layer.experts.gate_slice(name)].tolist()]}"
-              for name in layer.experts.enabled if gates[layer.experts.gate_slice(name)].any()]
-        parts.append(f"layer {i}: " + (", ".join(on) if on else "identity"))
+        with torch.no_grad():
+            acts = layer.experts.actions(None, discrete=True)
+        span = (len(acts.shift_rows) - 1) // 2
+        words = []
+        dihedral = int(acts.dihedral.argmax())
+        if dihedral:
+            words.append(DIHEDRAL_NAMES[dihedral])
+        f_r = SCALE_FACTORS[int(acts.scale_rows.argmax())]
+        f_c = SCALE_FACTORS[int(acts.scale_cols.argmax())]
+        if (f_r, f_c) != (1, 1):
+            words.append(f"{'down' if acts.down > 0.5 else 'up'}-scale {f_r}x{f_c}")
+        shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
+        if shift != (0, 0):
+            words.append(f"shift {shift[0]:+d},{shift[1]:+d}")
+        parts.append(f"layer {i}: {', then '.join(words) if words else 'identity'}")
     return "; ".join(parts)
 
 
@@ -210,9 +225,15 @@ def solve(task: Task, config: SolveConfig, model_config: LatFormerConfig | None 
     shapes = [rule(p.input.shape) for p in task.test]
     hard = tuple(predict(model, p.input, s, device, cond) for p, s in zip(task.test, shapes))
     soft = tuple(predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes))
-    detail = f"latformer ({describe_gates(model)}; size {rule.name}; {result.steps} steps)"
+    detail = f"latformer ({describe_actions(model)}; size {rule.name}; {result.steps} steps)"
     candidates = [
         Candidate(hard, "latformer", result.solved_train, score=1.0, detail=detail),
         Candidate(soft, "latformer", False, score=0.5, detail="latformer, soft gates"),
     ]
     return Solution(task.id, candidates, time.perf_counter() - start)
+
+
+def solve_colour(task: Task, config: SolveConfig,
+                 on_step: Callable[[int, float], None] | None = None) -> Solution:
+    """LatFormer with colour attention on the values (mixing weight β = config.beta)."""
+    return solve(task, config, LatFormerConfig(beta=config.beta), on_step=on_step)

@@ -8,13 +8,15 @@ summary tables. The library never prints; the CLI hands `EvalProgress` in as the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import inspect
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import (
     BarColumn,
+    SpinnerColumn,
     MofNCompleteColumn,
     Progress,
     TaskID,
@@ -85,6 +87,36 @@ class EvalProgress:
             per_task=tally.seconds / tally.done,
             errors=f"{tally.errors} errors" if tally.errors else "",
         )
+
+
+class FitProgress:
+    """A bar over fitting steps for solvers that report them (`on_step`), a spinner otherwise.
+
+        with FitProgress(console, "latformer 3c9b0459", steps) as progress:
+            solution = solver(task, config, **progress.kwargs(solver))
+    """
+
+    def __init__(self, console: Console, description: str, steps: int):
+        self._progress = Progress(
+            SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+            TextColumn("step {task.completed:.0f}"), TextColumn("loss {task.fields[loss]}"),
+            TimeElapsedColumn(), console=console, transient=True,
+        )
+        self._bar = self._progress.add_task(description, total=steps, loss="-")
+
+    def __enter__(self) -> FitProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def on_step(self, step: int, loss: float) -> None:
+        self._progress.update(self._bar, completed=step, loss=f"{loss:.3f}")
+
+    def kwargs(self, solver: Callable) -> dict:
+        """Pass `on_step` only to solvers that take it."""
+        return {"on_step": self.on_step} if "on_step" in inspect.signature(solver).parameters else {}
 
 
 def summary_table(reports: Sequence[EvalReport]) -> Table:

@@ -89,7 +89,10 @@ Solver = Callable[[Task, SolveConfig], Solution]
 
 # --model name -> "module:function", imported lazily so that `arcsolve show` stays fast.
 SOLVERS: dict[str, str] = {
+    "latformer": "arcsolve.fit:solve",
+    "latformer-color": "arcsolve.fit:solve_colour",
     "dsl": "arcsolve.dsl.search:solve",
+    "hybrid": "arcsolve.hybrid:solve",
 }
 
 

@@ -1,0 +1,201 @@
+"""Mask experts, smoothing, the LatFormer model, output-size rules and the fit loop."""
+
+import numpy as np
+import pytest
+import torch
+
+from arcsolve.experts import (
+    DIHEDRAL,
+    SCALE_FACTORS,
+    MaskExperts,
+    apply_dihedral,
+    build_mask,
+    dihedral_distribution,
+    heat_kernel,
+    shift_distribution,
+)
+from arcsolve.fit import colour_permutations, describe_actions, fit, fixed_colours, FitConfig, solve
+from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.lattice import masked_attention
+from arcsolve.loaders import load_tasks
+from arcsolve.sizing import infer_size_rule
+from arcsolve.solution import SolveConfig
+
+ALL = ("translate", "rotate", "reflect", "scale")
+
+
+def experts_with(settings: dict[str, list[int]]) -> MaskExperts:
+    """Experts whose discretised gates are exactly `settings` (others off)."""
+    experts = MaskExperts(ALL)
+    with torch.no_grad():
+        experts.gate_bias.fill_(-20.0)
+        for name, bits in settings.items():
+            where = experts.gate_slice(name)
+            experts.gate_bias[where] = torch.tensor([20.0 if b else -20.0 for b in bits])
+    return experts
+
+
+def apply_mask(mask: torch.Tensor, grid: np.ndarray, out_shape) -> np.ndarray:
+    x = torch.tensor(np.eye(10)[grid.reshape(-1)])
+    mask = mask.double()
+    query = mask / mask.sum(1, keepdim=True) @ x  # as the model's first layer does
+    out = masked_attention(query, x, x, mask)
+    return out.argmax(-1).numpy().reshape(out_shape)
+
+
+SHAPES = [(1, 1), (2, 3), (3, 2), (4, 4), (3, 7), (6, 5)]
+CASES = {
+    "rotate 90 ccw": ({"rotate": [1, 0]}, np.rot90, True),
+    "rotate 180": ({"rotate": [0, 1]}, lambda x: np.rot90(x, 2), False),
+    "rotate 270": ({"rotate": [1, 1]}, lambda x: np.rot90(x, 3), True),
+    "flip up-down": ({"reflect": [1, 0, 0]}, lambda x: x[::-1], False),
+    "flip left-right": ({"reflect": [0, 1, 0]}, lambda x: x[:, ::-1], False),
+    "transpose": ({"reflect": [0, 0, 1]}, lambda x: x.T, True),
+    "roll +1,-2": ({"translate": [1, 0, 0, 0, 0, 0] + [0, 1, 0, 0, 0, 1]}, lambda x: np.roll(x, (1, -2), (0, 1)), False),
+    "roll +5,+3": ({"translate": [1, 0, 1, 0, 0, 0] + [1, 1, 0, 0, 0, 0]}, lambda x: np.roll(x, (5, 3), (0, 1)), False),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("case", list(CASES))
+def test_discrete_gates_give_exact_actions(shape, case):
+    settings, op, transposes = CASES[case]
+    x = np.random.default_rng(sum(shape)).integers(0, 10, size=shape)
+    out_shape = shape[::-1] if transposes else shape
+    actions = experts_with(settings).actions(discrete=True)
+    mask = build_mask(actions, shape, out_shape)
+    assert set(mask.unique().tolist()) <= {0.0, 1.0} and (mask.sum(1) == 1).all()
+    assert (apply_mask(mask, x, out_shape) == op(x)).all()
+
+
+@pytest.mark.parametrize("factors", [(2, 2), (3, 2), (1, 4), (5, 3)])
+def test_scaling_expert_up_and_down(factors):
+    a, b = factors
+    bits = {2: [1, 0, 0, 0], 3: [0, 1, 0, 0], 4: [0, 0, 1, 0], 5: [0, 0, 0, 1], 1: [0, 0, 0, 0]}
+    x = np.random.default_rng(a * b).integers(0, 10, size=(3, 2))
+    up = experts_with({"scale": bits[a] + bits[b] + [0]}).actions(discrete=True)
+    big = np.kron(x, np.ones((a, b), dtype=int))
+    assert (apply_mask(build_mask(up, (3, 2), big.shape), x, big.shape) == big).all()
+    down = experts_with({"scale": bits[a] + bits[b] + [1]}).actions(discrete=True)
+    assert (apply_mask(build_mask(down, big.shape, (3, 2)), big, (3, 2)) == x).all()
+
+
+def test_tiling_and_crop_come_from_wrapping():
+    x = np.random.default_rng(3).integers(0, 10, size=(2, 3))
+    identity = experts_with({}).actions(discrete=True)
+    assert (apply_mask(build_mask(identity, (2, 3), (4, 9)), x, (4, 9)) == np.tile(x, (2, 3))).all()
+    shift = experts_with({"translate": [1, 0, 0, 0, 0, 1] + [0, 0, 0, 0, 0, 0]}).actions(discrete=True)
+    big = np.random.default_rng(4).integers(0, 10, size=(5, 5))
+    assert (apply_mask(build_mask(shift, (5, 5), (3, 5)), big, (3, 5)) == big[1:4]).all()
+
+
+def test_experts_multiply_masks_rotation_then_reflection():
+    x = np.random.default_rng(5).integers(0, 10, size=(3, 5))
+    actions = experts_with({"rotate": [1, 0], "reflect": [1, 0, 0]}).actions(discrete=True)
+    assert (apply_mask(build_mask(actions, (3, 5), (5, 3)), x, (5, 3)) == np.rot90(x)[::-1]).all()
+
+
+def test_gated_chain_expands_to_products_of_gates():
+    gates = torch.tensor([0.3, 0.8])  # rot90, rot180
+    from arcsolve.experts import ROT90, ROT180
+    dist = dihedral_distribution(gates, (ROT90, ROT180))
+    assert torch.isclose(dist.sum(), torch.tensor(1.0))
+    assert torch.isclose(dist[0], torch.tensor(0.7 * 0.2))  # identity
+    assert torch.isclose(dist[ROT180], torch.tensor(0.7 * 0.8))
+    shifts = shift_distribution(torch.tensor([0.5, 0.0, 0.0, 0.0, 0.0]), torch.tensor(0.25))
+    span = 31
+    assert torch.isclose(shifts[span], torch.tensor(0.5))  # δ = 0
+    assert torch.isclose(shifts[span + 1], torch.tensor(0.5 * 0.75))
+    assert torch.isclose(shifts[span - 1], torch.tensor(0.5 * 0.25))
+
+
+def test_soft_masks_are_row_stochastic_mixtures_and_differentiable():
+    experts = MaskExperts(ALL)
+    mask = build_mask(experts.actions(), (3, 4), (6, 8))
+    assert mask.shape == (48, 12) and (mask >= 0).all()
+    mask.sum().backward()
+    assert experts.gate_bias.grad.abs().sum() > 0
+
+
+def test_smoothing_is_heat_diffusion_over_the_group_graph():
+    kernel = heat_kernel("dihedral", 8, 1.0)
+    assert torch.allclose(kernel.sum(0), torch.ones(8), atol=1e-5)  # mass is kept
+    actions = experts_with({"rotate": [1, 0]}).actions(discrete=True)
+    smooth = actions.smoothed(1.0)
+    assert torch.isclose(smooth.dihedral.sum(), torch.tensor(1.0))
+    assert smooth.dihedral.max() < 1.0 and (smooth.dihedral > 0).sum() == 8
+    assert int(smooth.dihedral.argmax()) == int(actions.dihedral.argmax())
+    path = heat_kernel("path", len(SCALE_FACTORS), 0.5)
+    assert path[0, 1] > path[0, 2] > 0
+
+
+def test_dihedral_table_covers_the_group():
+    x = np.arange(6).reshape(2, 3)
+    images = {apply_dihedral(x, e).tobytes() + bytes(apply_dihedral(x, e).shape) for e in range(len(DIHEDRAL))}
+    assert len(images) == 8
+
+
+def test_model_starts_as_the_mask_action():
+    """Identity initialisation: with discretised gates set to an action, the untrained model
+    already outputs that action (Q, K, V, O = I, FFN = 0, head = embedding)."""
+    torch.manual_seed(0)
+    model = LatFormer(LatFormerConfig(d_model=64))
+    layer0 = model.layers[0].experts
+    with torch.no_grad():
+        layer0.gate_bias.fill_(-20.0)
+        layer0.gate_bias[layer0.gate_slice("rotate")] = torch.tensor([20.0, -20.0])
+        for layer in model.layers[1:]:
+            layer.experts.gate_bias.fill_(-20.0)
+    x = torch.randint(0, 10, (4, 3, 5))
+    logits, loss = model(x, (5, 3), targets=torch.rot90(x, 1, (1, 2)), discrete=True)
+    assert logits.shape == (4, 5, 3, 10)
+    assert torch.equal(logits.argmax(-1), torch.rot90(x, 1, (1, 2)))
+    assert "rotate 90 counter-clockwise" in describe_actions(model)
+
+
+def test_size_rules():
+    assert infer_size_rule([((3, 4), (3, 4)), ((5, 2), (5, 2))])((7, 1)) == (7, 1)
+    assert infer_size_rule([((3, 4), (4, 3)), ((5, 2), (2, 5))]).name == "transpose"
+    assert infer_size_rule([((3, 4), (6, 12)), ((1, 2), (2, 6))])((2, 2)) == (4, 6)
+    assert infer_size_rule([((6, 4), (3, 2)), ((2, 8), (1, 4))])((4, 4)) == (2, 2)
+    assert infer_size_rule([((3, 4), (9, 9)), ((5, 2), (9, 9))])((1, 1)) == (9, 9)
+    assert infer_size_rule([((3, 4), (9, 9)), ((3, 4), (2, 2))]) is None
+
+
+def test_colour_permutations_keep_fixed_colours_and_start_with_identity():
+    perms = colour_permutations(10, [0, 3], torch.Generator().manual_seed(0))
+    assert perms.shape == (11, 10)
+    assert torch.equal(perms[0], torch.arange(10))
+    assert (perms[:, 0] == 0).all() and (perms[:, 3] == 3).all()
+    assert all(sorted(p.tolist()) == list(range(10)) for p in perms)
+    examples = [(torch.tensor([[1, 2]]), torch.tensor([[2, 5]]))]
+    assert fixed_colours(examples) == [1, 5]
+
+
+def test_fit_is_deterministic_and_reproduces_a_rotation():
+    x = torch.tensor([[1, 2, 0], [0, 3, 0]])
+    examples = [(x, torch.rot90(x, -1)), (x.T.contiguous(), torch.rot90(x.T, -1).contiguous())]
+    runs = []
+    for _ in range(2):
+        torch.manual_seed(0)
+        model = LatFormer(LatFormerConfig(experts=("rotate",), n_layers=1))
+        runs.append(fit(model, examples, FitConfig(steps=60, seed=3, augmentations=4)))
+    assert runs[0].losses == runs[1].losses
+    assert runs[0].solved_train
+
+
+def test_solve_predicts_the_bundled_rotation_example(examples):
+    [task] = load_tasks(examples / "rotate.json")
+    solution = solve(task, SolveConfig(device="cpu", steps=150, priors=("rotate",)))
+    best = solution.candidates[0]
+    assert best.verified
+    assert best.grids[0] == task.test[0].output
+    assert "rotate 90 clockwise" in best.detail
+
+
+def test_solve_gives_up_honestly_without_a_size_rule():
+    from arcsolve.tasks import task_from_dict
+
+    task = task_from_dict({"train": [{"input": [[1]], "output": [[1, 1]]}, {"input": [[1, 2]], "output": [[1]]}],
+                           "test": [{"input": [[3]]}]}, "odd", "x")
+    assert solve(task, SolveConfig(device="cpu", steps=5)).candidates == []
