@@ -1,5 +1,8 @@
-"""DSL program search: grid primitives (`primitives`), programs as data (`program`), search.
+"""DSL program search, the `--model dsl` solver.
 
-`search.solve(task, config)` is the `--model dsl` solver; `program.format_program` prints a
-program for `--explain`.
+Where things are: `geometry` (dihedral transforms, shifts, scaling, tiling), `objects`
+(connected components, selection by a property, splitting by separators), `completion`
+(symmetry and periodic fill), `primitives` (the rest, and the `PRIMITIVES` registry),
+`params` (parameter inference from the train pairs), `program` (programs as data:
+`Step`, `format_program`, `run_program`) and `search` (`solve(task, config)`).
 """
