@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from arcsolve.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
+from arcsolve.errors import ArcsolveError
 from arcsolve.fit import Example, FitConfig, fit
 from arcsolve.latformer import N_COLOURS, LatFormer, LatFormerConfig
 from arcsolve.synthetic import CATEGORIES, SyntheticTask, make_task, sample_transforms
@@ -164,7 +165,7 @@ def run_synthetic(
         c for c in categories if c not in CATEGORIES
     ]
     if unknown:
-        raise ValueError(f"unknown model or category: {', '.join(unknown)}")
+        raise ArcsolveError(f"unknown model or category: {', '.join(unknown)}")
     setting = resolve(
         quick,
         examples=examples,

@@ -34,6 +34,7 @@ from functools import cache
 
 import numpy as np
 
+from arcsolve.errors import ArcsolveError
 from arcsolve.loaders import load_tasks
 
 CATEGORIES = ("translation", "rotation", "reflection", "scaling")
@@ -158,7 +159,7 @@ def make_task(
     """A task of `transform` with distinct ARC input grids; deterministic given the seed."""
     pool = arc_grids(canvas)
     if n_train + n_test > len(pool):
-        raise ValueError(
+        raise ArcsolveError(
             f"{n_train + n_test} pairs asked for, only {len(pool)} ARC grids "
             f"fit a {canvas}×{canvas} canvas"
         )

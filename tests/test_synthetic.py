@@ -10,6 +10,7 @@ import torch
 
 from arcsolve.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
 from arcsolve.bench_synthetic import NoisyInput, noisy_embedding, run_synthetic, to_examples
+from arcsolve.errors import ArcsolveError
 from arcsolve.fit import FitConfig, fit
 from arcsolve.latformer import LatFormer, LatFormerConfig
 from arcsolve.synthetic import (
@@ -201,6 +202,11 @@ def test_tiny_quick_run_writes_json_and_png(tmp_path):
     assert any(line.startswith("rotation") and "±" in line for line in lines)
 
 
+def test_too_many_pairs_for_the_canvas_is_refused():
+    with pytest.raises(ArcsolveError, match="ARC grids fit a 2×2 canvas"):
+        make_task(ANTI_DIAGONAL, n_train=1, canvas=2)
+
+
 def test_unknown_model_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="unknown model or category: mlp"):
+    with pytest.raises(ArcsolveError, match="unknown model or category: mlp"):
         run_synthetic(models=("mlp",), quick=True, out_dir=tmp_path)
