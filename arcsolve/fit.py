@@ -74,14 +74,29 @@ def colour_permutations(n: int, fixed: list[int], generator: torch.Generator) ->
     return perms
 
 
-def reproduces(model: nn.Module, examples: list[Example], perms: torch.Tensor, cond=None) -> bool:
+def group_by_shape(examples: list[Example]) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """Stack pairs whose input and output shapes agree: (n, h, w) and (n, H, W) per group,
+    so a task whose pairs share a shape costs one batched forward instead of one per pair."""
+    groups: dict[tuple, list[Example]] = {}
+    for x, y in examples:
+        groups.setdefault((tuple(x.shape), tuple(y.shape)), []).append((x, y))
+    return [(torch.stack([x for x, _ in g]), torch.stack([y for _, y in g])) for g in groups.values()]
+
+
+def recoloured(perms: torch.Tensor, grids: torch.Tensor) -> torch.Tensor:
+    """(A, 10) colour maps applied to (n, h, w) grids: (A·n, h, w), the same map per pair."""
+    return perms[:, grids].flatten(0, 1)
+
+
+def reproduces(model: nn.Module, groups: list[tuple[torch.Tensor, torch.Tensor]],
+               perms: torch.Tensor, cond=None) -> bool:
     """Does the model with discretised gates reproduce every pair exactly, under each of the
     colour maps `perms`? Checking recoloured pairs too means an early stop only happens once
     the model handles colours generically, not just the ones the train pairs happen to use."""
     with torch.no_grad():
-        for x, y in examples:
-            logits, _ = model(perms[:, x], tuple(y.shape), cond=cond, discrete=True)
-            if not torch.equal(logits.argmax(-1), perms[:, y]):
+        for xs, ys in groups:
+            logits, _ = model(recoloured(perms, xs), tuple(ys.shape[1:]), cond=cond, discrete=True)
+            if not torch.equal(logits.argmax(-1), recoloured(perms, ys)):
                 return False
     return True
 
@@ -101,6 +116,7 @@ def fit(
     others = [p for name, p in model.named_parameters() if "gate" not in name]
     optimizer = torch.optim.Adam([{"params": others, "lr": config.lr}, {"params": gates, "lr": config.gate_lr}])
     fixed = fixed_colours(examples)
+    groups = group_by_shape(examples)
     device = examples[0][0].device
     check_perms = colour_permutations(config.augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(device)
     losses: list[float] = []
@@ -108,13 +124,14 @@ def fit(
     for step in range(1, config.steps + 1):
         perms = colour_permutations(config.augmentations, fixed, generator).to(device)
         loss = torch.zeros((), device=perms.device)
-        for x, y in examples:
-            xb, yb = perms[:, x], perms[:, y]  # (A, h, w), (A, H, W): same map for every pair
-            _, plain = model(xb, tuple(y.shape), yb, cond=cond)
-            loss = loss + plain
+        for xs, ys in groups:
+            xb, yb = recoloured(perms, xs), recoloured(perms, ys)  # (A·n, h, w), (A·n, H, W)
+            out_shape, weight = tuple(ys.shape[1:]), len(xs)  # each pair weighs the same
+            _, plain = model(xb, out_shape, yb, cond=cond)
+            loss = loss + weight * plain
             if config.smoothing_loss:
-                _, smoothed = model(xb, tuple(y.shape), yb, cond=cond, smooth=True)
-                loss = loss + smoothed
+                _, smoothed = model(xb, out_shape, yb, cond=cond, smooth=True)
+                loss = loss + weight * smoothed
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
@@ -122,7 +139,7 @@ def fit(
         if on_step is not None:
             on_step(step, losses[-1])
         if step % config.check_every == 0 or step == config.steps:
-            if reproduces(model, examples, check_perms, cond):
+            if reproduces(model, groups, check_perms, cond):
                 return FitResult(step, True, time.perf_counter() - start, losses)
     return FitResult(config.steps, False, time.perf_counter() - start, losses)
 
@@ -135,13 +152,15 @@ def fit_with_restarts(
     cond: torch.Tensor | None = None,
     on_step: Callable[[int, float], None] | None = None,
     restarts: int = 3,
-    jitter: float = 1.0,
+    jitter: float = 0.5,
 ) -> tuple[nn.Module, FitResult]:
     """Split the step budget over fresh models; keep the first that reproduces the train pairs.
 
     Gradient descent on products of gates can settle on a wrong combination of actions
-    (a local minimum); a restart from other gate logits (seed + r, jittered by N(0, jitter²)
-    after the first try) usually escapes it more cheaply than more steps would."""
+    (a local minimum); a restart from other gate logits usually escapes it more cheaply than
+    more steps would. Restart r uses seed + r; odd restarts start every gate near "off" (the
+    identity action), even ones the model's own initial gates; restarts after the second are
+    jittered by N(0, jitter²)."""
     per_run = max(1, steps // restarts)
     done, best, total = 0, None, 0.0
     for r in range(restarts):
@@ -151,7 +170,10 @@ def fit_with_restarts(
             with torch.no_grad():
                 for name, param in model.named_parameters():
                     if name.endswith("gate_bias"):
-                        param.add_(torch.randn_like(param) * jitter)
+                        if r % 2:
+                            param.fill_(-3.0)
+                        if r > 1:
+                            param.add_(torch.randn_like(param) * jitter)
         offset = done
         result = fit(model, examples, FitConfig(steps=per_run, seed=seed + r), cond,
                      (lambda s, loss: on_step(offset + s, loss)) if on_step else None)

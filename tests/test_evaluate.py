@@ -214,7 +214,7 @@ def test_annotated_priors_reach_the_solver_and_the_fingerprint(tmp_path, tasks, 
     run(tasks, "test-identity", SolveConfig(), tmp_path, annotations=annotations,
              use_annotated_priors=True)
     assert seen == {"000000a1": ("rotate",), "000000a2": ("translate", "rotate"),
-                    "000000b1": (), "000000b2": ("translate",)}
+                    "000000b1": None, "000000b2": ("translate",)}  # no lattice prior: all experts
     with pytest.raises(ConfigMismatchError, match="annotated_priors True -> False"):
         run(tasks, "test-identity", SolveConfig(), tmp_path, annotations=annotations)
 
