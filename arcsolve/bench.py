@@ -1,7 +1,8 @@
-"""`arcsolve bench solve`: time and outcome of fitting tasks one at a time."""
+"""`arcsolve bench solve` and `bench speed`: seconds per task, tasks per minute, memory."""
 
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import time
@@ -54,6 +55,55 @@ def run_solve_bench(tasks: list[Task], model: str, config: SolveConfig, out: Pat
         "median_seconds": statistics.median(times),
         "max_seconds": max(times),
         "per_task": rows,
+        "arcsolve_version": __version__,
+    }
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(out, orjson.dumps(result, option=orjson.OPT_INDENT_2))
+    return result
+
+
+def _peak_mb() -> float:
+    """Peak resident memory of this process and of its finished children, in MB."""
+    import resource
+
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, children) / 1024
+
+
+def run_speed_bench(tasks: list[Task], model: str, config: SolveConfig, jobs: tuple[int, ...],
+                    out: Path, console: Console | None = None) -> dict:
+    """Tasks per minute, median and p90 seconds per task, for each number of worker processes."""
+    from arcsolve.evaluate import evaluate
+
+    runs = {}
+    for n in jobs:
+        start = time.perf_counter()
+        report = evaluate(tasks, model, config, None, jobs=n, pictures=False)
+        wall = time.perf_counter() - start
+        seconds = sorted(r.seconds for r in report.results)
+        runs[str(n)] = {
+            "jobs": n,
+            "wall_seconds": round(wall, 2),
+            "tasks_per_minute": round(60 * len(tasks) / wall, 2),
+            "median_seconds": round(statistics.median(seconds), 2),
+            "p90_seconds": round(seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))], 2),
+            "solved": report.solved,
+            "peak_mb": round(_peak_mb(), 1),
+        }
+        if console is not None:
+            r = runs[str(n)]
+            console.print(f"jobs {n}: {r['tasks_per_minute']} tasks/min, median {r['median_seconds']} s, "
+                          f"p90 {r['p90_seconds']} s, solved {r['solved']}/{len(tasks)}", highlight=False)
+    base = runs[str(jobs[0])]["tasks_per_minute"]
+    result = {
+        "model": model,
+        "device": str(resolve_device(config.device)),
+        "cpu_count": os.cpu_count(),
+        "tasks": [t.id for t in tasks],
+        "config": config.model_dump(),
+        "runs": runs,
+        "speedup": {k: round(v["tasks_per_minute"] / base, 2) for k, v in runs.items()},
         "arcsolve_version": __version__,
     }
     out.parent.mkdir(parents=True, exist_ok=True)

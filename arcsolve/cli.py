@@ -353,3 +353,24 @@ def bench_solve(
     config = make_config(device, seed, steps, 5.0, None, 0.9)
     result = run_solve_bench(loaded, model, config, out, console)
     console.print(f"median {result['median_seconds']:.1f} s/task, solved {result['solved']}/{result['tasks']}; wrote {out}")
+
+
+@bench.command("speed")
+@reports_errors
+def bench_speed(
+    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the bench solve set).")] = None,
+    model: ModelOpt = "latformer",
+    jobs: Annotated[str, typer.Option(help="Comma list of worker counts to compare.")] = "1,2",
+    device: DeviceOpt = "auto",
+    steps: StepsOpt = 300,
+    seed: SeedOpt = 0,
+    out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/speed.json"),
+) -> None:
+    """Tasks per minute, median and p90 seconds per task and peak memory, per --jobs value."""
+    from arcsolve.bench import DEFAULT_TASKS, run_speed_bench
+
+    loaded = load_many(tasks or list(DEFAULT_TASKS))
+    counts = tuple(int(j) for j in jobs.split(","))
+    config = make_config(device, seed, steps, 5.0, None, 0.9)
+    result = run_speed_bench(loaded, model, config, counts, out, console)
+    console.print(f"speed-up over jobs={counts[0]}: {result['speedup']}; wrote {out}")

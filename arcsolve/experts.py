@@ -147,6 +147,8 @@ class Actions:
     scale_rows: torch.Tensor  # (len(SCALE_FACTORS),)
     scale_cols: torch.Tensor
     down: torch.Tensor  # () probability that scaling is transposed (down-scaling)
+    mirror_rows: torch.Tensor  # () probability that rows wrap as mirror images (reflect expert)
+    mirror_cols: torch.Tensor
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -156,6 +158,7 @@ class Actions:
             smooth("dihedral", self.dihedral),
             smooth("path", self.shift_rows), smooth("path", self.shift_cols),
             smooth("path", self.scale_rows), smooth("path", self.scale_cols), self.down,
+            self.mirror_rows, self.mirror_cols,
         )
 
 
@@ -165,7 +168,8 @@ class Actions:
 class MaskExperts(nn.Module):
     """The four lattice mask experts of one LatFormer layer, gated by σ(FFN(c))."""
 
-    GATES = {"rotate": 2, "reflect": 3, "translate": 2 * 6, "scale": 2 * len(SCALE_CHAIN) + 1}
+    # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns
+    GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6, "scale": 2 * len(SCALE_CHAIN) + 1}
 
     def __init__(self, enabled: tuple[str, ...], cond_dim: int = 0, shift_bits: int = 5,
                  init_logits: dict[str, float] | None = None):
@@ -205,7 +209,8 @@ class MaskExperts(nn.Module):
         parts = {name: gates[self.gate_slice(name)] for name in self.enabled}
         zero = gates.new_zeros(())
         rot = dihedral_distribution(parts["rotate"], (ROT90, ROT180)) if "rotate" in parts else None
-        ref = dihedral_distribution(parts["reflect"], (FLIP_ROWS, FLIP_COLS, TRANSPOSE)) if "reflect" in parts else None
+        ref = dihedral_distribution(parts["reflect"][:3], (FLIP_ROWS, FLIP_COLS, TRANSPOSE)) if "reflect" in parts else None
+        mirror = parts["reflect"][3:] if "reflect" in parts else gates.new_zeros(2)
         dihedral = _compose(rot, ref) if rot is not None and ref is not None else (
             rot if rot is not None else ref if ref is not None else _identity(8, gates))
         if "translate" in parts:
@@ -220,7 +225,7 @@ class MaskExperts(nn.Module):
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
             down = zero
-        return Actions(dihedral, rows, cols, srows, scols, down)
+        return Actions(dihedral, rows, cols, srows, scols, down, mirror[0], mirror[1])
 
 
 def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:
@@ -239,8 +244,17 @@ def _compose(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
 # ---------------------------------------------------------------- from actions to one mask
 
 
+def _wrap(index: torch.Tensor, n: int, mirror: bool) -> torch.Tensor:
+    """Fold lattice coordinates into n cells: cyclically (tiling), or as mirror images
+    (x₀…x_{n−1} x_{n−1}…x₀ …, a tiling whose copies alternate with their reflections)."""
+    if not mirror:
+        return index % n
+    k = index % (2 * n)
+    return torch.where(k < n, k, 2 * n - 1 - k)
+
+
 @cache
-def _axis_bases(n_out: int, n_in: int, span: int) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _axis_bases(n_out: int, n_in: int, span: int, mirror: bool) -> tuple[torch.Tensor, ...]:
     """Frozen 1-D kernels: up/down-scaling by each factor from n_out cells into n_in cells
     (wrapping, which tiles or crops), and cyclic shifts by −span…span on the n_in cells."""
     i, j = torch.arange(n_out), torch.arange(n_in)
@@ -250,19 +264,24 @@ def _axis_bases(n_out: int, n_in: int, span: int) -> tuple[torch.Tensor, torch.T
     up = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
     down = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
     for k, f in enumerate(SCALE_FACTORS):
-        up[k, i, (i // f) % n_in] = 1.0
+        up[k, i, _wrap(i // f, n_in, mirror)] = 1.0
         for offset in range(f):
-            down[k, i, (i * f + offset) % n_in] += 1.0
+            down[k, i, _wrap(i * f + offset, n_in, mirror)] += 1.0
     return shifts, up, down
 
 
-def axis_matrix(shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor,
+def axis_matrix(shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor,
                 n_out: int, n_in: int) -> torch.Tensor:
-    """The per-axis factor of the mask, (n_out × n_in): scale and wrap, then shift on the input
-    lattice (so a shift of a smaller output is a crop at an offset)."""
-    shifts, up, dn = (b.to(shift) for b in _axis_bases(n_out, n_in, (len(shift) - 1) // 2))
+    """The per-axis factor of the mask, (n_out × n_in): scale and wrap (cyclic or mirrored),
+    then shift on the input lattice (so a shift of a smaller output is a crop at an offset)."""
+    span = (len(shift) - 1) // 2
+    scaling = 0
+    for mirrored, weight in ((False, 1 - mirror), (True, mirror)):
+        if not weight.requires_grad and float(weight) == 0.0:
+            continue
+        shifts, up, dn = (b.to(shift) for b in _axis_bases(n_out, n_in, span, mirrored))
+        scaling = scaling + weight * ((scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1))
     translate = (shift @ shifts.flatten(1)).view(n_in, n_in)
-    scaling = (scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1)
     return scaling.view(n_out, n_in) @ translate
 
 
@@ -276,8 +295,8 @@ def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
 
     def stacks(rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
-        a_r = axis_matrix(actions.shift_rows, actions.scale_rows, actions.down, H, rows)
-        a_c = axis_matrix(actions.shift_cols, actions.scale_cols, actions.down, W, cols)
+        a_r = axis_matrix(actions.shift_rows, actions.scale_rows, actions.down, actions.mirror_rows, H, rows)
+        a_c = axis_matrix(actions.shift_cols, actions.scale_cols, actions.down, actions.mirror_cols, W, cols)
         return torch.stack([a_r, a_r.flip(1)]), torch.stack([a_c, a_c.flip(1)])
 
     def kron_sum(w2: torch.Tensor, a_r: torch.Tensor, a_c: torch.Tensor) -> torch.Tensor:

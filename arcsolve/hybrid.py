@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from itertools import chain, zip_longest
 
-from arcsolve.solution import Candidate, Solution, SolveConfig, get_solver
+from arcsolve.solution import N_ATTEMPTS, Candidate, Solution, SolveConfig, get_solver
 from arcsolve.tasks import Task
 
 
@@ -23,6 +23,9 @@ def _interleave(*groups: list[Candidate]) -> list[Candidate]:
 def solve(task: Task, config: SolveConfig) -> Solution:
     start = time.perf_counter()
     dsl = get_solver("dsl")(task, config)
+    if sum(c.verified for c in dsl.candidates) >= N_ATTEMPTS:
+        # both attempts already hold verified programs: a LatFormer could only come third
+        return Solution(task.id, dsl.candidates, time.perf_counter() - start)
     neural = get_solver("latformer")(task, config)
     verified = _interleave(
         sorted((c for c in dsl.candidates if c.verified), key=lambda c: -c.score),

@@ -48,9 +48,9 @@ CASES = {
     "rotate 90 ccw": ({"rotate": [1, 0]}, np.rot90, True),
     "rotate 180": ({"rotate": [0, 1]}, lambda x: np.rot90(x, 2), False),
     "rotate 270": ({"rotate": [1, 1]}, lambda x: np.rot90(x, 3), True),
-    "flip up-down": ({"reflect": [1, 0, 0]}, lambda x: x[::-1], False),
-    "flip left-right": ({"reflect": [0, 1, 0]}, lambda x: x[:, ::-1], False),
-    "transpose": ({"reflect": [0, 0, 1]}, lambda x: x.T, True),
+    "flip up-down": ({"reflect": [1, 0, 0, 0, 0]}, lambda x: x[::-1], False),
+    "flip left-right": ({"reflect": [0, 1, 0, 0, 0]}, lambda x: x[:, ::-1], False),
+    "transpose": ({"reflect": [0, 0, 1, 0, 0]}, lambda x: x.T, True),
     "roll +1,-2": ({"translate": [1, 0, 0, 0, 0, 0] + [0, 1, 0, 0, 0, 1]}, lambda x: np.roll(x, (1, -2), (0, 1)), False),
     "roll +5,+3": ({"translate": [1, 0, 1, 0, 0, 0] + [1, 1, 0, 0, 0, 0]}, lambda x: np.roll(x, (5, 3), (0, 1)), False),
 }
@@ -89,9 +89,19 @@ def test_tiling_and_crop_come_from_wrapping():
     assert (apply_mask(build_mask(shift, (5, 5), (3, 5)), big, (3, 5)) == big[1:4]).all()
 
 
+def test_mirror_wrap_tiles_with_alternating_reflections():
+    x = np.random.default_rng(6).integers(0, 10, size=(2, 3))
+    mirrored = experts_with({"reflect": [0, 0, 0, 1, 1]}).actions(discrete=True)
+    expected = np.block([[x, x[:, ::-1], x], [x[::-1], x[::-1, ::-1], x[::-1]]])
+    assert (apply_mask(build_mask(mirrored, (2, 3), (4, 9)), x, (4, 9)) == expected).all()
+    rows_only = experts_with({"reflect": [0, 0, 0, 1, 0]}).actions(discrete=True)
+    assert (apply_mask(build_mask(rows_only, (2, 3), (4, 6)), x, (4, 6)) == np.block(
+        [[x, x], [x[::-1], x[::-1]]])).all()
+
+
 def test_experts_multiply_masks_rotation_then_reflection():
     x = np.random.default_rng(5).integers(0, 10, size=(3, 5))
-    actions = experts_with({"rotate": [1, 0], "reflect": [1, 0, 0]}).actions(discrete=True)
+    actions = experts_with({"rotate": [1, 0], "reflect": [1, 0, 0, 0, 0]}).actions(discrete=True)
     assert (apply_mask(build_mask(actions, (3, 5), (5, 3)), x, (5, 3)) == np.rot90(x)[::-1]).all()
 
 
@@ -159,6 +169,7 @@ def test_size_rules():
     assert infer_size_rule([((3, 4), (6, 12)), ((1, 2), (2, 6))])((2, 2)) == (4, 6)
     assert infer_size_rule([((6, 4), (3, 2)), ((2, 8), (1, 4))])((4, 4)) == (2, 2)
     assert infer_size_rule([((3, 4), (9, 9)), ((5, 2), (9, 9))])((1, 1)) == (9, 9)
+    assert infer_size_rule([((3, 4), (6, 8)), ((3, 4), (6, 8))])((2, 2)) == (4, 4)  # ratio first
     assert infer_size_rule([((3, 4), (9, 9)), ((3, 4), (2, 2))]) is None
 
 
