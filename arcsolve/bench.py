@@ -22,14 +22,25 @@ from arcsolve.tasks import Task
 
 # The bundled examples and the pure-lattice ARC-AGI-1 tasks named by the LatFormer issue.
 DEFAULT_TASKS = (
-    "tasks/rotate.json", "tasks/reflect.json", "tasks/translate.json", "tasks/scale.json",
-    "3c9b0459", "6150a2bd", "67a3c6ac", "68b16354", "74dd1130", "9dfd6313", "ed36ccf7",
-    "c59eb873", "9172f3a0",
+    "tasks/rotate.json",
+    "tasks/reflect.json",
+    "tasks/translate.json",
+    "tasks/scale.json",
+    "3c9b0459",
+    "6150a2bd",
+    "67a3c6ac",
+    "68b16354",
+    "74dd1130",
+    "9dfd6313",
+    "ed36ccf7",
+    "c59eb873",
+    "9172f3a0",
 )
 
 
-def run_solve_bench(tasks: list[Task], model: str, config: SolveConfig, out: Path,
-                    console: Console | None = None) -> dict:
+def run_solve_bench(
+    tasks: list[Task], model: str, config: SolveConfig, out: Path, console: Console | None = None
+) -> dict:
     solver = get_solver(model)
     annotations = load_annotations()
     rows = {}
@@ -39,8 +50,11 @@ def run_solve_bench(tasks: list[Task], model: str, config: SolveConfig, out: Pat
         seconds = time.perf_counter() - start
         attempts = solution.attempts(len(task.test), input_copy(task))
         solved = score_attempts(attempts, [p.output for p in task.test]).solved if task.has_solutions else None
-        rows[task.id] = {"solved": solved, "seconds": round(seconds, 3),
-                         "detail": solution.candidates[0].detail if solution.candidates else ""}
+        rows[task.id] = {
+            "solved": solved,
+            "seconds": round(seconds, 3),
+            "detail": solution.candidates[0].detail if solution.candidates else "",
+        }
         if console is not None:
             console.print(f"{task.id}: {'solved' if solved else 'not solved'} in {seconds:.1f} s", highlight=False)
     times = [r["seconds"] for r in rows.values()]
@@ -71,8 +85,9 @@ def _peak_mb() -> float:
     return max(own, children) / 1024
 
 
-def run_speed_bench(tasks: list[Task], model: str, config: SolveConfig, jobs: tuple[int, ...],
-                    out: Path, console: Console | None = None) -> dict:
+def run_speed_bench(
+    tasks: list[Task], model: str, config: SolveConfig, jobs: tuple[int, ...], out: Path, console: Console | None = None
+) -> dict:
     """Tasks per minute, median and p90 seconds per task, for each number of worker processes."""
     from arcsolve.evaluate import evaluate
 
@@ -93,8 +108,11 @@ def run_speed_bench(tasks: list[Task], model: str, config: SolveConfig, jobs: tu
         }
         if console is not None:
             r = runs[str(n)]
-            console.print(f"jobs {n}: {r['tasks_per_minute']} tasks/min, median {r['median_seconds']} s, "
-                          f"p90 {r['p90_seconds']} s, solved {r['solved']}/{len(tasks)}", highlight=False)
+            console.print(
+                f"jobs {n}: {r['tasks_per_minute']} tasks/min, median {r['median_seconds']} s, "
+                f"p90 {r['p90_seconds']} s, solved {r['solved']}/{len(tasks)}",
+                highlight=False,
+            )
     base = runs[str(jobs[0])]["tasks_per_minute"]
     result = {
         "model": model,

@@ -35,9 +35,7 @@ TasksArg = Annotated[
         show_default=False,
     ),
 ]
-SolutionsOpt = Annotated[
-    Path | None, typer.Option("--solutions", help="Kaggle solutions file for a challenges file.")
-]
+SolutionsOpt = Annotated[Path | None, typer.Option("--solutions", help="Kaggle solutions file for a challenges file.")]
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help=f"Solver: {', '.join(SOLVERS)}.")]
 DeviceOpt = Annotated[str, typer.Option(help="auto, cpu or cuda.")]
 SeedOpt = Annotated[int, typer.Option(help="Random seed (runs are deterministic on CPU).")]
@@ -45,8 +43,10 @@ StepsOpt = Annotated[int, typer.Option(help="LatFormer step budget per task.")]
 BudgetOpt = Annotated[float, typer.Option("--time-budget", help="Seconds per task for the DSL search.")]
 PriorsOpt = Annotated[
     str | None,
-    typer.Option(help="Lattice priors deciding the experts, e.g. rotate,translate "
-                 "(default: the task's annotation, else all experts)."),
+    typer.Option(
+        help="Lattice priors deciding the experts, e.g. rotate,translate "
+        "(default: the task's annotation, else all experts)."
+    ),
 ]
 AnnotationsOpt = Annotated[
     Path | None, typer.Option("--annotations", help="Prior annotation file (default: the bundled one).")
@@ -54,8 +54,7 @@ AnnotationsOpt = Annotated[
 BetaOpt = Annotated[float, typer.Option(help="Colour-attention mixing weight β (latformer-color).")]
 
 
-def make_config(device: str, seed: int, steps: int, time_budget: float, priors: str | None,
-                beta: float) -> SolveConfig:
+def make_config(device: str, seed: int, steps: int, time_budget: float, priors: str | None, beta: float) -> SolveConfig:
     names = tuple(p.strip() for p in priors.split(",") if p.strip()) if priors else None
     from arcsolve.annotations import GEOMETRIC
 
@@ -64,8 +63,7 @@ def make_config(device: str, seed: int, steps: int, time_budget: float, priors: 
             raise ArcsolveError(f"--priors: '{name}' is not one of {', '.join(GEOMETRIC)}")
     if device not in ("auto", "cpu", "cuda"):
         raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
-    return SolveConfig(device=device, seed=seed, steps=steps, time_budget=time_budget,
-                       priors=names, beta=beta)
+    return SolveConfig(device=device, seed=seed, steps=steps, time_budget=time_budget, priors=names, beta=beta)
 
 
 def fail(message: str) -> typer.Exit:
@@ -125,9 +123,11 @@ def validate(
     problems = 0
     checked = 0
     for spec in paths:
-        targets = sorted(Path(spec).glob("*.json")) if Path(spec).is_dir() and not (
-            Path(spec) / "tasks_json"
-        ).is_dir() else [spec]
+        targets = (
+            sorted(Path(spec).glob("*.json"))
+            if Path(spec).is_dir() and not (Path(spec) / "tasks_json").is_dir()
+            else [spec]
+        )
         for target in targets:
             try:
                 checked += len(load_many([target]))
@@ -187,8 +187,9 @@ def solve(
         if explain:
             for i, names in enumerate(solution.sources(len(task.test))):
                 found = "; ".join(f"attempt {k + 1}: {n}" for k, n in enumerate(names))
-                console.print(f"{task.id} test {i}: {found or 'no candidate: both attempts copy the input'}",
-                              highlight=False)
+                console.print(
+                    f"{task.id} test {i}: {found or 'no candidate: both attempts copy the input'}", highlight=False
+                )
     if out is not None:
         write_atomically(out, orjson.dumps(submission_json(loaded, answers)))
         console.print(f"wrote {out}")
@@ -203,10 +204,14 @@ SubsetOpt = Annotated[
 @app.command("eval")
 @reports_errors
 def eval_(
-    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks to evaluate (see `solve`).", show_default=False)] = None,
+    tasks: Annotated[
+        list[str] | None, typer.Argument(help="Tasks to evaluate (see `solve`).", show_default=False)
+    ] = None,
     dataset: Annotated[list[str] | None, typer.Option("--dataset", help="Dataset name or path; repeatable.")] = None,
     subset: SubsetOpt = None,
-    model: Annotated[list[str] | None, typer.Option("--model", "-m", help=f"Repeatable, or 'all': {', '.join(SOLVERS)}.")] = None,
+    model: Annotated[
+        list[str] | None, typer.Option("--model", "-m", help=f"Repeatable, or 'all': {', '.join(SOLVERS)}.")
+    ] = None,
     report: Annotated[Path | None, typer.Option("--report", help="Report folder; reruns resume from it.")] = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks (by id).")] = None,
     jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
@@ -217,7 +222,9 @@ def eval_(
     priors: PriorsOpt = None,
     annotations: AnnotationsOpt = None,
     beta: BetaOpt = 0.9,
-    larc_dir: Annotated[Path | None, typer.Option("--larc-dir", help="LARC dataset folder (for --dataset larc).")] = None,
+    larc_dir: Annotated[
+        Path | None, typer.Option("--larc-dir", help="LARC dataset folder (for --dataset larc).")
+    ] = None,
     larc_split: Annotated[str | None, typer.Option("--larc-split", help="train or test: LARC's split.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Discard results of another configuration.")] = False,
     solutions: SolutionsOpt = None,
@@ -250,9 +257,19 @@ def eval_(
         loaded = [t for t in loaded if t.id in keep]
     chosen = select_tasks(loaded, ann, subset, limit)
     with EvalProgress(total=len(chosen), console=console) as progress:
-        reports = evaluate_models(chosen, models, config, report, jobs=jobs, on_result=progress,
-                                  annotations=ann, dataset=" + ".join(specs), subset=subset,
-                                  use_annotated_priors=True, fresh=fresh)
+        reports = evaluate_models(
+            chosen,
+            models,
+            config,
+            report,
+            jobs=jobs,
+            on_result=progress,
+            annotations=ann,
+            dataset=" + ".join(specs),
+            subset=subset,
+            use_annotated_priors=True,
+            fresh=fresh,
+        )
     console.print(summary_table(reports))
     console.print(comparison_table(reports, ann))
     if report is not None:
@@ -267,7 +284,9 @@ def export(
     model: ModelOpt = "hybrid",
     out: Annotated[Path, typer.Option("--out", "-o", help="Submission file to write.")] = Path("submission.json"),
     fmt: Annotated[str, typer.Option("--format", help="2024 (JSON, ARC Prize 2024/2025) or 2020 (CSV).")] = "2024",
-    time_budget: Annotated[float | None, typer.Option("--time-budget", help="Seconds for the whole run, shared across tasks.")] = None,
+    time_budget: Annotated[
+        float | None, typer.Option("--time-budget", help="Seconds for the whole run, shared across tasks.")
+    ] = None,
     device: DeviceOpt = "auto",
     seed: SeedOpt = 0,
     steps: StepsOpt = 300,
@@ -286,8 +305,9 @@ def export(
     loaded = load_many([str(challenges or dataset)])
     config = make_config(device, seed, steps, 5.0, priors, beta)
     with EvalProgress(total=len(loaded), console=console) as progress:
-        summary = export_submission(loaded, model, config, out, fmt=fmt, time_budget_total=time_budget,
-                                    progress=progress, fresh=fresh)
+        summary = export_submission(
+            loaded, model, config, out, fmt=fmt, time_budget_total=time_budget, progress=progress, fresh=fresh
+        )
     console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {summary.unreached} not reached)")
 
 
@@ -295,7 +315,9 @@ def export(
 @reports_errors
 def score(
     submission: Annotated[Path, typer.Argument(help="A 2024-format submission JSON.")],
-    solutions: Annotated[Path | None, typer.Option("--solutions", help="Challenges or solutions file with outputs.")] = None,
+    solutions: Annotated[
+        Path | None, typer.Option("--solutions", help="Challenges or solutions file with outputs.")
+    ] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Or a dataset with known outputs.")] = None,
 ) -> None:
     """Score a submission by the official rule: mean over test outputs of 'either attempt matches'."""
@@ -313,8 +335,10 @@ def score(
     for task_id, task_score in result.per_task.items():
         table.add_row(task_id, f"{sum(task_score.correct)}/{len(task_score.correct)}")
     console.print(table)
-    console.print(f"score {result.score:.4f} ({result.correct}/{result.test_outputs} test outputs, "
-                  f"{result.tasks_solved} tasks solved)")
+    console.print(
+        f"score {result.score:.4f} ({result.correct}/{result.test_outputs} test outputs, "
+        f"{result.tasks_solved} tasks solved)"
+    )
 
 
 @app.command()
@@ -339,7 +363,9 @@ app.add_typer(bench, name="bench")
 @bench.command("solve")
 @reports_errors
 def bench_solve(
-    tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the examples and the issue's real tasks).")] = None,
+    tasks: Annotated[
+        list[str] | None, typer.Argument(help="Tasks (default: the examples and the issue's real tasks).")
+    ] = None,
     model: ModelOpt = "latformer",
     device: DeviceOpt = "auto",
     steps: StepsOpt = 300,
@@ -352,7 +378,9 @@ def bench_solve(
     loaded = load_many(tasks or list(DEFAULT_TASKS))
     config = make_config(device, seed, steps, 5.0, None, 0.9)
     result = run_solve_bench(loaded, model, config, out, console)
-    console.print(f"median {result['median_seconds']:.1f} s/task, solved {result['solved']}/{result['tasks']}; wrote {out}")
+    console.print(
+        f"median {result['median_seconds']:.1f} s/task, solved {result['solved']}/{result['tasks']}; wrote {out}"
+    )
 
 
 @bench.command("speed")

@@ -36,8 +36,14 @@ ROT90, ROT180 = DIHEDRAL.index((1, 1, 0)), DIHEDRAL.index((0, 1, 1))
 FLIP_ROWS, FLIP_COLS, TRANSPOSE = DIHEDRAL.index((0, 1, 0)), DIHEDRAL.index((0, 0, 1)), 4
 
 SCALE_CHAIN = (2, 3, 4, 5)  # chained up-scaling layers, distinct so no two gates are symmetric
-SCALE_FACTORS = tuple(sorted({int(np.prod([f for f, b in zip(SCALE_CHAIN, bits) if b]))
-                              for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))}))
+SCALE_FACTORS = tuple(
+    sorted(
+        {
+            int(np.prod([f for f, b in zip(SCALE_CHAIN, bits, strict=True) if b]))
+            for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))
+        }
+    )
+)
 
 
 def apply_dihedral(grid: np.ndarray, element: int) -> np.ndarray:
@@ -104,7 +110,7 @@ def shift_distribution(gates: torch.Tensor, sign: torch.Tensor) -> torch.Tensor:
 def _scale_combinations() -> tuple[torch.Tensor, torch.Tensor]:
     """Every on/off pattern of the scaling chain, and the factor each pattern produces."""
     bits = torch.tensor(list(np.ndindex(*(2,) * len(SCALE_CHAIN))), dtype=torch.bool)
-    factors = [int(np.prod([f for f, b in zip(SCALE_CHAIN, row) if b])) for row in bits.tolist()]
+    factors = [int(np.prod([f for f, b in zip(SCALE_CHAIN, row, strict=True) if b])) for row in bits.tolist()]
     to_factor = torch.zeros(len(bits), len(SCALE_FACTORS))
     to_factor[torch.arange(len(bits)), [SCALE_FACTORS.index(f) for f in factors]] = 1.0
     return bits, to_factor
@@ -156,9 +162,13 @@ class Actions:
 
         return Actions(
             smooth("dihedral", self.dihedral),
-            smooth("path", self.shift_rows), smooth("path", self.shift_cols),
-            smooth("path", self.scale_rows), smooth("path", self.scale_cols), self.down,
-            self.mirror_rows, self.mirror_cols,
+            smooth("path", self.shift_rows),
+            smooth("path", self.shift_cols),
+            smooth("path", self.scale_rows),
+            smooth("path", self.scale_cols),
+            self.down,
+            self.mirror_rows,
+            self.mirror_cols,
         )
 
 
@@ -171,17 +181,24 @@ class MaskExperts(nn.Module):
     # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns
     GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6, "scale": 2 * len(SCALE_CHAIN) + 1}
 
-    def __init__(self, enabled: tuple[str, ...], cond_dim: int = 0, shift_bits: int = 5,
-                 init_logits: dict[str, float] | None = None):
+    def __init__(
+        self,
+        enabled: tuple[str, ...],
+        cond_dim: int = 0,
+        shift_bits: int = 5,
+        init_logits: dict[str, float] | None = None,
+    ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1)}
         n = sum(self.GATES[e] for e in self.enabled)
         init = init_logits or {}
-        self.gate_bias = nn.Parameter(torch.cat(
-            [torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled]
-        ) if n else torch.zeros(0))
+        self.gate_bias = nn.Parameter(
+            torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
+            if n
+            else torch.zeros(0)
+        )
         self.gate_ffn = nn.Linear(cond_dim, n) if cond_dim else None
         if self.gate_ffn is not None:
             nn.init.zeros_(self.gate_ffn.weight)
@@ -209,10 +226,17 @@ class MaskExperts(nn.Module):
         parts = {name: gates[self.gate_slice(name)] for name in self.enabled}
         zero = gates.new_zeros(())
         rot = dihedral_distribution(parts["rotate"], (ROT90, ROT180)) if "rotate" in parts else None
-        ref = dihedral_distribution(parts["reflect"][:3], (FLIP_ROWS, FLIP_COLS, TRANSPOSE)) if "reflect" in parts else None
+        ref = (
+            dihedral_distribution(parts["reflect"][:3], (FLIP_ROWS, FLIP_COLS, TRANSPOSE))
+            if "reflect" in parts
+            else None
+        )
         mirror = parts["reflect"][3:] if "reflect" in parts else gates.new_zeros(2)
-        dihedral = _compose(rot, ref) if rot is not None and ref is not None else (
-            rot if rot is not None else ref if ref is not None else _identity(8, gates))
+        dihedral = (
+            _compose(rot, ref)
+            if rot is not None and ref is not None
+            else (rot if rot is not None else ref if ref is not None else _identity(8, gates))
+        )
         if "translate" in parts:
             t = parts["translate"].view(2, -1)
             rows, cols = (shift_distribution(t[i, :-1], t[i, -1]) for i in range(2))
@@ -221,7 +245,7 @@ class MaskExperts(nn.Module):
         if "scale" in parts:
             s = parts["scale"]
             k = len(SCALE_CHAIN)
-            srows, scols, down = scale_distribution(s[:k]), scale_distribution(s[k:2 * k]), s[-1]
+            srows, scols, down = scale_distribution(s[:k]), scale_distribution(s[k : 2 * k]), s[-1]
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
             down = zero
@@ -270,8 +294,9 @@ def _axis_bases(n_out: int, n_in: int, span: int, mirror: bool) -> tuple[torch.T
     return shifts, up, down
 
 
-def axis_matrix(shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor,
-                n_out: int, n_in: int) -> torch.Tensor:
+def axis_matrix(
+    shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor, n_out: int, n_in: int
+) -> torch.Tensor:
     """The per-axis factor of the mask, (n_out × n_in): scale and wrap (cyclic or mirrored),
     then shift on the input lattice (so a shift of a smaller output is a crop at an offset)."""
     span = (len(shift) - 1) // 2

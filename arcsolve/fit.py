@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
 import torch
 from torch import nn
 
@@ -88,8 +87,9 @@ def recoloured(perms: torch.Tensor, grids: torch.Tensor) -> torch.Tensor:
     return perms[:, grids].flatten(0, 1)
 
 
-def reproduces(model: nn.Module, groups: list[tuple[torch.Tensor, torch.Tensor]],
-               perms: torch.Tensor, cond=None) -> bool:
+def reproduces(
+    model: nn.Module, groups: list[tuple[torch.Tensor, torch.Tensor]], perms: torch.Tensor, cond=None
+) -> bool:
     """Does the model with discretised gates reproduce every pair exactly, under each of the
     colour maps `perms`? Checking recoloured pairs too means an early stop only happens once
     the model handles colours generically, not just the ones the train pairs happen to use."""
@@ -118,7 +118,9 @@ def fit(
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)
     device = examples[0][0].device
-    check_perms = colour_permutations(config.augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(device)
+    check_perms = colour_permutations(config.augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(
+        device
+    )
     losses: list[float] = []
     model.train()
     for step in range(1, config.steps + 1):
@@ -175,8 +177,13 @@ def fit_with_restarts(
                         if r > 1:
                             param.add_(torch.randn_like(param) * jitter)
         offset = done
-        result = fit(model, examples, FitConfig(steps=per_run, seed=seed + r), cond,
-                     (lambda s, loss: on_step(offset + s, loss)) if on_step else None)
+        result = fit(
+            model,
+            examples,
+            FitConfig(steps=per_run, seed=seed + r),
+            cond,
+            (lambda s, loss, offset=offset: on_step(offset + s, loss)) if on_step else None,
+        )
         done += result.steps
         total += result.seconds
         if best is None or result.solved_train or result.losses[-1] < best[1].losses[-1]:
@@ -187,8 +194,9 @@ def fit_with_restarts(
     return model, FitResult(done, result.solved_train, total, result.losses)
 
 
-def predict(model: nn.Module, grid: Grid, out_shape: tuple[int, int], device: torch.device,
-            cond=None, discrete: bool = True) -> Grid:
+def predict(
+    model: nn.Module, grid: Grid, out_shape: tuple[int, int], device: torch.device, cond=None, discrete: bool = True
+) -> Grid:
     x = torch.tensor(grid.to_numpy(), device=device)
     with torch.no_grad():
         logits, _ = model(x[None], out_shape, cond=cond, discrete=discrete)
@@ -202,8 +210,16 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
     ]
 
 
-DIHEDRAL_NAMES = ("identity", "flip left-right", "flip up-down", "rotate 180",
-                  "transpose", "rotate 90 clockwise", "rotate 90 counter-clockwise", "anti-transpose")
+DIHEDRAL_NAMES = (
+    "identity",
+    "flip left-right",
+    "flip up-down",
+    "rotate 180",
+    "transpose",
+    "rotate 90 clockwise",
+    "rotate 90 counter-clockwise",
+    "anti-transpose",
+)
 
 
 def describe_actions(model: LatFormer) -> str:
@@ -231,8 +247,13 @@ def describe_actions(model: LatFormer) -> str:
     return "; ".join(parts)
 
 
-def solve(task: Task, config: SolveConfig, model_config: LatFormerConfig | None = None,
-          cond: torch.Tensor | None = None, on_step: Callable[[int, float], None] | None = None) -> Solution:
+def solve(
+    task: Task,
+    config: SolveConfig,
+    model_config: LatFormerConfig | None = None,
+    cond: torch.Tensor | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+) -> Solution:
     """Fit a fresh LatFormer on the task's train pairs and predict its test outputs."""
     start = time.perf_counter()
     rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
@@ -248,8 +269,10 @@ def solve(task: Task, config: SolveConfig, model_config: LatFormerConfig | None 
     )
     model.eval()
     shapes = [rule(p.input.shape) for p in task.test]
-    hard = tuple(predict(model, p.input, s, device, cond) for p, s in zip(task.test, shapes))
-    soft = tuple(predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes))
+    hard = tuple(predict(model, p.input, s, device, cond) for p, s in zip(task.test, shapes, strict=True))
+    soft = tuple(
+        predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes, strict=True)
+    )
     detail = f"latformer ({describe_actions(model)}; size {rule.name}; {result.steps} steps)"
     candidates = [
         Candidate(hard, "latformer", result.solved_train, score=1.0, detail=detail),
@@ -258,7 +281,6 @@ def solve(task: Task, config: SolveConfig, model_config: LatFormerConfig | None 
     return Solution(task.id, candidates, time.perf_counter() - start)
 
 
-def solve_colour(task: Task, config: SolveConfig,
-                 on_step: Callable[[int, float], None] | None = None) -> Solution:
+def solve_colour(task: Task, config: SolveConfig, on_step: Callable[[int, float], None] | None = None) -> Solution:
     """LatFormer with colour attention on the values (mixing weight β = config.beta)."""
     return solve(task, config, LatFormerConfig(beta=config.beta), on_step=on_step)

@@ -147,7 +147,7 @@ class LatFormer(nn.Module):
         x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
         colours = self.embed.weight if self.config.beta is not None else None
         shape = (h, w)
-        for layer, actions in zip(self.layers, self.actions(cond, discrete, smooth)):
+        for layer, actions in zip(self.layers, self.actions(cond, discrete, smooth), strict=True):
             mask = build_mask(actions, shape, (H, W)).to(x)
             x = layer(x, mask, colours)
             shape = (H, W)

@@ -77,9 +77,12 @@ def _with_solutions(task: dict, outputs: Any, source: str, task_id: str) -> dict
 
 
 def _is_kaggle(data: Any) -> bool:
-    return isinstance(data, dict) and "train" not in data and all(
-        isinstance(v, dict) and "train" in v for v in data.values()
-    ) and len(data) > 0
+    return (
+        isinstance(data, dict)
+        and "train" not in data
+        and all(isinstance(v, dict) and "train" in v for v in data.values())
+        and len(data) > 0
+    )
 
 
 def load_larc(folder: Path) -> list[Task]:
@@ -96,7 +99,7 @@ def _larc_task(data: Any, source: str) -> Task:
     task_id = Path(str(data["name"])).stem
     descriptions = []
     raw = data.get("descriptions") or {}
-    for key, d in (raw.items() if isinstance(raw, dict) else enumerate(raw)):
+    for key, d in raw.items() if isinstance(raw, dict) else enumerate(raw):
         if not isinstance(d, dict):
             raise TaskFormatError(source, f"descriptions.{key}", "expected an object")
         descriptions.append(
@@ -165,9 +168,7 @@ def load_tasks(spec: str | Path, solutions: str | Path | None = None) -> list[Ta
         return _load_file(path, Path(solutions) if solutions else None)
     if TASK_ID.match(text):
         return [find_task(text)]
-    raise DatasetNotFoundError(
-        f"{spec}: no such file, folder, dataset ({', '.join(DATASETS)}) or task id"
-    )
+    raise DatasetNotFoundError(f"{spec}: no such file, folder, dataset ({', '.join(DATASETS)}) or task id")
 
 
 def _load_file(path: Path, solutions: Path | None) -> list[Task]:

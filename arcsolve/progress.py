@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    SpinnerColumn,
     MofNCompleteColumn,
     Progress,
+    SpinnerColumn,
     TaskID,
     TextColumn,
     TimeElapsedColumn,

@@ -10,8 +10,16 @@ from arcsolve.tasks import Grid, Task
 
 # ARC's standard palette, colour 0..9.
 PALETTE = (
-    "#000000", "#0074D9", "#FF4136", "#2ECC40", "#FFDC00",
-    "#AAAAAA", "#F012BE", "#FF851B", "#7FDBFF", "#870C25",
+    "#000000",
+    "#0074D9",
+    "#FF4136",
+    "#2ECC40",
+    "#FFDC00",
+    "#AAAAAA",
+    "#F012BE",
+    "#FF851B",
+    "#7FDBFF",
+    "#870C25",
 )
 
 

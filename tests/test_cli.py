@@ -65,8 +65,20 @@ def test_solve_dsl_explain_and_kaggle_out(runner, tmp_path):
 
 
 def test_solve_latformer_on_an_example(runner, examples):
-    result = runner.invoke(app, ["solve", str(examples / "reflect.json"), "--device", "cpu",
-                                 "--priors", "reflect", "--steps", "120", "--explain"])
+    result = runner.invoke(
+        app,
+        [
+            "solve",
+            str(examples / "reflect.json"),
+            "--device",
+            "cpu",
+            "--priors",
+            "reflect",
+            "--steps",
+            "120",
+            "--explain",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "reflect: correct (1/1 test outputs)" in result.output
     assert "flip left-right" in result.output
@@ -81,8 +93,19 @@ def test_bad_options_are_one_line_errors(runner, examples):
 
 
 def test_eval_subset_with_dsl_writes_a_resumable_report(runner, tmp_path):
-    args = ["eval", "--subset", "rotate", "--model", "dsl", "--limit", "2", "--report", str(tmp_path),
-            "--time-budget", "2"]
+    args = [
+        "eval",
+        "--subset",
+        "rotate",
+        "--model",
+        "dsl",
+        "--limit",
+        "2",
+        "--report",
+        str(tmp_path),
+        "--time-budget",
+        "2",
+    ]
     first = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
     import orjson
@@ -100,9 +123,14 @@ def test_export_and_score_roundtrip(runner, tmp_path, examples):
     import orjson
 
     tasks = {name: orjson.loads((examples / f"{name}.json").read_bytes()) for name in ("reflect", "scale")}
-    challenges.write_bytes(orjson.dumps({k: {"train": v["train"], "test": [{"input": p["input"]} for p in v["test"]]}
-                                         for k, v in tasks.items()}))
-    (tmp_path / "arc_solutions.json").write_bytes(orjson.dumps({k: [p["output"] for p in v["test"]] for k, v in tasks.items()}))
+    challenges.write_bytes(
+        orjson.dumps(
+            {k: {"train": v["train"], "test": [{"input": p["input"]} for p in v["test"]]} for k, v in tasks.items()}
+        )
+    )
+    (tmp_path / "arc_solutions.json").write_bytes(
+        orjson.dumps({k: [p["output"] for p in v["test"]] for k, v in tasks.items()})
+    )
     sub = tmp_path / "submission.json"
     result = runner.invoke(app, ["export", "--challenges", str(challenges), "--model", "dsl", "-o", str(sub)])
     assert result.exit_code == 0, result.output

@@ -14,7 +14,7 @@ from arcsolve.experts import (
     heat_kernel,
     shift_distribution,
 )
-from arcsolve.fit import colour_permutations, describe_actions, fit, fixed_colours, FitConfig, solve
+from arcsolve.fit import FitConfig, colour_permutations, describe_actions, fit, fixed_colours, solve
 from arcsolve.latformer import LatFormer, LatFormerConfig
 from arcsolve.lattice import masked_attention
 from arcsolve.loaders import load_tasks
@@ -51,7 +51,11 @@ CASES = {
     "flip up-down": ({"reflect": [1, 0, 0, 0, 0]}, lambda x: x[::-1], False),
     "flip left-right": ({"reflect": [0, 1, 0, 0, 0]}, lambda x: x[:, ::-1], False),
     "transpose": ({"reflect": [0, 0, 1, 0, 0]}, lambda x: x.T, True),
-    "roll +1,-2": ({"translate": [1, 0, 0, 0, 0, 0] + [0, 1, 0, 0, 0, 1]}, lambda x: np.roll(x, (1, -2), (0, 1)), False),
+    "roll +1,-2": (
+        {"translate": [1, 0, 0, 0, 0, 0] + [0, 1, 0, 0, 0, 1]},
+        lambda x: np.roll(x, (1, -2), (0, 1)),
+        False,
+    ),
     "roll +5,+3": ({"translate": [1, 0, 1, 0, 0, 0] + [1, 1, 0, 0, 0, 0]}, lambda x: np.roll(x, (5, 3), (0, 1)), False),
 }
 
@@ -95,8 +99,9 @@ def test_mirror_wrap_tiles_with_alternating_reflections():
     expected = np.block([[x, x[:, ::-1], x], [x[::-1], x[::-1, ::-1], x[::-1]]])
     assert (apply_mask(build_mask(mirrored, (2, 3), (4, 9)), x, (4, 9)) == expected).all()
     rows_only = experts_with({"reflect": [0, 0, 0, 1, 0]}).actions(discrete=True)
-    assert (apply_mask(build_mask(rows_only, (2, 3), (4, 6)), x, (4, 6)) == np.block(
-        [[x, x], [x[::-1], x[::-1]]])).all()
+    assert (
+        apply_mask(build_mask(rows_only, (2, 3), (4, 6)), x, (4, 6)) == np.block([[x, x], [x[::-1], x[::-1]]])
+    ).all()
 
 
 def test_experts_multiply_masks_rotation_then_reflection():
@@ -108,6 +113,7 @@ def test_experts_multiply_masks_rotation_then_reflection():
 def test_gated_chain_expands_to_products_of_gates():
     gates = torch.tensor([0.3, 0.8])  # rot90, rot180
     from arcsolve.experts import ROT90, ROT180
+
     dist = dihedral_distribution(gates, (ROT90, ROT180))
     assert torch.isclose(dist.sum(), torch.tensor(1.0))
     assert torch.isclose(dist[0], torch.tensor(0.7 * 0.2))  # identity
@@ -207,6 +213,12 @@ def test_solve_predicts_the_bundled_rotation_example(examples):
 def test_solve_gives_up_honestly_without_a_size_rule():
     from arcsolve.tasks import task_from_dict
 
-    task = task_from_dict({"train": [{"input": [[1]], "output": [[1, 1]]}, {"input": [[1, 2]], "output": [[1]]}],
-                           "test": [{"input": [[3]]}]}, "odd", "x")
+    task = task_from_dict(
+        {
+            "train": [{"input": [[1]], "output": [[1, 1]]}, {"input": [[1, 2]], "output": [[1]]}],
+            "test": [{"input": [[3]]}],
+        },
+        "odd",
+        "x",
+    )
     assert solve(task, SolveConfig(device="cpu", steps=5)).candidates == []

@@ -78,7 +78,7 @@ def test_masked_attention_performs_each_action(shape):
     }
     for name, (mask, expected) in cases.items():
         assert (attend(mask, x) == expected.reshape(-1)).all(), name
-        offsets = (mask.argmax(1) - np.arange(rows * cols))
+        offsets = mask.argmax(1) - np.arange(rows * cols)
         assert (L.fourier_mask(offsets) == mask).all(), name
 
 

@@ -102,10 +102,17 @@ def test_larc_folder_with_descriptions():
 def test_larc_format_in_tmp(tmp_path):
     (tmp_path / "tasks_json").mkdir()
     larc = {
-        "name": "abcd1234.json", **GOOD,
-        "descriptions": {"u1": {"see_description": "a square", "do_description": "flip it",
-                                "grid_description": "same", "confidence": 4,
-                                "succeeded_verification": True}},
+        "name": "abcd1234.json",
+        **GOOD,
+        "descriptions": {
+            "u1": {
+                "see_description": "a square",
+                "do_description": "flip it",
+                "grid_description": "same",
+                "confidence": 4,
+                "succeeded_verification": True,
+            }
+        },
     }
     write(tmp_path / "tasks_json", "0.json", larc)
     [task] = load_tasks(tmp_path)
@@ -119,15 +126,32 @@ CASES = [
     ({"test": [{"input": [[1]]}]}, r"bad\.json: missing key 'train'$"),
     ({"train": [{"input": [[1]]}], "test": [{"input": [[1]]}]}, r"bad\.json: train\[0\]: missing key 'output'$"),
     ({"train": [{"input": [], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"train\[0\]\.input: empty grid$"),
-    ({"train": [{"input": [[1]], "output": [[1]]}, {"input": [[1]], "output": [[1, 2], [1, 2], [1, 2], [1, 2, 3, 4, 5]]}],
-      "test": [{"input": [[1]]}]}, r"bad\.json: train\[1\]\.output: row 3 has 5 cells, expected 2$"),
-    ({"train": [{"input": [[1, 10]], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"train\[0\]\.input: row 0, column 1: colour 10 is outside 0\.\.9$"),
+    (
+        {
+            "train": [
+                {"input": [[1]], "output": [[1]]},
+                {"input": [[1]], "output": [[1, 2], [1, 2], [1, 2], [1, 2, 3, 4, 5]]},
+            ],
+            "test": [{"input": [[1]]}],
+        },
+        r"bad\.json: train\[1\]\.output: row 3 has 5 cells, expected 2$",
+    ),
+    (
+        {"train": [{"input": [[1, 10]], "output": [[1]]}], "test": [{"input": [[1]]}]},
+        r"train\[0\]\.input: row 0, column 1: colour 10 is outside 0\.\.9$",
+    ),
     ({"train": [{"input": [[1, -1]], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"colour -1 is outside 0\.\.9$"),
     ({"train": [{"input": [["1"]], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"'1' is not an integer colour$"),
     ({"train": [{"input": [[1.5]], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"1\.5 is not an integer colour$"),
     ({"train": [{"input": [[True]], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"True is not an integer colour$"),
-    ({"train": [{"input": [[0]] * 31, "output": [[1]]}], "test": [{"input": [[1]]}]}, r"train\[0\]\.input: 31 rows, at most 30 allowed$"),
-    ({"train": [{"input": [[0] * 31], "output": [[1]]}], "test": [{"input": [[1]]}]}, r"row 0 has 31 cells, at most 30 allowed$"),
+    (
+        {"train": [{"input": [[0]] * 31, "output": [[1]]}], "test": [{"input": [[1]]}]},
+        r"train\[0\]\.input: 31 rows, at most 30 allowed$",
+    ),
+    (
+        {"train": [{"input": [[0] * 31], "output": [[1]]}], "test": [{"input": [[1]]}]},
+        r"row 0 has 31 cells, at most 30 allowed$",
+    ),
     ({"train": [], "test": [{"input": [[1]]}]}, r"bad\.json: train: no train pairs$"),
     ({**GOOD, "test": [{"output": [[1]]}]}, r"bad\.json: test\[0\]: missing key 'input'$"),
     ({**GOOD, "test": []}, r"bad\.json: test: no test pairs$"),
@@ -145,7 +169,10 @@ def test_malformed_input_names_file_and_place(tmp_path, data, message):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 12) | st.floats(allow_nan=False) | st.text(max_size=3),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["train", "test", "input", "output", "x"]), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["train", "test", "input", "output", "x"]), inner, max_size=4)
+    ),
     max_leaves=40,
 )
 
