@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
 import time
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
@@ -111,8 +112,16 @@ def summarise(results: list[dict], ids: list[str], models: list[str], annotation
         "split": "test", "steps": args.steps, "tasks": len(ids), "models": models,
         "runs_done": len(results), "runs": len(ids) * len(models), "subsets": table,
         "wall_seconds": round(wall), "jobs": args.jobs, "machine": platform.machine(),
-        "results": results,
+        "code": code_version(), "results": results,
     }
+
+
+def code_version() -> str:
+    """The commit the run used, marked dirty when arcsolve/ has uncommitted edits."""
+    def git(*cmd: str) -> str:
+        return subprocess.run(["git", *cmd], capture_output=True, text=True).stdout.strip()
+
+    return git("rev-parse", "--short", "HEAD") + (" (dirty)" if git("status", "--porcelain", "arcsolve") else "")
 
 
 def write(path: Path, summary: dict) -> None:
