@@ -44,9 +44,7 @@ class BaselineConfig:
 
 def lattice_coords(h: int, w: int, device: torch.device) -> torch.Tensor:
     """(h·w, 2) row and column of each cell, row-major."""
-    rows, cols = torch.meshgrid(
-        torch.arange(h, device=device), torch.arange(w, device=device), indexing="ij"
-    )
+    rows, cols = torch.meshgrid(torch.arange(h, device=device), torch.arange(w, device=device), indexing="ij")
     return torch.stack([rows.reshape(-1), cols.reshape(-1)], dim=-1)
 
 
@@ -94,9 +92,7 @@ class Attention(nn.Module):
             ) + self.clip  # (n, m, 2)
             for axis, table in enumerate((self.rel_rows, self.rel_cols)):
                 # q·a_Δ for all Δ, then each pair's Δ: (B, heads, n, 2·clip+1) → (B, heads, n, m)
-                scores = scores + (q @ table.T).gather(
-                    -1, offsets[..., axis].expand(B, self.heads, n, m)
-                )
+                scores = scores + (q @ table.T).gather(-1, offsets[..., axis].expand(B, self.heads, n, m))
         weights = torch.softmax(scores / dh**0.5, dim=-1)
         return self.o((weights @ v).transpose(1, 2).reshape(B, n, d))
 
@@ -109,9 +105,7 @@ class Block(nn.Module):
         d = config.d_model
         self.norm_x, self.norm_ctx = nn.LayerNorm(d), nn.LayerNorm(d)
         self.attention = Attention(config)
-        self.ffn = nn.Sequential(
-            nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d)
-        )
+        self.ffn = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
 
     def forward(
         self,
@@ -140,9 +134,7 @@ class _GridModel(nn.Module):
         self.norm = nn.LayerNorm(config.d_model)
         self.head = nn.Linear(config.d_model, N_COLOURS)
 
-    def tokens(
-        self, grids: torch.Tensor, out_shape: tuple[int, int], embedded: torch.Tensor | None
-    ):
+    def tokens(self, grids: torch.Tensor, out_shape: tuple[int, int], embedded: torch.Tensor | None):
         """Input tokens (B, h·w, d), output query tokens (B, H·W, d) and their coordinates."""
         B, h, w = grids.shape
         H, W = out_shape
@@ -159,11 +151,7 @@ class _GridModel(nn.Module):
     def finish(self, y: torch.Tensor, out_shape: tuple[int, int], targets: torch.Tensor | None):
         B = y.shape[0]
         logits = self.head(self.norm(y)).view(B, *out_shape, N_COLOURS)
-        loss = (
-            None
-            if targets is None
-            else F.cross_entropy(logits.reshape(-1, N_COLOURS), targets.reshape(-1))
-        )
+        loss = None if targets is None else F.cross_entropy(logits.reshape(-1, N_COLOURS), targets.reshape(-1))
         return logits, loss
 
 
@@ -174,9 +162,7 @@ class AttentionBaseline(_GridModel):
         super().__init__(config)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layers))
 
-    def forward(
-        self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None
-    ):
+    def forward(self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None):
         x, y, in_coords, out_coords = self.tokens(grids, out_shape, embedded)
         y = self.blocks[0](y, x, out_coords, in_coords)
         for block in self.blocks[1:]:
@@ -191,9 +177,7 @@ class TransformerBaseline(_GridModel):
         super().__init__(config)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.n_layers))
 
-    def forward(
-        self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None
-    ):
+    def forward(self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None):
         x, y, in_coords, out_coords = self.tokens(grids, out_shape, embedded)
         seq, coords = (
             torch.cat([x, y], dim=1),

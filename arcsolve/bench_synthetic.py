@@ -53,17 +53,13 @@ class Setting:
     tasks_per_category: int
     steps: int
     augmentations: int  # colour permutations per step, as in fit (the paper uses 10)
-    baseline_lr: float = (
-        0.003  # Adam on attention/Transformer weights; LatFormer keeps fit's defaults
-    )
+    baseline_lr: float = 0.003  # Adam on attention/Transformer weights; LatFormer keeps fit's defaults
     d_model: int = 32
     seed: int = 0
 
 
 QUICK = Setting(canvas=10, examples=(1, 2), tasks_per_category=1, steps=30, augmentations=2)
-FULL = Setting(
-    canvas=30, examples=(1, 2, 4, 8, 16, 32, 64), tasks_per_category=3, steps=300, augmentations=10
-)
+FULL = Setting(canvas=30, examples=(1, 2, 4, 8, 16, 32, 64), tasks_per_category=3, steps=300, augmentations=10)
 
 
 @dataclass(frozen=True)
@@ -80,9 +76,7 @@ def model_specs(setting: Setting) -> dict[str, ModelSpec]:
     side = max(30, setting.canvas)
 
     def baseline(cls: type[nn.Module], positional: str, heads: int) -> Callable[[], nn.Module]:
-        return lambda: cls(
-            BaselineConfig(d_model=d, n_heads=heads, positional=positional, max_side=side)
-        )
+        return lambda: cls(BaselineConfig(d_model=d, n_heads=heads, positional=positional, max_side=side))
 
     return {
         "latformer": ModelSpec(lambda: LatFormer(LatFormerConfig(d_model=d)), base),
@@ -101,9 +95,7 @@ def to_examples(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[Example]
     return [(torch.from_numpy(x), torch.from_numpy(y)) for x, y in pairs]
 
 
-def accuracy(
-    model: nn.Module, pairs: Sequence[tuple[np.ndarray, np.ndarray]], batch: int = 25
-) -> float:
+def accuracy(model: nn.Module, pairs: Sequence[tuple[np.ndarray, np.ndarray]], batch: int = 25) -> float:
     """Fraction of pairs whose whole output grid is predicted exactly (discretised gates)."""
     model.eval()
     correct = 0
@@ -131,16 +123,12 @@ def train_and_score(spec: ModelSpec, task: SyntheticTask, seed: int) -> dict:
 def resolve(quick: bool, **given) -> Setting:
     """QUICK or FULL with every argument that is not None put in its place."""
     chosen = QUICK if quick else FULL
-    return replace(
-        chosen, **{k: tuple(v) if k == "examples" else v for k, v in given.items() if v is not None}
-    )
+    return replace(chosen, **{k: tuple(v) if k == "examples" else v for k, v in given.items() if v is not None})
 
 
 def build_tasks(categories: Sequence[str], setting: Setting) -> dict[str, list]:
     rng = np.random.default_rng(setting.seed)
-    return {
-        c: sample_transforms(c, setting.tasks_per_category, setting.canvas, rng) for c in categories
-    }
+    return {c: sample_transforms(c, setting.tasks_per_category, setting.canvas, rng) for c in categories}
 
 
 def run_synthetic(
@@ -161,9 +149,7 @@ def run_synthetic(
 
     Writes `synthetic.json` and `synthetic.png` to out_dir and returns the JSON's content.
     `progress` receives one line per trained model and the summary lines at the end."""
-    unknown = [m for m in models if m not in MODELS] + [
-        c for c in categories if c not in CATEGORIES
-    ]
+    unknown = [m for m in models if m not in MODELS] + [c for c in categories if c not in CATEGORIES]
     if unknown:
         raise ArcsolveError(f"unknown model or category: {', '.join(unknown)}")
     setting = resolve(
@@ -223,9 +209,7 @@ def run_synthetic(
     return result
 
 
-def summarise(
-    runs: list[dict], categories: Sequence[str], models: Sequence[str], examples: Sequence[int]
-) -> dict:
+def summarise(runs: list[dict], categories: Sequence[str], models: Sequence[str], examples: Sequence[int]) -> dict:
     """{category: {model: {n: {mean, std}}}} of accuracy across the category's tasks."""
     summary: dict = {}
     for c in categories:
@@ -233,11 +217,7 @@ def summarise(
         for m in models:
             summary[c][m] = {}
             for n in examples:
-                accs = [
-                    r["accuracy"]
-                    for r in runs
-                    if r["category"] == c and r["model"] == m and r["examples"] == n
-                ]
+                accs = [r["accuracy"] for r in runs if r["category"] == c and r["model"] == m and r["examples"] == n]
                 summary[c][m][str(n)] = {
                     "mean": round(float(np.mean(accs)), 4),
                     "std": round(float(np.std(accs)), 4),
@@ -248,10 +228,7 @@ def summarise(
 def examples_to_reach(summary: dict, target: float) -> dict:
     """{category: {model: fewest examples with mean accuracy ≥ target, or None}}."""
     return {
-        c: {
-            m: next((int(n) for n, s in by_n.items() if s["mean"] >= target), None)
-            for m, by_n in by_model.items()
-        }
+        c: {m: next((int(n) for n, s in by_n.items() if s["mean"] >= target), None) for m, by_n in by_model.items()}
         for c, by_model in summary.items()
     }
 
@@ -262,9 +239,7 @@ def summary_lines(result: dict) -> list[str]:
     lines = [f"{'category':<11} {'model':<18} " + " ".join(f"{'n=' + str(n):>11}" for n in ns)]
     for c, by_model in result["summary"].items():
         for m, by_n in by_model.items():
-            cells = " ".join(
-                f"{by_n[str(n)]['mean']:>5.2f}±{by_n[str(n)]['std']:<5.2f}" for n in ns
-            )
+            cells = " ".join(f"{by_n[str(n)]['mean']:>5.2f}±{by_n[str(n)]['std']:<5.2f}" for n in ns)
             lines.append(f"{c:<11} {m:<18} {cells}")
     return lines
 
@@ -299,8 +274,7 @@ def plot(result: dict, path: Path) -> None:
     axes[0][-1].legend(fontsize=7, loc="lower right")
     s = result["setting"]
     fig.suptitle(
-        f"{s['canvas']}×{s['canvas']} canvas, {s['steps']} steps, "
-        f"{s['tasks_per_category']} task(s)/category",
+        f"{s['canvas']}×{s['canvas']} canvas, {s['steps']} steps, {s['tasks_per_category']} task(s)/category",
         fontsize=9,
     )
     fig.tight_layout()
@@ -324,13 +298,9 @@ class NoisyInput(nn.Module):
         super().__init__()
         self.model, self.w = model, w
 
-    def forward(
-        self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None
-    ):
+    def forward(self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None):
         noisy = noisy_embedding(self.model.embed.weight, grids, self.w)
-        return self.model(
-            grids, out_shape, targets, cond=cond, discrete=discrete, smooth=smooth, embedded=noisy
-        )
+        return self.model(grids, out_shape, targets, cond=cond, discrete=discrete, smooth=smooth, embedded=noisy)
 
 
 def run_noise(
@@ -359,9 +329,7 @@ def run_noise(
         seed=seed,
     )
     say = progress or (lambda line: None)
-    fit_config = FitConfig(
-        steps=setting.steps, augmentations=setting.augmentations, seed=setting.seed
-    )
+    fit_config = FitConfig(steps=setting.steps, augmentations=setting.augmentations, seed=setting.seed)
     transforms = build_tasks(categories, setting)
     start = time.perf_counter()
     runs = []

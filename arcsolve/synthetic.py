@@ -117,17 +117,12 @@ def all_transforms(category: str) -> list[Transform]:
     raise ValueError(f"category {category!r} has no finite list of transforms")
 
 
-def sample_transforms(
-    category: str, count: int, canvas: int, rng: np.random.Generator
-) -> list[Transform]:
+def sample_transforms(category: str, count: int, canvas: int, rng: np.random.Generator) -> list[Transform]:
     """`count` distinct tasks of a category: random shifts in [1, S−1]² for translation, a
     random subset (in a random order) of the category's transforms otherwise."""
     if category == "translation":
         cells = rng.choice((canvas - 1) ** 2, size=min(count, (canvas - 1) ** 2), replace=False)
-        return [
-            Transform(category, "shift", (int(c // (canvas - 1)) + 1, int(c % (canvas - 1)) + 1))
-            for c in cells
-        ]
+        return [Transform(category, "shift", (int(c // (canvas - 1)) + 1, int(c % (canvas - 1)) + 1)) for c in cells]
     options = all_transforms(category)
     order = rng.permutation(len(options))[:count]
     return [options[i] for i in order]
@@ -153,15 +148,12 @@ def arc_grids(canvas: int) -> tuple[np.ndarray, ...]:
     return tuple(grids)
 
 
-def make_task(
-    transform: Transform, n_train: int, canvas: int = 30, n_test: int = 100, seed: int = 0
-) -> SyntheticTask:
+def make_task(transform: Transform, n_train: int, canvas: int = 30, n_test: int = 100, seed: int = 0) -> SyntheticTask:
     """A task of `transform` with distinct ARC input grids; deterministic given the seed."""
     pool = arc_grids(canvas)
     if n_train + n_test > len(pool):
         raise ArcsolveError(
-            f"{n_train + n_test} pairs asked for, only {len(pool)} ARC grids "
-            f"fit a {canvas}×{canvas} canvas"
+            f"{n_train + n_test} pairs asked for, only {len(pool)} ARC grids fit a {canvas}×{canvas} canvas"
         )
     # the seed and the transform pick the grids, so tasks of one run draw different grids
     rng = np.random.default_rng([seed, zlib.crc32(transform.name.encode())])
@@ -174,6 +166,4 @@ def make_task(
             x = upscale(x, *transform.params)
         return np.ascontiguousarray(x), np.ascontiguousarray(apply(transform, x))
 
-    return SyntheticTask(
-        transform, canvas, tuple(pair(i) for i in train_idx), tuple(pair(i) for i in test_idx)
-    )
+    return SyntheticTask(transform, canvas, tuple(pair(i) for i in train_idx), tuple(pair(i) for i in test_idx))

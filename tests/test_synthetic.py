@@ -168,9 +168,7 @@ def test_noisy_input_feeds_latformer_the_noisy_embedding():
     clean, _ = model(grids, (4, 4))
     torch.testing.assert_close(NoisyInput(model, 0.0)(grids, (4, 4))[0], clean)
     noisy, _ = NoisyInput(model, 0.4)(grids, (4, 4), discrete=True)
-    expected, _ = model(
-        grids, (4, 4), discrete=True, embedded=noisy_embedding(model.embed.weight, grids, 0.4)
-    )
+    expected, _ = model(grids, (4, 4), discrete=True, embedded=noisy_embedding(model.embed.weight, grids, 0.4))
     torch.testing.assert_close(noisy, expected)
     assert any("gate" in name for name, _ in NoisyInput(model, 0.4).named_parameters())
 
