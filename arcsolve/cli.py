@@ -402,3 +402,57 @@ def bench_speed(
     config = make_config(device, seed, steps, 5.0, None, 0.9)
     result = run_speed_bench(loaded, model, config, counts, out, console)
     console.print(f"speed-up over jobs={counts[0]}: {result['speedup']}; wrote {out}")
+
+
+@bench.command("synthetic")
+@reports_errors
+def bench_synthetic(
+    category: Annotated[
+        list[str] | None, typer.Option("--category", help="translation, rotation, reflection, scaling; repeatable.")
+    ] = None,
+    examples: Annotated[str | None, typer.Option(help="Comma list of training-set sizes, e.g. 1,2,4,8.")] = None,
+    tasks_per_category: Annotated[int | None, typer.Option(help="Tasks per category.")] = None,
+    model: Annotated[list[str] | None, typer.Option("--model", "-m", help="Models to compare; repeatable.")] = None,
+    steps: Annotated[int | None, typer.Option(help="Steps per fit.")] = None,
+    canvas: Annotated[int | None, typer.Option(help="Lattice side (paper: 30).")] = None,
+    augmentations: Annotated[int | None, typer.Option(help="Colour permutations per step (paper: 10).")] = None,
+    seed: SeedOpt = 0,
+    quick: Annotated[bool, typer.Option("--quick", help="A few-minute CPU setting.")] = False,
+    noise: Annotated[bool, typer.Option("--noise", help="Also run the noise study (Table 4).")] = False,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for synthetic.json/png, noise.json.")] = Path(
+        "benchmarks/results"
+    ),
+) -> None:
+    """Sample efficiency on synthetic geometric tasks (paper Figure 5), and the noise study (Table 4)."""
+    import sys
+
+    from arcsolve.bench_synthetic import CATEGORIES, MODELS, run_noise, run_synthetic
+
+    command = "arcsolve " + " ".join(sys.argv[1:])
+    sizes = tuple(int(n) for n in examples.split(",")) if examples else None
+    run_synthetic(
+        category or CATEGORIES,
+        sizes,
+        tasks_per_category,
+        model or MODELS,
+        steps,
+        seed,
+        quick,
+        out,
+        console.print,
+        canvas=canvas,
+        command=command,
+    )
+    if noise:
+        run_noise(
+            categories=category or CATEGORIES,
+            tasks_per_category=tasks_per_category,
+            steps=steps,
+            seed=seed,
+            quick=quick,
+            out_dir=out,
+            progress=console.print,
+            canvas=canvas,
+            command=command,
+        )
+    console.print(f"wrote {out}/synthetic.json and synthetic.png" + (" and noise.json" if noise else ""))
