@@ -199,7 +199,7 @@ class MaskExperts(nn.Module):
             if n
             else torch.zeros(0)
         )
-        self.gate_ffn = nn.Linear(cond_dim, n) if cond_dim else None
+        self.gate_ffn = nn.Linear(cond_dim, n) if cond_dim and n else None
         if self.gate_ffn is not None:
             nn.init.zeros_(self.gate_ffn.weight)
             nn.init.zeros_(self.gate_ffn.bias)

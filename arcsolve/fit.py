@@ -253,19 +253,24 @@ def solve(
     model_config: LatFormerConfig | None = None,
     cond: torch.Tensor | None = None,
     on_step: Callable[[int, float], None] | None = None,
+    make_model: Callable[[LatFormerConfig], nn.Module] = LatFormer,
+    source: str = "latformer",
+    describe: Callable[[nn.Module], str] = describe_actions,
 ) -> Solution:
-    """Fit a fresh LatFormer on the task's train pairs and predict its test outputs."""
+    """Fit a fresh LatFormer (or `make_model(config)`, a variant) on the task's train pairs and
+    predict its test outputs: attempt 1 with rounded gates, attempt 2 with the soft ones."""
     start = time.perf_counter()
     rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
     if rule is None:
         return Solution(task.id, [], time.perf_counter() - start)
     device = resolve_device(config.device)
+    cond = cond.to(device) if cond is not None else None
     experts = tuple(e for e in EXPERTS if config.priors is None or e in config.priors) or ("translate",)
     base = model_config or LatFormerConfig()
     model_config = LatFormerConfig(**{**base.__dict__, "experts": experts})
     examples = task_examples(task, device)
     model, result = fit_with_restarts(
-        lambda: LatFormer(model_config).to(device), examples, config.steps, config.seed, cond, on_step
+        lambda: make_model(model_config).to(device), examples, config.steps, config.seed, cond, on_step
     )
     model.eval()
     shapes = [rule(p.input.shape) for p in task.test]
@@ -273,10 +278,10 @@ def solve(
     soft = tuple(
         predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes, strict=True)
     )
-    detail = f"latformer ({describe_actions(model)}; size {rule.name}; {result.steps} steps)"
+    detail = f"{source} ({describe(model)}; size {rule.name}; {result.steps} steps)"
     candidates = [
-        Candidate(hard, "latformer", result.solved_train, score=1.0, detail=detail),
-        Candidate(soft, "latformer", False, score=0.5, detail="latformer, soft gates"),
+        Candidate(hard, source, result.solved_train, score=1.0, detail=detail),
+        Candidate(soft, source, False, score=0.5, detail=f"{source}, soft gates"),
     ]
     return Solution(task.id, candidates, time.perf_counter() - start)
 

@@ -16,18 +16,16 @@ changes the optimisation path, not the model class.
 from __future__ import annotations
 
 import copy
-import time
 from collections.abc import Callable
 from dataclasses import replace
 
 import torch
 from torch import nn
 
-from arcsolve.experts import EXPERTS
-from arcsolve.fit import describe_actions, fit_with_restarts, predict, resolve_device, task_examples
+from arcsolve.fit import describe_actions
+from arcsolve.fit import solve as fit_solve
 from arcsolve.latformer import LatFormer, LatFormerConfig
-from arcsolve.sizing import infer_size_rule
-from arcsolve.solution import Candidate, Solution, SolveConfig
+from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 from arcsolve.text import EMBEDDING_DIM, task_embedding
 
@@ -89,42 +87,35 @@ class LatFormerNL(LatFormer):
                 handle.remove()
 
 
-def solve(task: Task, config: SolveConfig, model_config: LatFormerConfig | None = None,
-          on_step: Callable[[int, float], None] | None = None,
-          text: torch.Tensor | None = None) -> Solution:
+def solve(
+    task: Task,
+    config: SolveConfig,
+    model_config: LatFormerConfig | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+    text: torch.Tensor | None = None,
+) -> Solution:
     """Fit LatFormer+NL on the task's train pairs, conditioned on its descriptions' embedding
     (`arcsolve.text.task_embedding`, or `text` if given); predict its test outputs.
 
-    Mirrors `arcsolve.fit.solve` step for step, so with no descriptions the answer is the
-    same as plain LatFormer's."""
-    start = time.perf_counter()
-    rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
-    if rule is None:
-        return Solution(task.id, [], time.perf_counter() - start)
-    device = resolve_device(config.device)
-    embedding = (task_embedding(task) if text is None else text).to(device)
-    experts = tuple(e for e in EXPERTS if config.priors is None or e in config.priors)
-    experts = experts or ("translate",)
+    The same `arcsolve.fit.solve` as plain LatFormer, with this model, so with no
+    descriptions the answer is plain LatFormer's."""
+    embedding = task_embedding(task) if text is None else text
     base = model_config or LatFormerConfig()
-    plain_config = LatFormerConfig(**{**base.__dict__, "experts": experts, "cond_dim": 0})
-    examples = task_examples(task, device)
-    model, result = fit_with_restarts(
-        lambda: LatFormerNL.from_latformer(LatFormer(plain_config).to(device)),
-        examples, config.steps, config.seed, embedding, on_step,
+
+    def describe(model: LatFormerNL) -> str:
+        with_text = "text" if torch.any(embedding) else "no text"
+        return f"{with_text}; {describe_actions(_fold_text_into_gates(model, embedding.to(model.embed.weight.device)))}"
+
+    return fit_solve(
+        task,
+        config,
+        LatFormerConfig(**{**base.__dict__, "cond_dim": 0}),
+        embedding,
+        on_step,
+        make_model=lambda cfg: LatFormerNL.from_latformer(LatFormer(cfg)),
+        source="latformer-nl",
+        describe=describe,
     )
-    model.eval()
-    shapes = [rule(p.input.shape) for p in task.test]
-    inputs = [(p.input, s) for p, s in zip(task.test, shapes, strict=True)]
-    hard = tuple(predict(model, grid, s, device, embedding) for grid, s in inputs)
-    soft = tuple(predict(model, grid, s, device, embedding, discrete=False) for grid, s in inputs)
-    with_text = "text" if torch.any(embedding) else "no text"
-    gates = describe_actions(_fold_text_into_gates(model, embedding))
-    detail = f"latformer-nl ({with_text}; {gates}; size {rule.name}; {result.steps} steps)"
-    candidates = [
-        Candidate(hard, "latformer-nl", result.solved_train, score=1.0, detail=detail),
-        Candidate(soft, "latformer-nl", False, score=0.5, detail="latformer-nl, soft gates"),
-    ]
-    return Solution(task.id, candidates, time.perf_counter() - start)
 
 
 def _fold_text_into_gates(model: LatFormerNL, embedding: torch.Tensor) -> LatFormerNL:

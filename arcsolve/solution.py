@@ -91,6 +91,7 @@ Solver = Callable[[Task, SolveConfig], Solution]
 SOLVERS: dict[str, str] = {
     "latformer": "arcsolve.fit:solve",
     "latformer-color": "arcsolve.fit:solve_colour",
+    "latformer-nl": "arcsolve.latformer_nl:solve",
     "dsl": "arcsolve.dsl.search:solve",
     "hybrid": "arcsolve.hybrid:solve",
 }
