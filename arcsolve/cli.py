@@ -51,10 +51,22 @@ PriorsOpt = Annotated[
 AnnotationsOpt = Annotated[
     Path | None, typer.Option("--annotations", help="Prior annotation file (default: the bundled one).")
 ]
+FitSecondsOpt = Annotated[
+    float | None,
+    typer.Option("--fit-seconds", help="Cap on LatFormer fitting seconds per task (default: steps alone)."),
+]
 BetaOpt = Annotated[float, typer.Option(help="Colour-attention mixing weight β (latformer-color).")]
 
 
-def make_config(device: str, seed: int, steps: int, time_budget: float, priors: str | None, beta: float) -> SolveConfig:
+def make_config(
+    device: str,
+    seed: int,
+    steps: int,
+    time_budget: float,
+    priors: str | None,
+    beta: float,
+    fit_seconds: float | None = None,
+) -> SolveConfig:
     names = tuple(p.strip() for p in priors.split(",") if p.strip()) if priors else None
     from arcsolve.annotations import GEOMETRIC
 
@@ -63,7 +75,9 @@ def make_config(device: str, seed: int, steps: int, time_budget: float, priors: 
             raise ArcsolveError(f"--priors: '{name}' is not one of {', '.join(GEOMETRIC)}")
     if device not in ("auto", "cpu", "cuda"):
         raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
-    return SolveConfig(device=device, seed=seed, steps=steps, time_budget=time_budget, priors=names, beta=beta)
+    return SolveConfig(
+        device=device, seed=seed, steps=steps, time_budget=time_budget, priors=names, beta=beta, fit_seconds=fit_seconds
+    )
 
 
 def fail(message: str) -> typer.Exit:
@@ -152,6 +166,7 @@ def solve(
     time_budget: BudgetOpt = 5.0,
     priors: PriorsOpt = None,
     annotations: AnnotationsOpt = None,
+    fit_seconds: FitSecondsOpt = None,
     beta: BetaOpt = 0.9,
     explain: Annotated[bool, typer.Option("--explain", help="Say what produced each attempt.")] = False,
     solutions: SolutionsOpt = None,
@@ -164,7 +179,7 @@ def solve(
     from arcsolve.solution import get_solver, input_copy
 
     loaded = load_many(tasks, solutions)
-    config = make_config(device, seed, steps, time_budget, priors, beta)
+    config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     ann = load_annotations(annotations)
     solver = get_solver(model)
     answers = {}
@@ -221,6 +236,7 @@ def eval_(
     steps: StepsOpt = 300,
     priors: PriorsOpt = None,
     annotations: AnnotationsOpt = None,
+    fit_seconds: FitSecondsOpt = None,
     beta: BetaOpt = 0.9,
     larc_dir: Annotated[
         Path | None, typer.Option("--larc-dir", help="LARC dataset folder (for --dataset larc).")
@@ -245,7 +261,7 @@ def eval_(
     specs = subset_datasets(specs, subset)
     if not specs:
         raise ArcsolveError("name tasks, a --dataset or a --subset")
-    config = make_config(device, seed, steps, time_budget, priors, beta)
+    config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     ann = load_annotations(annotations)
     loaded = load_many(specs, solutions)
     if larc_split is not None:
@@ -291,6 +307,7 @@ def export(
     seed: SeedOpt = 0,
     steps: StepsOpt = 300,
     priors: PriorsOpt = None,
+    fit_seconds: FitSecondsOpt = None,
     beta: BetaOpt = 0.9,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore a partial run of another configuration.")] = False,
 ) -> None:
@@ -303,7 +320,7 @@ def export(
     if fmt not in ("2024", "2020"):
         raise ArcsolveError(f"--format: '{fmt}' is not 2024 or 2020")
     loaded = load_many([str(challenges or dataset)])
-    config = make_config(device, seed, steps, 5.0, priors, beta)
+    config = make_config(device, seed, steps, 5.0, priors, beta, fit_seconds)
     with EvalProgress(total=len(loaded), console=console) as progress:
         summary = export_submission(
             loaded, model, config, out, fmt=fmt, time_budget_total=time_budget, progress=progress, fresh=fresh

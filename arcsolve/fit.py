@@ -29,6 +29,7 @@ class FitConfig:
     lr: float = 0.02
     gate_lr: float = 0.15  # gates must travel several logits; the rest of the model very little
     augmentations: int = 10  # colour permutations per step (paper, Appendix B.2)
+    cells_per_step: int = 12_000  # cap on augmented cells per step: big grids get fewer permutations
     check_every: int = 10
     seed: int = 0
     smoothing_loss: bool = True  # §4.2: add the cross-entropy under the smoothed mask
@@ -107,8 +108,10 @@ def fit(
     config: FitConfig,
     cond: torch.Tensor | None = None,
     on_step: Callable[[int, float], None] | None = None,
+    deadline: float | None = None,
 ) -> FitResult:
-    """Train `model` from scratch on `examples`; stop early once they are reproduced."""
+    """Train `model` from scratch on `examples`; stop early once they are reproduced, or at
+    `deadline` (a time.perf_counter() value) if one is given."""
     start = time.perf_counter()
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
@@ -117,14 +120,14 @@ def fit(
     optimizer = torch.optim.Adam([{"params": others, "lr": config.lr}, {"params": gates, "lr": config.gate_lr}])
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)
+    cells = sum(x.numel() + y.numel() for x, y in examples)
+    augmentations = max(1, min(config.augmentations, config.cells_per_step // cells - 1))
     device = examples[0][0].device
-    check_perms = colour_permutations(config.augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(
-        device
-    )
+    check_perms = colour_permutations(augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(device)
     losses: list[float] = []
     model.train()
     for step in range(1, config.steps + 1):
-        perms = colour_permutations(config.augmentations, fixed, generator).to(device)
+        perms = colour_permutations(augmentations, fixed, generator).to(device)
         loss = torch.zeros((), device=perms.device)
         for xs, ys in groups:
             xb, yb = recoloured(perms, xs), recoloured(perms, ys)  # (A·n, h, w), (A·n, H, W)
@@ -140,9 +143,12 @@ def fit(
         losses.append(loss.item())
         if on_step is not None:
             on_step(step, losses[-1])
-        if step % config.check_every == 0 or step == config.steps:
+        out_of_time = deadline is not None and time.perf_counter() > deadline
+        if step % config.check_every == 0 or step == config.steps or out_of_time:
             if reproduces(model, groups, check_perms, cond):
                 return FitResult(step, True, time.perf_counter() - start, losses)
+        if out_of_time:
+            return FitResult(step, False, time.perf_counter() - start, losses)
     return FitResult(config.steps, False, time.perf_counter() - start, losses)
 
 
@@ -155,6 +161,7 @@ def fit_with_restarts(
     on_step: Callable[[int, float], None] | None = None,
     restarts: int = 3,
     jitter: float = 0.5,
+    seconds: float | None = None,
 ) -> tuple[nn.Module, FitResult]:
     """Split the step budget over fresh models; keep the first that reproduces the train pairs.
 
@@ -162,8 +169,9 @@ def fit_with_restarts(
     (a local minimum); a restart from other gate logits usually escapes it more cheaply than
     more steps would. Restart r uses seed + r; odd restarts start every gate near "off" (the
     identity action), even ones the model's own initial gates; restarts after the second are
-    jittered by N(0, jitter²)."""
+    jittered by N(0, jitter²). With `seconds`, restart r must finish by (r + 1)/restarts of it."""
     per_run = max(1, steps // restarts)
+    begin = time.perf_counter()
     done, best, total = 0, None, 0.0
     for r in range(restarts):
         torch.manual_seed(seed + r)
@@ -177,12 +185,14 @@ def fit_with_restarts(
                         if r > 1:
                             param.add_(torch.randn_like(param) * jitter)
         offset = done
+        deadline = None if seconds is None else begin + seconds * (r + 1) / restarts
         result = fit(
             model,
             examples,
             FitConfig(steps=per_run, seed=seed + r),
             cond,
             (lambda s, loss, offset=offset: on_step(offset + s, loss)) if on_step else None,
+            deadline,
         )
         done += result.steps
         total += result.seconds
@@ -270,7 +280,13 @@ def solve(
     model_config = LatFormerConfig(**{**base.__dict__, "experts": experts})
     examples = task_examples(task, device)
     model, result = fit_with_restarts(
-        lambda: make_model(model_config).to(device), examples, config.steps, config.seed, cond, on_step
+        lambda: make_model(model_config).to(device),
+        examples,
+        config.steps,
+        config.seed,
+        cond,
+        on_step,
+        seconds=config.fit_seconds,
     )
     model.eval()
     shapes = [rule(p.input.shape) for p in task.test]

@@ -28,6 +28,9 @@ class SolveConfig(BaseModel):
     seed: int = 0
     steps: int = Field(default=300, ge=1, description="LatFormer step budget per task")
     time_budget: float = Field(default=5.0, gt=0, description="seconds per task for searches")
+    fit_seconds: float | None = Field(
+        default=None, gt=0, description="cap on LatFormer fitting seconds per task; None = the step budget alone"
+    )
     priors: tuple[str, ...] | None = Field(
         default=None, description="geometric priors that decide the experts; None = all"
     )
