@@ -205,8 +205,9 @@ def solve(
                 console.print(
                     f"{task.id} test {i}: {found or 'no candidate: both attempts copy the input'}", highlight=False
                 )
+        if out is not None:  # after every task, so an interrupted run keeps what it finished
+            write_atomically(out, orjson.dumps(submission_json([t for t in loaded if t.id in answers], answers)))
     if out is not None:
-        write_atomically(out, orjson.dumps(submission_json(loaded, answers)))
         console.print(f"wrote {out}")
 
 
@@ -250,9 +251,7 @@ def eval_(
     from arcsolve.evaluate import evaluate_models, select_tasks, subset_datasets
     from arcsolve.progress import EvalProgress, comparison_table, summary_table
 
-    models = list(SOLVERS) if model in (None, []) or "all" in (model or []) else model
-    if model in (None, []):
-        models = ["latformer"]
+    models = ["latformer"] if not model else list(SOLVERS) if "all" in model else model
     specs = list(tasks or []) + list(dataset or [])
     if "larc" in specs:
         specs = [str(larc_dir) if s == "larc" else s for s in specs]
