@@ -121,7 +121,7 @@ def fit(
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)
     cells = sum(x.numel() + y.numel() for x, y in examples)
-    augmentations = max(1, min(config.augmentations, config.cells_per_step // cells - 1))
+    augmentations = min(config.augmentations, max(1, config.cells_per_step // cells - 1))
     device = examples[0][0].device
     check_perms = colour_permutations(augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(device)
     losses: list[float] = []

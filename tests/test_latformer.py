@@ -222,3 +222,27 @@ def test_solve_gives_up_honestly_without_a_size_rule():
         "x",
     )
     assert solve(task, SolveConfig(device="cpu", steps=5)).candidates == []
+
+
+def test_augmentation_count_respects_the_request_and_the_cell_budget():
+    """0 asked → 0 (identity only); big grids get fewer permutations than asked, never none."""
+    x = torch.zeros((30, 30), dtype=torch.long)
+    big = [(x, x)] * 4  # 7200 cells: the 12 000-cell budget leaves room for one permutation
+    seen = []
+
+    class Spy(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.zeros(()))
+
+        def forward(self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False):
+            seen.append(grids.shape[0])
+            logits = torch.zeros(grids.shape[0], *out_shape, 10) + self.w
+            loss = logits.sum() if targets is not None else None
+            return logits, loss
+
+    fit(Spy(), big, FitConfig(steps=1, augmentations=10, smoothing_loss=False, check_every=100))
+    assert seen[0] == 4 * 2  # identity + 1 permutation, for each of the 4 pairs
+    seen.clear()
+    fit(Spy(), big, FitConfig(steps=1, augmentations=0, smoothing_loss=False, check_every=100))
+    assert seen[0] == 4
