@@ -110,3 +110,13 @@ def interrupted_once_on_c(task: Task, config: SolveConfig) -> Solution:
         marker.touch()
         raise KeyboardInterrupt
     return _answer(task, [p.input for p in task.test], "identity")
+
+
+def four_tasks() -> list[Task]:
+    """rot90 solves the a-tasks, identity the b-tasks; a2 has two test inputs."""
+    return [
+        make_task("000000a1", rotated=True),
+        make_task("000000a2", rotated=True, n_tests=2),
+        make_task("000000b1", rotated=False),
+        make_task("000000b2", rotated=False),
+    ]

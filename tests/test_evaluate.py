@@ -26,7 +26,7 @@ from arcsolve.progress import EvalProgress, comparison_table
 from arcsolve.report import PAPER_TABLE2
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
-from tests.fake_solvers import called, make_task, use_fakes
+from tests.fake_solvers import called, four_tasks, make_task, use_fakes
 
 
 def grid(rows) -> Grid:
@@ -45,13 +45,7 @@ def calls(fake_solvers):
 
 @pytest.fixture
 def tasks() -> list[Task]:
-    # rot90 solves the a-tasks, identity the b-tasks; a2 has two test inputs
-    return [
-        make_task("000000a1", rotated=True),
-        make_task("000000a2", rotated=True, n_tests=2),
-        make_task("000000b1", rotated=False),
-        make_task("000000b2", rotated=False),
-    ]
+    return four_tasks()
 
 
 @pytest.fixture

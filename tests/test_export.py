@@ -16,7 +16,7 @@ from arcsolve.export import (
 )
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
-from tests.fake_solvers import called, make_task, use_fakes
+from tests.fake_solvers import called, four_tasks, make_task, use_fakes
 
 
 @pytest.fixture(autouse=True)
@@ -27,12 +27,7 @@ def fake_solvers(monkeypatch, tmp_path):
 
 @pytest.fixture
 def tasks() -> list[Task]:
-    return [
-        make_task("000000a1", rotated=True),
-        make_task("000000a2", rotated=True, n_tests=2),
-        make_task("000000b1", rotated=False),
-        make_task("000000b2", rotated=False),
-    ]
+    return four_tasks()
 
 
 def turned(grid: Grid, k: int = 1) -> list[list[int]]:
