@@ -278,20 +278,27 @@ def _wrap(index: torch.Tensor, n: int, mirror: bool) -> torch.Tensor:
 
 
 @cache
-def _axis_bases(n_out: int, n_in: int, span: int, mirror: bool) -> tuple[torch.Tensor, ...]:
-    """Frozen 1-D kernels: up/down-scaling by each factor from n_out cells into n_in cells
-    (wrapping, which tiles or crops), and cyclic shifts by −span…span on the n_in cells."""
-    i, j = torch.arange(n_out), torch.arange(n_in)
-    shifts = torch.zeros(2 * span + 1, n_in, n_in)
+def _shift_basis(n: int, span: int) -> torch.Tensor:
+    """Frozen 1-D kernels: cyclic shifts by −span…span on n cells, (2·span+1, n, n)."""
+    j = torch.arange(n)
+    shifts = torch.zeros(2 * span + 1, n, n)
     for k, delta in enumerate(range(-span, span + 1)):
-        shifts[k, j, (j - delta) % n_in] = 1.0
+        shifts[k, j, (j - delta) % n] = 1.0
+    return shifts
+
+
+@cache
+def _scale_bases(n_out: int, n_in: int, mirror: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """Frozen 1-D kernels: up/down-scaling by each factor from n_out cells into n_in cells
+    (wrapping cyclically or mirrored, which tiles or crops), each (len(SCALE_FACTORS), n_out, n_in)."""
+    i = torch.arange(n_out)
     up = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
     down = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
     for k, f in enumerate(SCALE_FACTORS):
         up[k, i, _wrap(i // f, n_in, mirror)] = 1.0
         for offset in range(f):
             down[k, i, _wrap(i * f + offset, n_in, mirror)] += 1.0
-    return shifts, up, down
+    return up, down
 
 
 def axis_matrix(
@@ -299,13 +306,13 @@ def axis_matrix(
 ) -> torch.Tensor:
     """The per-axis factor of the mask, (n_out × n_in): scale and wrap (cyclic or mirrored),
     then shift on the input lattice (so a shift of a smaller output is a crop at an offset)."""
-    span = (len(shift) - 1) // 2
     scaling = 0
     for mirrored, weight in ((False, 1 - mirror), (True, mirror)):
         if not weight.requires_grad and float(weight) == 0.0:
             continue
-        shifts, up, dn = (b.to(shift) for b in _axis_bases(n_out, n_in, span, mirrored))
+        up, dn = (b.to(shift) for b in _scale_bases(n_out, n_in, mirrored))
         scaling = scaling + weight * ((scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1))
+    shifts = _shift_basis(n_in, (len(shift) - 1) // 2).to(shift)
     translate = (shift @ shifts.flatten(1)).view(n_in, n_in)
     return scaling.view(n_out, n_in) @ translate
 
