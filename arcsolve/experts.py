@@ -153,8 +153,8 @@ class Actions:
     scale_rows: torch.Tensor  # (len(SCALE_FACTORS),)
     scale_cols: torch.Tensor
     down: torch.Tensor  # () probability that scaling is transposed (down-scaling)
-    mirror_rows: torch.Tensor  # () probability that rows wrap as mirror images (reflect expert)
-    mirror_cols: torch.Tensor
+    mirror_rows: torch.Tensor | None  # () probability that rows wrap as mirror images (reflect
+    mirror_cols: torch.Tensor | None  # expert); None when the reflect expert is off
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -231,7 +231,7 @@ class MaskExperts(nn.Module):
             if "reflect" in parts
             else None
         )
-        mirror = parts["reflect"][3:] if "reflect" in parts else gates.new_zeros(2)
+        mirror = parts["reflect"][3:] if "reflect" in parts else (None, None)
         dihedral = (
             _compose(rot, ref)
             if rot is not None and ref is not None
@@ -302,14 +302,13 @@ def _scale_bases(n_out: int, n_in: int, mirror: bool) -> tuple[torch.Tensor, tor
 
 
 def axis_matrix(
-    shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor, n_out: int, n_in: int
+    shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor | None, n_out: int, n_in: int
 ) -> torch.Tensor:
     """The per-axis factor of the mask, (n_out × n_in): scale and wrap (cyclic or mirrored),
     then shift on the input lattice (so a shift of a smaller output is a crop at an offset)."""
     scaling = 0
-    for mirrored, weight in ((False, 1 - mirror), (True, mirror)):
-        if not weight.requires_grad and float(weight) == 0.0:
-            continue
+    wraps = ((False, 1.0),) if mirror is None else ((False, 1 - mirror), (True, mirror))
+    for mirrored, weight in wraps:
         up, dn = (b.to(shift) for b in _scale_bases(n_out, n_in, mirrored))
         scaling = scaling + weight * ((scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1))
     shifts = _shift_basis(n_in, (len(shift) - 1) // 2).to(shift)

@@ -248,7 +248,8 @@ def describe_actions(model: LatFormer) -> str:
         if (f_r, f_c) != (1, 1):
             words.append(f"{'down' if acts.down > 0.5 else 'up'}-scale {f_r}x{f_c}")
         shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
-        mirrored = [axis for axis, p in (("rows", acts.mirror_rows), ("columns", acts.mirror_cols)) if p > 0.5]
+        mirrors = (("rows", acts.mirror_rows), ("columns", acts.mirror_cols))
+        mirrored = [axis for axis, p in mirrors if p is not None and p > 0.5]
         if mirrored:
             words.append(f"mirror-wrap {' and '.join(mirrored)}")
         if shift != (0, 0):
