@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from arcsolve.dsl import primitives as P
+from arcsolve.dsl.compose import Cover, overlay
 from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
-from arcsolve.dsl.program import Step, format_program, run_program
+from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
 
 A = np.array([[1, 2, 0], [0, 3, 0]])  # 2x3, not square, not symmetric
 SHAPES = [(1, 1), (2, 3), (3, 2), (4, 4), (5, 7)]
@@ -217,6 +218,19 @@ def test_symmetry_patch():
     eq(P.symmetry_patch(x, "h", 9), [[4, 3]])
 
 
+def test_symmetry_fill():
+    x = g([[5, 1, 2, 2, 1], [5, 3, 4, 9, 9]])  # mirror axis between columns 2 and 3
+    eq(P.symmetry_fill(x, 9), [[5, 1, 2, 2, 1], [5, 3, 4, 4, 3]])
+    y = g([[1, 2, 3], [2, 9, 4], [3, 4, 5]])  # only the diagonal mirror fits
+    eq(P.symmetry_fill(y, 9), [[1, 2, 3], [2, 9, 4], [3, 4, 5]])
+    assert P.symmetry_fill(g([[1, 2], [3, 4]]), 9) is None  # nothing to fill
+
+
+def test_symmetry_fill_patch():
+    x = g([[5, 1, 2, 2, 1], [5, 3, 4, 9, 9]])
+    eq(P.symmetry_fill_patch(x, 9), [[4, 3]])
+
+
 def test_periodic_fill():
     x = g([[1, 2, 1, 2, 1], [3, 4, 3, 0, 3], [1, 0, 0, 2, 1]])
     eq(P.periodic_fill(x, 0), [[1, 2, 1, 2, 1], [3, 4, 3, 4, 3], [1, 2, 1, 2, 1]])
@@ -279,6 +293,32 @@ def test_params_infer_factors_colours_and_shifts():
     assert PARAMS["grow"](small, big, facts) == [(3, 2)]
     assert PARAMS["shrink"](big, small, facts) == [(3, 2)]
     assert PARAMS["colour"](small, big, facts) == [(1,), (2,)]
+
+
+def test_overlay_lays_pieces_on_the_base():
+    base = g([[1, 0], [0, 0]])
+    eq(overlay(base, [g([[1, 2], [0, 0]]), g([[3, 3], [0, 3]])], [(), (3,)]), [[3, 3], [0, 3]])
+    eq(overlay(base, [g([[0, 2], [5, 0]])], [(2,)]), [[1, 2], [0, 0]])
+    assert overlay(base, [g([[1]])], [()]) is None
+
+
+def test_cover_keeps_pieces_on_the_colours_they_get_right_and_covers_greedily():
+    inputs, targets = [g([[1, 0, 0]])], [g([[1, 2, 3]])]
+    cover = Cover("input", inputs, targets)
+    cover.add("twos", g([1, 2, 0]))
+    cover.add("threes", g([1, 4, 3]))  # wrong in colour 4, right in colour 3
+    cover.add("wrong", g([0, 2, 0]))  # erases a right cell: never usable
+    assert cover.keys == [("twos", ()), ("threes", (3,))]
+    assert cover.greedy() == [("twos", ()), ("threes", (3,))]
+    assert Cover("input", inputs, [g([[1, 2]])]).ok is False
+
+
+def test_overlay_program_is_printable_and_runnable():
+    pieces = (((Step("flip_h"),), ()), ((Step("extend_lines", ("down",)),), (2,)))
+    program = (Step(OVERLAY, ("input", pieces)),)
+    assert format_program(program) == "overlay{input; flip_h; extend_lines{down} [2]}"
+    eq(run_program(program, g([[2, 0, 3], [0, 0, 0]])), [[3, 0, 2], [2, 0, 0]])
+    assert program_cost(program) == 4.0
 
 
 def test_program_is_data_printable_and_runnable():

@@ -1,7 +1,8 @@
 """Pattern completion: fill 'noise' cells from the grid's mirror or translation symmetry.
 
-The `*_patch` variants return only the region that the noise covered, for tasks whose
-answer is the hidden part of a symmetric or periodic picture.
+`symmetry_fill` finds its mirror axes itself, also off the grid's centre. The `*_patch`
+variants return only the region that the noise covered, for tasks whose answer is the
+hidden part of a symmetric or periodic picture.
 """
 
 from __future__ import annotations
@@ -52,6 +53,71 @@ def _patch(filled: Array | None, g: Array, noise: int) -> Array | None:
 def symmetry_patch(g: Array, group: str, noise: int) -> Array | None:
     """What a symmetry fill puts under the noise cells' bounding box."""
     return _patch(symmetrize(g, group, noise), g, noise)
+
+
+def _shifted(g: Array, m: Array, dy: int, dx: int) -> tuple[Array, Array]:
+    """Views (A, B) with B[i, j] = m[y + dy, x + dx] for the cell A[i, j] = g[y, x]."""
+    h, w = g.shape
+    y0, y1 = max(0, -dy), min(h, m.shape[0] - dy)
+    x0, x1 = max(0, -dx), min(w, m.shape[1] - dx)
+    if y1 <= y0 or x1 <= x0:
+        return g[:0, :0], m[:0, :0]
+    return g[y0:y1, x0:x1], m[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
+
+
+def _mirror_views(g: Array):
+    """(family, A, B) for every mirror of the plane whose axis crosses the grid, B being the
+    mirror image of A: left-right and top-bottom about any line, and both diagonals."""
+    h, w = g.shape
+    flipped, turned, anti = g[:, ::-1], g[::-1], g.T[::-1, ::-1]
+    for s in range(1, 2 * w - 2):  # x <-> s - x
+        yield "h", *_shifted(g, flipped, 0, w - 1 - s)
+    for s in range(1, 2 * h - 2):  # y <-> s - y
+        yield "v", *_shifted(g, turned, h - 1 - s, 0)
+    for d in range(-(h - 2), w - 1):  # (y, x) <-> (x - d, y + d)
+        yield "diag", *_shifted(g, g.T, d, -d)
+    for s in range(1, h + w - 2):  # (y, x) <-> (s - x, s - y)
+        yield "anti", *_shifted(g, anti, w - 1 - s, h - 1 - s)
+
+
+def _mirrors(g: Array, noise: int) -> list[int]:
+    """For each family, the index of the mirror with the most related pairs of known cells,
+    if it relates at least half of them and they all agree."""
+    half = (g != noise).sum() / 2
+    best: dict[str, tuple[int, int]] = {}
+    for i, (family, a, b) in enumerate(_mirror_views(g)):
+        if a.size < half:
+            continue
+        both = (a != noise) & (b != noise)
+        overlap = int(both.sum())
+        if overlap >= half and overlap > best.get(family, (0, 0))[0] and (a == b)[both].all():
+            best[family] = (overlap, i)
+    return sorted(i for _, i in best.values())
+
+
+def symmetry_fill(g: Array, noise: int) -> Array | None:
+    """Replace `noise` cells from the grid's mirror symmetries, axes found anywhere (off-centre too)."""
+    if not (g == noise).any():
+        return None
+    chosen = _mirrors(g, noise)
+    if not chosen:
+        return None
+    out = g.copy()
+    for _ in range(4):  # a cell's mirror may itself be filled by another mirror first
+        before = out.copy()
+        views = list(_mirror_views(out))
+        for i in chosen:
+            _, a, b = views[i]
+            fill = (a == noise) & (b != noise)
+            a[fill] = b[fill].copy()
+        if np.array_equal(before, out):
+            break
+    return out
+
+
+def symmetry_fill_patch(g: Array, noise: int) -> Array | None:
+    """What an off-centre symmetry fill puts under the noise cells' bounding box."""
+    return _patch(symmetry_fill(g, noise), g, noise)
 
 
 def _consistent(g: Array, known: Array, py: int, px: int) -> bool:

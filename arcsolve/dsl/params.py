@@ -113,6 +113,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
         product(("h", "v", "hv", "rot", "diag", "all"), sorted({0, *facts.lost_colours}))
     ),
     "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
+    "lost_colour": lambda grids, targets, facts: [(c,) for c in facts.lost_colours],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
     "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",)],
     "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],

@@ -15,7 +15,14 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.completion import periodic_fill, periodic_patch, symmetrize, symmetry_patch
+from arcsolve.dsl.completion import (
+    periodic_fill,
+    periodic_patch,
+    symmetrize,
+    symmetry_fill,
+    symmetry_fill_patch,
+    symmetry_patch,
+)
 from arcsolve.dsl.geometry import (
     antitranspose,
     downscale,
@@ -291,6 +298,8 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(split_pick, "split_pick"),
     _p(symmetrize, "symmetry", shape="same"),
     _p(symmetry_patch, "symmetry"),
+    _p(symmetry_fill, "lost_colour", shape="same"),
+    _p(symmetry_fill_patch, "lost_colour"),
     _p(periodic_fill, "noise", shape="same"),
     _p(periodic_patch, "noise"),
     _p(gravity, "direction", shape="same"),

@@ -1,4 +1,8 @@
-"""Programs as data: a program is a tuple of named steps, printable, hashable, runnable."""
+"""Programs as data: a program is a tuple of named steps, printable, hashable, runnable.
+
+A step names a registered primitive, or is an `overlay` of whole sub-programs run on the
+same grid (see `arcsolve.dsl.compose`), which the search builds from partial programs.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,16 @@ from typing import NamedTuple
 
 import numpy as np
 
+from arcsolve.dsl.compose import base_grid, overlay
 from arcsolve.dsl.primitives import PRIMITIVES
+
+OVERLAY = "overlay"
 
 
 class Step(NamedTuple):
     """One primitive applied with fixed parameters, e.g. `upscale{2,2}`; recolor's one
-    parameter is the tuple of (from, to) colour pairs."""
+    parameter is the tuple of (from, to) colour pairs; overlay's are the base ("input" or
+    "empty") and the tuple of (sub-program, colours) pieces laid on it."""
 
     name: str
     params: tuple = ()
@@ -19,6 +27,9 @@ class Step(NamedTuple):
     def __str__(self) -> str:
         if not self.params:
             return self.name
+        if self.name == OVERLAY:
+            base, pieces = self.params
+            return "overlay{" + "; ".join([base, *(_piece(*p) for p in pieces)]) + "}"
         if self.name == "recolor":
             return "recolor{" + ",".join(f"{a}->{b}" for a, b in self.params[0]) + "}"
         return self.name + "{" + ",".join(str(p) for p in self.params) + "}"
@@ -32,14 +43,36 @@ def format_program(program: Program) -> str:
     return " | ".join(str(step) for step in program) if program else "identity"
 
 
+def _piece(program: Program, colours: tuple) -> str:
+    text = format_program(program)
+    return text + " [" + ",".join(map(str, colours)) + "]" if colours else text
+
+
 def program_cost(program: Program) -> float:
-    """Simplicity score (lower is simpler): the sum of the steps' costs."""
-    return sum(PRIMITIVES[step.name].cost for step in program)
+    """Simplicity score (lower is simpler): the sum of the steps' costs; an overlay costs
+    its pieces' programs plus one per piece."""
+    return sum(
+        sum(program_cost(p) + 1.0 for p, _ in step.params[1]) if step.name == OVERLAY
+        else PRIMITIVES[step.name].cost
+        for step in program
+    )
+
+
+def run_overlay(grid: np.ndarray, base: str, pieces: tuple) -> np.ndarray | None:
+    """Run the pieces' sub-programs on the grid and lay their outputs on the base, in order."""
+    outs = [run_program(p, grid) for p, _ in pieces]
+    if any(o is None for o in outs):
+        return None
+    start = base_grid(base, grid, outs[0].shape)
+    return None if start is None else overlay(start, outs, [c for _, c in pieces])
 
 
 def apply_step(step: Step, grid: np.ndarray) -> np.ndarray | None:
     """One step on one grid; None if the primitive does not apply or the result is not a grid."""
-    out = PRIMITIVES[step.name].fn(grid, *step.params)
+    if step.name == OVERLAY:
+        out = run_overlay(grid, *step.params)
+    else:
+        out = PRIMITIVES[step.name].fn(grid, *step.params)
     if out is None or out.size == 0 or max(out.shape) > 30:
         return None
     return out

@@ -7,6 +7,10 @@ a program is accepted if it reproduces each train output exactly, directly or af
 cell-wise colour map fitted on the train pairs, and if its test outputs have a size that
 the train pairs allow. The last level is evaluated lazily, pair by pair, and skips steps
 whose shape effect cannot give the target sizes. The clock is checked at every step.
+
+States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
+single program verifies, the last tenth of the budget goes to overlaying a few pieces
+that are each right where they draw.
 """
 
 from __future__ import annotations
@@ -17,9 +21,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from arcsolve.dsl.compose import BASES, Cover, base_grid, overlay
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
 from arcsolve.dsl.primitives import PRIMITIVES
-from arcsolve.dsl.program import Program, Step, apply_step, format_program, program_cost
+from arcsolve.dsl.program import (
+    OVERLAY,
+    Program,
+    Step,
+    apply_step,
+    format_program,
+    program_cost,
+)
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
@@ -30,6 +42,8 @@ Shape = tuple[int, int]
 MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
+COMPOSE_SHARE = 0.1  # of the time budget, kept for overlaying pieces
+MAX_PIECES_KEPT = 20_000  # per base
 
 
 @dataclass(frozen=True)
@@ -93,7 +107,7 @@ class _Search:
     """The state of one task's search: inputs, targets, seen states and accepted programs."""
 
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int):
-        self.deadline = time.monotonic() + time_budget
+        self.deadline = time.monotonic() + time_budget * (1 - COMPOSE_SHARE)
         self.max_depth, self.max_states = max_depth, max_states
         self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
@@ -103,6 +117,8 @@ class _Search:
         self.fits = size_rule(self.train_in, self.targets)
         self.found: list[Found] = []
         self.seen: set[int] = set()
+        covers = [Cover(base, self.train_in, self.targets) for base in BASES]
+        self.covers = [c for c in covers if c.ok]
 
     def out_of_time(self) -> bool:
         return time.monotonic() > self.deadline
@@ -163,9 +179,39 @@ class _Search:
                 self.seen.add(key)
                 prog = program + (step,)
                 self.accept(prog, new[: self.n_train], new[self.n_train :])
+                self.collect(prog, new)
                 if len(self.seen) < self.max_states:
                     frontier.append((prog, tuple(new)))
         return True
+
+    def collect(self, program: Program, state: State) -> None:
+        """Offer a state with the target sizes to every base as a piece for overlays."""
+        train, test = state[: self.n_train], state[self.n_train :]
+        if any(g.shape != t.shape for g, t in zip(train, self.targets, strict=True)):
+            return
+        if not all(self.fits(i.shape, o.shape) for i, o in zip(self.test_in, test, strict=True)):
+            return
+        flat = np.concatenate([g.ravel() for g in train])
+        for cover in self.covers:
+            if len(cover.rows) < MAX_PIECES_KEPT:
+                cover.add((program, state), flat)
+
+    def compose(self) -> None:
+        """Accept the greedy overlay of pieces for each base, if one covers every train output."""
+        for cover in self.covers:
+            chosen = cover.greedy()
+            if chosen is None:
+                continue
+            pieces = tuple((program, colours) for (program, _), colours in chosen)
+            outs = []
+            for k, grid in enumerate(self.train_in + self.test_in):
+                grids = [state[k] for (_, state), _ in chosen]
+                start = base_grid(cover.base, grid, grids[0].shape)
+                colours = [c for _, c in chosen]
+                outs.append(None if start is None else overlay(start, grids, colours))
+            if all(o is not None for o in outs):
+                step = Step(OVERLAY, (cover.base, pieces))
+                self.accept((step,), outs[: self.n_train], outs[self.n_train :])
 
     def finish(self, program: Program, state: State) -> bool:
         """Try every last step on a state, pair by pair, stopping at the first mismatch."""
@@ -185,22 +231,29 @@ class _Search:
                     self.accept(program + (step,), train_out, test_out)
         return True
 
-    def run(self) -> list[Found]:
+    def levels(self) -> None:
         """Search level by level; stop after the first level that verifies a program."""
         start: State = tuple(self.train_in + self.test_in)
         self.seen.add(hash(tuple((g.shape, g.tobytes()) for g in start)))
         self.accept((), self.train_in, self.test_in)
+        self.collect((), start)
         frontier = [((), start)]
         for depth in range(1, self.max_depth + 1):
             if self.found:
-                break
+                return
             last = depth == self.max_depth
             nxt: list = []
             for program, state in frontier:
                 ok = self.finish(program, state) if last else self.expand(program, state, nxt)
                 if not ok or (last and len(distinct(self.found)) >= 2):
-                    return self.found
+                    return
             frontier = nxt
+
+    def run(self) -> list[Found]:
+        """Single programs first; overlays of pieces only if none verifies."""
+        self.levels()
+        if not self.found:
+            self.compose()
         return self.found
 
 

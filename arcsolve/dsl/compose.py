@@ -1,0 +1,101 @@
+"""Combining partial programs: overlay the parts of several programs' outputs that are right.
+
+When no single program reproduces the train outputs, several may each get a part right
+(one draws the lines, another fills the holes). A *piece* is a program's output relative
+to a base (the input, or an empty grid): its active cells are those where it differs
+from the base. A piece is usable if it is right on every active cell of every train
+pair; an overlay of usable pieces is right wherever one of them is active, so it
+reproduces a train output once the pieces together cover every cell where the target
+differs from the base. A piece that is wrong on some cells may still be used on the
+colours it always gets right. The pieces are chosen greedily, most newly covered cells
+first, as icecuber's solver does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+Array = np.ndarray
+
+BASES = ("input", "empty")
+MAX_PIECES = 3
+
+
+def base_grid(base: str, grid: Array, shape: tuple[int, int]) -> Array | None:
+    """The grid the pieces are laid on: the input itself, or an empty grid of the given shape."""
+    if base == "input":
+        return grid if grid.shape == shape else None
+    return np.zeros(shape, dtype=grid.dtype)
+
+
+def overlay(base: Array, pieces: Sequence[Array], colours: Sequence[tuple]) -> Array | None:
+    """The base with each piece's cells that differ from it written on it, in order; a piece
+    with a tuple of colours only writes those colours (an empty tuple: all of them)."""
+    if any(p.shape != base.shape for p in pieces):
+        return None
+    out = base.copy()
+    for p, keep in zip(pieces, colours, strict=True):
+        active = p != base
+        if keep:
+            active &= np.isin(p, keep)
+        out[active] = p[active]
+    return out
+
+
+class Cover:
+    """The usable pieces for one base, as bit rows over the concatenated train cells."""
+
+    def __init__(self, base: str, inputs: Sequence[Array], targets: Sequence[Array]):
+        self.base = base
+        bases = [base_grid(base, i, t.shape) for i, t in zip(inputs, targets, strict=True)]
+        self.ok = all(b is not None for b in bases)
+        if not self.ok:
+            return
+        self.base_flat = np.concatenate([b.ravel() for b in bases])
+        self.target_flat = np.concatenate([t.ravel() for t in targets])
+        self.need = self.base_flat != self.target_flat
+        self.rows: list[Array] = []
+        self.keys: list = []
+        self.seen: set[bytes] = set()
+
+    def add(self, key, train_flat: Array) -> None:
+        """Keep a piece (its train cells concatenated) on the colours it gets right, if they
+        cover something new; the kept key is (key, colours), colours () meaning all."""
+        active = train_flat != self.base_flat
+        wrong = active & (train_flat != self.target_flat)
+        colours: tuple = ()
+        if wrong.any():
+            right = np.setdiff1d(train_flat[active], train_flat[wrong])
+            if right.size == 0:
+                return
+            colours = tuple(int(c) for c in right)
+            active &= np.isin(train_flat, right)
+        covered = active & self.need
+        if not covered.any():
+            return
+        sig = np.packbits(covered).tobytes()
+        if sig in self.seen:
+            return
+        self.seen.add(sig)
+        self.rows.append(covered)
+        self.keys.append((key, colours))
+
+    def greedy(self, max_pieces: int = MAX_PIECES) -> list | None:
+        """Keys of at most max_pieces pieces that together cover every needed cell, or None."""
+        if not self.ok or not self.rows or not self.need.any():
+            return None
+        rows = np.stack(self.rows)
+        left = self.need.copy()
+        chosen = []
+        for _ in range(max_pieces):
+            gains = (rows & left).sum(1)
+            best = int(gains.argmax())  # ties go to the first piece found, the simplest
+            if gains[best] == 0:
+                return None
+            chosen.append(self.keys[best])
+            left &= ~rows[best]
+            if not left.any():
+                return chosen if len(chosen) > 1 else None
+        return None
