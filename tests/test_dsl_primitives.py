@@ -281,6 +281,19 @@ def test_objects_and_select():
     assert select(OBJS, "symmetric", "colour4").colours == (3,)  # the one asymmetric object
 
 
+def test_select_by_common_shape_secondary_cells_and_holes():
+    x = g([
+        [1, 1, 1, 0, 2, 0, 5],
+        [1, 0, 1, 0, 0, 0, 0],
+        [1, 1, 1, 0, 3, 3, 0],
+        [0, 0, 0, 0, 3, 4, 0],
+    ])
+    assert select(x, "has_hole", "colour4").colours == (1,)
+    assert select(x, "common_shape", "colour4").colours == (2,)  # three single cells
+    assert select(x, "most_secondary", "multi8").colours == (3, 4)
+    assert select(x, "most_secondary", "colour4") is None  # one colour each: all tie
+
+
 def test_split_by_separator_grid():
     x = g([[1, 5, 2], [5, 5, 5], [3, 5, 4]])
     assert [p.tolist() for p in split(x, "lines")] == [[[1]], [[2]], [[3]], [[4]]]

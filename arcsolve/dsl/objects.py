@@ -104,6 +104,28 @@ def _unique_key(keys: list) -> int | None:
     return singles[0] if len(singles) == 1 else None
 
 
+def _most_common(keys: list) -> int | None:
+    """Index of an object whose key is the single most frequent one (shared by several)."""
+    counts = [keys.count(k) for k in keys]
+    top = max(counts)
+    if top < 2 or sum(c == top for c in counts) != top:
+        return None
+    return counts.index(top)
+
+
+def _secondary_cells(g: Array, o: Obj) -> int:
+    """How many of the object's cells are not of its most frequent colour."""
+    return int(o.size - np.bincount(g[o.mask]).max())
+
+
+def _has_hole(o: Obj) -> bool:
+    """Whether some cell inside the object's box is cut off from the box's border by it."""
+    box = o.mask[o.box]
+    lab, n = label(box, ~box, diagonal=False, by_colour=False)
+    border = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    return bool(n > np.count_nonzero(border))
+
+
 def _symmetric(g: Array, o: Obj) -> bool:
     c = o.crop(g)
     return bool(np.array_equal(c, c[:, ::-1]) or np.array_equal(c, c[::-1]))
@@ -118,13 +140,20 @@ SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] = Map
     "symmetric": lambda g, objs: _unique_key([_symmetric(g, o) for o in objs]),
 })
 
+# Selectors only worth cropping to (the search tries them with crop_object alone).
+CROP_SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] = MappingProxyType({
+    "common_shape": lambda g, objs: _most_common([o.shape_key() for o in objs]),
+    "most_secondary": lambda g, objs: _unique_best([_secondary_cells(g, o) for o in objs], max),
+    "has_hole": lambda g, objs: _unique_key([_has_hole(o) for o in objs]),
+})
+
 
 def select(g: Array, how: str, conn: str) -> Obj | None:
     """The object picked by selector `how` among the `conn` components, or None."""
     objs = objects(g, conn)
     if len(objs) < 2:
         return objs[0] if objs and how in ("largest", "smallest") else None
-    index = SELECTORS[how](g, objs)
+    index = (SELECTORS[how] if how in SELECTORS else CROP_SELECTORS[how])(g, objs)
     return None if index is None else objs[index]
 
 

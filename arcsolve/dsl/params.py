@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.objects import SELECTORS, split
+from arcsolve.dsl.objects import CROP_SELECTORS, SELECTORS, split
 
 Array = np.ndarray
 Params = tuple
@@ -102,6 +102,9 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "shrink": _shrink,
     "mirror_grow": _mirror_grow,
     "select": lambda grids, targets, facts: list(product(SELECTORS, CONNECTIVITIES)),
+    "select_crop": lambda grids, targets, facts: list(
+        product((*SELECTORS, *CROP_SELECTORS), CONNECTIVITIES)
+    ),
     "split_op": lambda grids, targets, facts: list(
         product(_modes(grids), ("and", "or", "xor", "nor", "diff"))
     ),

@@ -285,7 +285,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(transpose, shape="transpose"),
     _p(antitranspose, shape="transpose"),
     _p(crop_bbox),
-    _p(crop_object, "select"),
+    _p(crop_object, "select_crop"),
     _p(upscale, "grow"),
     _p(downscale, "shrink"),
     _p(tile, "grow"),

@@ -9,7 +9,7 @@ the train pairs allow. The last level is evaluated lazily, pair by pair, and ski
 whose shape effect cannot give the target sizes. The clock is checked at every step.
 
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
-single program verifies, the last tenth of the budget goes to overlaying a few pieces
+single program verifies, the last twentieth of the budget goes to overlaying a few pieces
 that are each right where they draw.
 """
 
@@ -42,8 +42,8 @@ Shape = tuple[int, int]
 MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
-COMPOSE_SHARE = 0.1  # of the time budget, kept for overlaying pieces
-MAX_PIECES_KEPT = 20_000  # per base
+COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
+MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 
 
 @dataclass(frozen=True)
