@@ -16,7 +16,7 @@ from torch import nn
 
 from arcsolve.experts import EXPERTS, SCALE_FACTORS
 from arcsolve.latformer import N_COLOURS, LatFormer, LatFormerConfig
-from arcsolve.sizing import infer_size_rule
+from arcsolve.sizing import SizeRule, infer_size_rule
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
@@ -152,6 +152,23 @@ def fit(
     return FitResult(config.steps, False, time.perf_counter() - start, losses)
 
 
+def restart_model(make_model: Callable[[], nn.Module], restart: int, seed: int, jitter: float = 0.5) -> nn.Module:
+    """A fresh model for restart r (seeded with seed + r): odd restarts start every gate
+    near "off" (the identity action), even ones at the model's own initial gates; restarts
+    after the second are jittered by N(0, jitter²)."""
+    torch.manual_seed(seed + restart)
+    model = make_model()
+    if restart > 0:
+        with torch.no_grad():
+            for name, param in model.named_parameters():
+                if name.endswith("gate_bias"):
+                    if restart % 2:
+                        param.fill_(-3.0)
+                    if restart > 1:
+                        param.add_(torch.randn_like(param) * jitter)
+    return model
+
+
 def fit_with_restarts(
     make_model: Callable[[], nn.Module],
     examples: list[Example],
@@ -163,27 +180,17 @@ def fit_with_restarts(
     jitter: float = 0.5,
     seconds: float | None = None,
 ) -> tuple[nn.Module, FitResult]:
-    """Split the step budget over fresh models; keep the first that reproduces the train pairs.
+    """Split the step budget over fresh models (`restart_model`); keep the first that
+    reproduces the train pairs, or else the one with the lowest final loss.
 
     Gradient descent on products of gates can settle on a wrong combination of actions
     (a local minimum); a restart from other gate logits usually escapes it more cheaply than
-    more steps would. Restart r uses seed + r; odd restarts start every gate near "off" (the
-    identity action), even ones the model's own initial gates; restarts after the second are
-    jittered by N(0, jitter²). With `seconds`, restart r must finish by (r + 1)/restarts of it."""
+    more steps would. With `seconds`, restart r must finish by (r + 1)/restarts of it."""
     per_run = max(1, steps // restarts)
     begin = time.perf_counter()
     done, best, total = 0, None, 0.0
     for r in range(restarts):
-        torch.manual_seed(seed + r)
-        model = make_model()
-        if r > 0:
-            with torch.no_grad():
-                for name, param in model.named_parameters():
-                    if name.endswith("gate_bias"):
-                        if r % 2:
-                            param.fill_(-3.0)
-                        if r > 1:
-                            param.add_(torch.randn_like(param) * jitter)
+        model = restart_model(make_model, r, seed, jitter)
         offset = done
         deadline = None if seconds is None else begin + seconds * (r + 1) / restarts
         result = fit(
@@ -258,6 +265,69 @@ def describe_actions(model: LatFormer) -> str:
     return "; ".join(parts)
 
 
+@dataclass
+class FitPlan:
+    """Everything `solve` decides about a task before fitting: the output size rule, the
+    model (config and factory, with the experts its priors allow), the examples, the device."""
+
+    task: Task
+    rule: SizeRule
+    make_model: Callable[[], nn.Module]
+    examples: list[Example]
+    device: torch.device
+    cond: torch.Tensor | None
+
+
+def plan_fit(
+    task: Task,
+    config: SolveConfig,
+    model_config: LatFormerConfig | None = None,
+    cond: torch.Tensor | None = None,
+    make_model: Callable[[LatFormerConfig], nn.Module] = LatFormer,
+) -> FitPlan | None:
+    """The plan for fitting `task`, or None when no output size rule fits its train pairs."""
+    rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
+    if rule is None:
+        return None
+    device = resolve_device(config.device)
+    experts = tuple(e for e in EXPERTS if config.priors is None or e in config.priors) or ("translate",)
+    base = model_config or LatFormerConfig()
+    model_config = LatFormerConfig(**{**base.__dict__, "experts": experts})
+    return FitPlan(
+        task,
+        rule,
+        lambda: make_model(model_config).to(device),
+        task_examples(task, device),
+        device,
+        cond.to(device) if cond is not None else None,
+    )
+
+
+def finish_solve(
+    plan: FitPlan,
+    model: nn.Module,
+    result: FitResult,
+    start: float,
+    source: str = "latformer",
+    describe: Callable[[nn.Module], str] = describe_actions,
+) -> Solution:
+    """Predict the test outputs of a fitted model: attempt 1 with rounded gates, attempt 2
+    with the soft ones."""
+    task, device, cond = plan.task, plan.device, plan.cond
+    model.eval()
+    shapes = [plan.rule(p.input.shape) for p in task.test]
+    hard = tuple(predict(model, p.input, s, device, cond) for p, s in zip(task.test, shapes, strict=True))
+    soft = tuple(
+        predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes, strict=True)
+    )
+    detail = f"{source} ({describe(model)}; size {plan.rule.name}; {result.steps} steps)"
+    candidates = [
+        Candidate(hard, source, result.solved_train, score=1.0, detail=detail),
+        Candidate(soft, source, False, score=0.5, detail=f"{source}, soft gates"),
+    ]
+    return Solution(task.id, candidates, time.perf_counter() - start)
+
+
 def solve(
     task: Task,
     config: SolveConfig,
@@ -269,38 +339,15 @@ def solve(
     describe: Callable[[nn.Module], str] = describe_actions,
 ) -> Solution:
     """Fit a fresh LatFormer (or `make_model(config)`, a variant) on the task's train pairs and
-    predict its test outputs: attempt 1 with rounded gates, attempt 2 with the soft ones."""
+    predict its test outputs (`finish_solve`)."""
     start = time.perf_counter()
-    rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
-    if rule is None:
+    plan = plan_fit(task, config, model_config, cond, make_model)
+    if plan is None:
         return Solution(task.id, [], time.perf_counter() - start)
-    device = resolve_device(config.device)
-    cond = cond.to(device) if cond is not None else None
-    experts = tuple(e for e in EXPERTS if config.priors is None or e in config.priors) or ("translate",)
-    base = model_config or LatFormerConfig()
-    model_config = LatFormerConfig(**{**base.__dict__, "experts": experts})
-    examples = task_examples(task, device)
     model, result = fit_with_restarts(
-        lambda: make_model(model_config).to(device),
-        examples,
-        config.steps,
-        config.seed,
-        cond,
-        on_step,
-        seconds=config.fit_seconds,
+        plan.make_model, plan.examples, config.steps, config.seed, plan.cond, on_step, seconds=config.fit_seconds
     )
-    model.eval()
-    shapes = [rule(p.input.shape) for p in task.test]
-    hard = tuple(predict(model, p.input, s, device, cond) for p, s in zip(task.test, shapes, strict=True))
-    soft = tuple(
-        predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes, strict=True)
-    )
-    detail = f"{source} ({describe(model)}; size {rule.name}; {result.steps} steps)"
-    candidates = [
-        Candidate(hard, source, result.solved_train, score=1.0, detail=detail),
-        Candidate(soft, source, False, score=0.5, detail=f"{source}, soft gates"),
-    ]
-    return Solution(task.id, candidates, time.perf_counter() - start)
+    return finish_solve(plan, model, result, start, source, describe)
 
 
 def solve_colour(task: Task, config: SolveConfig, on_step: Callable[[int, float], None] | None = None) -> Solution:

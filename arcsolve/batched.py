@@ -1,0 +1,370 @@
+"""Batched fitting: many fits advance as one vmapped computation (issue 9).
+
+A *member* is one fit (one task, one restart). Members whose computation has the same shape
+(a `signature`: the model's configuration, the shapes of their example groups, the number of
+colour maps per step) stack their parameters (`torch.func.stack_module_state`) and take
+every step together: one `vmap(functional_call)` forward over the stack, one backward of the
+summed losses (members share no parameter, so each gets exactly its own gradient) and one
+Adam update with a step count per member. A member leaves the batch as soon as it
+reproduces its train pairs, runs out of steps or time, or is cancelled, and a queued member
+of the same signature takes its place.
+
+Each member follows exactly the trajectory `arcsolve.fit.fit` would give it (same colour
+permutations, same checks, same Adam), so batching changes the cost, not the results;
+`tests/test_batched.py` checks this. `solve_many` is `arcsolve.fit.solve` for a list of
+tasks: every restart of every task is a member, and the restarts run side by side instead
+of one after another (later restarts are cancelled once an earlier one succeeds, so the
+model kept is the one the sequential loop would keep).
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+
+import torch
+from torch import nn
+from torch.func import functional_call, stack_module_state, vmap
+
+from arcsolve.fit import (
+    Example,
+    FitConfig,
+    FitPlan,
+    FitResult,
+    colour_permutations,
+    finish_solve,
+    fixed_colours,
+    group_by_shape,
+    plan_fit,
+    recoloured,
+    restart_model,
+)
+from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.solution import Solution, SolveConfig
+from arcsolve.tasks import Task
+
+
+@dataclass(eq=False)
+class FitJob:
+    """One fit to run: a freshly initialised model and its examples."""
+
+    key: Hashable
+    model: nn.Module
+    examples: list[Example]
+    config: FitConfig
+    cond: torch.Tensor | None = None
+    seconds: float | None = None  # wall-clock cap, counted from when the job joins a batch
+    cancelled: bool = False
+
+
+def _augmentations(examples: list[Example], config: FitConfig) -> int:
+    """Colour maps per step, as `arcsolve.fit.fit` chooses them (the cell budget)."""
+    cells = sum(x.numel() + y.numel() for x, y in examples)
+    return min(config.augmentations, max(1, config.cells_per_step // cells - 1))
+
+
+def signature(job: FitJob) -> Hashable:
+    """Jobs with equal signatures can share a batch: same model, same tensor shapes."""
+    groups = tuple((tuple(xs.shape), tuple(ys.shape)) for xs, ys in group_by_shape(job.examples))
+    model_config = getattr(job.model, "config", None)
+    cond = None if job.cond is None else tuple(job.cond.shape)
+    c = job.config
+    fit_rules = (c.lr, c.gate_lr, c.check_every, c.smoothing_loss)
+    return (type(job.model).__name__, repr(model_config), groups, _augmentations(job.examples, c), cond, fit_rules)
+
+
+@dataclass(eq=False)
+class _Member:
+    job: FitJob
+    groups: list[tuple[torch.Tensor, torch.Tensor]]
+    fixed: list[int]
+    generator: torch.Generator
+    check_perms: torch.Tensor
+    deadline: float | None
+    start: float
+    step: int = 0
+    losses: list[float] = field(default_factory=list)
+
+
+class _Batch:
+    """The members of one signature, their stacked parameters and Adam state."""
+
+    betas, eps = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
+
+    def __init__(self, template: nn.Module, augmentations: int, device: torch.device):
+        self.base = copy.deepcopy(template).to("meta")  # the architecture, without weights
+        self.augmentations = augmentations
+        self.device = device
+        self.members: list[_Member] = []
+        self.params: dict[str, torch.Tensor] = {}
+        self.buffers: dict[str, torch.Tensor] = {}
+        self.state: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}  # Adam moments
+        self.steps = torch.zeros(0, dtype=torch.float64, device=device)  # Adam step count per member
+
+    def join(self, job: FitJob) -> None:
+        torch.manual_seed(job.config.seed)  # as fit() does, so both see the same random state
+        member = _Member(
+            job,
+            group_by_shape(job.examples),
+            fixed_colours(job.examples),
+            torch.Generator().manual_seed(job.config.seed),
+            None,  # set below
+            None if job.seconds is None else time.perf_counter() + job.seconds,
+            time.perf_counter(),
+        )
+        member.check_perms = colour_permutations(
+            self.augmentations, member.fixed, torch.Generator().manual_seed(-1 - job.config.seed)
+        ).to(self.device)
+        params, buffers = stack_module_state([job.model])
+        self.params = self._concat(self.params, params, grad=True)
+        self.buffers = self._concat(self.buffers, buffers, grad=False)
+        for name, p in params.items():
+            zeros = (torch.zeros_like(p), torch.zeros_like(p))
+            old = self.state.get(name)
+            self.state[name] = zeros if old is None else (torch.cat([old[0], zeros[0]]), torch.cat([old[1], zeros[1]]))
+        self.steps = torch.cat([self.steps, self.steps.new_zeros(1)])
+        self.members.append(member)
+
+    @staticmethod
+    def _concat(old: dict, new: dict, grad: bool) -> dict:
+        out = {}
+        for name, tensor in new.items():
+            joined = tensor.detach() if name not in old else torch.cat([old[name].detach(), tensor.detach()])
+            out[name] = joined.requires_grad_(grad) if grad else joined
+        return out
+
+    def leave(self, indices: list[int]) -> None:
+        keep = [i for i in range(len(self.members)) if i not in set(indices)]
+        index = torch.tensor(keep, dtype=torch.long, device=self.device)
+        self.params = {k: v.detach()[index].requires_grad_() for k, v in self.params.items()}
+        self.buffers = {k: v[index] for k, v in self.buffers.items()}
+        self.state = {k: (m[index], v[index]) for k, (m, v) in self.state.items()}
+        self.steps = self.steps[index]
+        self.members = [self.members[i] for i in keep]
+
+    def model_of(self, i: int) -> nn.Module:
+        """Member i's parameters, copied back into its own module."""
+        model = self.members[i].job.model
+        with torch.no_grad():
+            for name, p in model.named_parameters():
+                p.copy_(self.params[name][i])
+            for name, b in model.named_buffers():
+                b.copy_(self.buffers[name][i])
+        return model
+
+    # ------------------------------------------------------------------ the computation
+
+    def _stacked_groups(self, perms: torch.Tensor) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        """Per group, every member's recoloured pairs: (B, A·n, h, w) and (B, A·n, H, W)."""
+        out = []
+        for g in range(len(self.members[0].groups)):
+            xs = torch.stack([m.groups[g][0] for m in self.members])
+            ys = torch.stack([m.groups[g][1] for m in self.members])
+            out.append((vmap(recoloured)(perms, xs), vmap(recoloured)(perms, ys)))
+        return out
+
+    def _conds(self) -> torch.Tensor | None:
+        conds = [m.job.cond for m in self.members]
+        return None if conds[0] is None else torch.stack(conds)
+
+    def _forward(self, params, buffers, xb, out_shape, yb, cond, discrete=False, smooth=False):
+        return functional_call(
+            self.base, (params, buffers), (xb, out_shape, yb), {"cond": cond, "discrete": discrete, "smooth": smooth}
+        )
+
+    def losses(self, smoothing_loss: bool) -> torch.Tensor:
+        """One training step's loss per member, (B,), with fresh colour permutations."""
+        perms = torch.stack(
+            [colour_permutations(self.augmentations, m.fixed, m.generator) for m in self.members]
+        ).to(self.device)
+        groups = self._stacked_groups(perms)
+        weights = [len(xs) for xs, _ in self.members[0].groups]  # each pair weighs the same
+
+        def member_loss(params, buffers, xbs, ybs, cond):
+            loss = 0.0
+            for xb, yb, weight in zip(xbs, ybs, weights, strict=True):
+                out_shape = tuple(yb.shape[1:])
+                loss = loss + weight * self._forward(params, buffers, xb, out_shape, yb, cond)[1]
+                if smoothing_loss:
+                    loss = loss + weight * self._forward(params, buffers, xb, out_shape, yb, cond, smooth=True)[1]
+            return loss
+
+        cond = self._conds()
+        xbs, ybs = [x for x, _ in groups], [y for _, y in groups]
+        return vmap(member_loss, in_dims=(0, 0, 0, 0, None if cond is None else 0))(
+            self.params, self.buffers, xbs, ybs, cond
+        )
+
+    def adam_step(self, lrs: dict[str, float]) -> None:
+        """torch.optim.Adam's update, with a step count per member (members join at any time)."""
+        self.steps += 1
+        b1, b2 = self.betas
+        with torch.no_grad():
+            for name, p in self.params.items():
+                m, v = self.state[name]
+                g = p.grad
+                if g is None:  # a parameter this architecture does not use (torch's Adam skips it too)
+                    continue
+                m.mul_(b1).add_(g, alpha=1 - b1)
+                v.mul_(b2).addcmul_(g, g, value=1 - b2)
+                shape = (-1,) + (1,) * (p.dim() - 1)
+                bias1 = (1 - b1**self.steps).to(p.dtype).view(shape)
+                bias2 = (1 - b2**self.steps).to(p.dtype).view(shape)
+                p.sub_(lrs[name] / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
+                p.grad = None
+
+    def reproduced(self) -> list[bool]:
+        """Does each member, with discretised gates, reproduce its pairs under its check maps?"""
+        ok = torch.ones(len(self.members), dtype=torch.bool, device=self.device)
+        perms = torch.stack([m.check_perms for m in self.members])
+        cond = self._conds()
+        with torch.no_grad():
+            for xb, yb in self._stacked_groups(perms):
+                out_shape = tuple(yb.shape[2:])
+
+                def member_logits(params, buffers, x, c, out_shape=out_shape):
+                    return self._forward(params, buffers, x, out_shape, None, c, discrete=True)[0]
+
+                logits = vmap(member_logits, in_dims=(0, 0, 0, None if cond is None else 0))(
+                    self.params, self.buffers, xb, cond
+                )
+                ok &= (logits.argmax(-1) == yb).flatten(1).all(1)
+        return ok.tolist()
+
+
+def fit_many(
+    jobs: Iterable[FitJob],
+    on_done: Callable[[FitJob, nn.Module, FitResult], Iterable[FitJob]],
+    capacity: int = 16,
+) -> None:
+    """Fit every job, up to `capacity` members per batch. `on_done(job, model, result)` is
+    called as each job finishes (not for cancelled ones); the jobs it returns are queued too
+    (follow-ups join a running batch when their signature matches)."""
+    queues: dict[Hashable, deque[FitJob]] = {}
+
+    def enqueue(new: Iterable[FitJob]) -> None:
+        for job in new:
+            queues.setdefault(signature(job), deque()).append(job)
+
+    enqueue(jobs)
+    while queues:
+        key = next(iter(queues))
+        _run_signature(queues, key, capacity, lambda j, m, r: enqueue(on_done(j, m, r)))
+
+
+def _run_signature(queues: dict[Hashable, deque[FitJob]], key: Hashable, capacity: int, finished: Callable) -> None:
+    """Run the batch of one signature until its queue is empty and every member has left."""
+    first = queues[key][0]
+    device = first.examples[0][0].device
+    batch = _Batch(first.model, _augmentations(first.examples, first.config), device)
+    lrs = {n: first.config.gate_lr if "gate" in n else first.config.lr for n, _ in first.model.named_parameters()}
+    while True:
+        queue = queues[key]  # finished() may queue follow-ups here while the batch runs
+        while queue and len(batch.members) < capacity:
+            job = queue.popleft()
+            if not job.cancelled:
+                batch.join(job)
+        if not batch.members:
+            del queues[key]
+            return
+        losses = batch.losses(first.config.smoothing_loss)
+        losses.sum().backward()
+        batch.adam_step(lrs)
+        now = time.perf_counter()
+        for m, loss in zip(batch.members, losses.tolist(), strict=True):
+            m.step += 1
+            m.losses.append(loss)
+        out_of_time = [m.deadline is not None and now > m.deadline for m in batch.members]
+        due = [
+            m.step % m.job.config.check_every == 0 or m.step == m.job.config.steps or late
+            for m, late in zip(batch.members, out_of_time, strict=True)
+        ]
+        solved = batch.reproduced() if any(due) else [False] * len(batch.members)
+        leaving = []
+        for i, m in enumerate(batch.members):
+            ok = due[i] and solved[i]
+            if m.job.cancelled:
+                leaving.append(i)
+            elif ok or out_of_time[i] or m.step >= m.job.config.steps:
+                leaving.append(i)
+                finished(m.job, batch.model_of(i), FitResult(m.step, ok, time.perf_counter() - m.start, m.losses))
+        if leaving:
+            batch.leave(leaving)
+
+
+# ---------------------------------------------------------------------------- many tasks
+
+
+@dataclass(eq=False)
+class _TaskRun:
+    plan: FitPlan
+    start: float
+    results: dict[int, tuple[nn.Module, FitResult]] = field(default_factory=dict)
+    jobs: list[FitJob] = field(default_factory=list)
+    reported: bool = False
+
+
+def solve_many(
+    tasks: list[tuple[Task, SolveConfig]],
+    on_solution: Callable[[Solution], None],
+    capacity: int = 16,
+    model_config: LatFormerConfig | None = None,
+    restarts: int = 3,
+) -> None:
+    """`arcsolve.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
+    each task is done. Each restart is a member with the same step budget, seed and initial
+    gates as in `fit_with_restarts`; the first restart (in order) that reproduces the train
+    pairs wins, else the lowest final loss, exactly as there."""
+    runs: dict[str, _TaskRun] = {}
+    jobs = []
+    for task, config in tasks:
+        start = time.perf_counter()
+        plan = plan_fit(task, config, model_config, None, LatFormer)
+        if plan is None:
+            on_solution(Solution(task.id, [], time.perf_counter() - start))
+            continue
+        run = _TaskRun(plan, start)
+        per_run = max(1, config.steps // restarts)
+        for r in range(restarts):
+            model = restart_model(plan.make_model, r, config.seed)
+            fit_config = FitConfig(steps=per_run, seed=config.seed + r)
+            run.jobs.append(FitJob((task.id, r), model, plan.examples, fit_config, None, config.fit_seconds))
+        runs[task.id] = run
+        jobs.extend(run.jobs)
+
+    def done(job: FitJob, model: nn.Module, result: FitResult) -> list[FitJob]:
+        task_id, r = job.key
+        run = runs[task_id]
+        run.results[r] = (model, result)
+        if result.solved_train:
+            for later in run.jobs[r + 1 :]:
+                later.cancelled = True
+        decided = None if run.reported else _decision(run, restarts)
+        if decided is not None:
+            run.reported = True
+            model, result = decided
+            on_solution(finish_solve(run.plan, model, result, run.start))
+        return []
+
+    fit_many(jobs, done, capacity)
+
+
+def _decision(run: _TaskRun, restarts: int) -> tuple[nn.Module, FitResult] | None:
+    """The restart the sequential loop would keep, once it is known; None while it is not."""
+    for r in range(restarts):
+        if r not in run.results:
+            return None
+        model, result = run.results[r]
+        if result.solved_train:
+            return model, _total(run, r, result)
+    best = min(range(restarts), key=lambda r: run.results[r][1].losses[-1])
+    return run.results[best][0], _total(run, restarts - 1, run.results[best][1])
+
+
+def _total(run: _TaskRun, last: int, kept: FitResult) -> FitResult:
+    steps = sum(run.results[r][1].steps for r in range(last + 1))
+    seconds = sum(run.results[r][1].seconds for r in range(last + 1))
+    return FitResult(steps, kept.solved_train, seconds, kept.losses)

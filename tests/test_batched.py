@@ -1,0 +1,134 @@
+"""Batched fitting: a batch member follows the trajectory `fit` gives it alone; members join,
+leave and are cancelled; `solve_many` predicts what `solve` predicts."""
+
+import copy
+
+import pytest
+import torch
+
+from arcsolve.batched import FitJob, fit_many, signature, solve_many
+from arcsolve.fit import FitConfig, fit, restart_model, solve, task_examples
+from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
+from tests.conftest import ROOT
+
+CPU = torch.device("cpu")
+
+
+@pytest.fixture(scope="module")
+def rotate():
+    return load_tasks(ROOT / "tasks" / "rotate.json")[0]
+
+
+@pytest.fixture(scope="module")
+def reflect():
+    return load_tasks(ROOT / "tasks" / "reflect.json")[0]
+
+
+def fresh_model(seed: int = 0, restart: int = 0, dtype: torch.dtype = torch.float32) -> LatFormer:
+    return restart_model(lambda: LatFormer(LatFormerConfig()).to(dtype), restart, seed)
+
+
+def collect(results: dict):
+    def on_done(job, model, result):
+        results[job.key] = (model, result)
+        return []
+
+    return on_done
+
+
+def test_a_member_follows_the_trajectory_fit_gives_it_alone(rotate):
+    examples = task_examples(rotate, CPU)
+    config = FitConfig(steps=4, seed=3)
+    # Adam's update is ±lr for any gradient far above eps, so a gradient that is zero up to
+    # rounding (batched matmuls sum in another order) moves its weight by up to ±lr: the two
+    # runs agree to rounding for two steps (float64), then drift apart chaotically
+    alone, batched = fresh_model(3, dtype=torch.float64), fresh_model(3, dtype=torch.float64)
+    other = fresh_model(4, restart=1, dtype=torch.float64)  # another member shares the batch
+    expected = fit(alone, examples, config)
+    results: dict = {}
+    jobs = [FitJob("a", batched, examples, config), FitJob("b", other, examples, FitConfig(steps=4, seed=4))]
+    fit_many(jobs, collect(results), capacity=2)
+    model, got = results["a"]
+    assert got.steps == expected.steps and got.solved_train == expected.solved_train
+    assert got.losses[:2] == pytest.approx(expected.losses[:2], rel=1e-9)
+    assert got.losses == pytest.approx(expected.losses, rel=1e-3)
+
+
+def test_members_join_as_others_leave_and_follow_ups_are_fitted(rotate):
+    examples = task_examples(rotate, CPU)
+    order: list = []
+
+    def on_done(job, model, result):
+        order.append((job.key, result.steps))
+        if job.key == "first":  # a follow-up job queued from the callback joins the same batch
+            return [FitJob("follow-up", fresh_model(9), examples, FitConfig(steps=2, seed=9))]
+        return []
+
+    budgets = [("first", 2), ("long", 5), ("queued", 3)]
+    jobs = [FitJob(k, fresh_model(i), examples, FitConfig(steps=s, seed=i)) for i, (k, s) in enumerate(budgets)]
+    fit_many(jobs, on_done, capacity=2)
+    # "queued" takes the seat "first" leaves after 2 steps; the follow-up waits for a seat
+    assert order == [("first", 2), ("long", 5), ("queued", 3), ("follow-up", 2)]
+
+
+def test_a_cancelled_job_is_never_reported(rotate):
+    examples = task_examples(rotate, CPU)
+    cancelled = FitJob("cancelled", fresh_model(1), examples, FitConfig(steps=50, seed=1))
+
+    def on_done(job, model, result):
+        cancelled.cancelled = True  # cancelled while it runs in the batch
+        return []
+
+    fit_many([FitJob("short", fresh_model(0), examples, FitConfig(steps=1)), cancelled], on_done, capacity=2)
+    fit_many([cancelled], collect(results := {}), capacity=2)  # and never joins once cancelled
+    assert results == {}
+
+
+def test_jobs_of_other_shapes_get_their_own_batch(rotate, reflect):
+    a = FitJob("rotate", fresh_model(), task_examples(rotate, CPU), FitConfig(steps=2))
+    b = FitJob("reflect", fresh_model(), task_examples(reflect, CPU), FitConfig(steps=2))
+    assert signature(a) != signature(b)
+    assert signature(a) == signature(FitJob("again", fresh_model(5), a.examples, FitConfig(steps=7, seed=5)))
+    results: dict = {}
+    fit_many([a, b], collect(results), capacity=4)
+    assert set(results) == {"rotate", "reflect"}
+
+
+def test_solve_many_predicts_what_solve_predicts(rotate, reflect):
+    config = SolveConfig(steps=30, device="cpu")
+    got: dict = {}
+    solve_many([(rotate, config), (reflect, config)], lambda s: got.setdefault(s.task_id, s), capacity=8)
+    for task in (rotate, reflect):
+        expected = solve(task, config)
+        assert [c.grids for c in got[task.id].candidates] == [c.grids for c in expected.candidates]
+        assert got[task.id].candidates[0].verified == expected.candidates[0].verified
+
+
+def test_solve_many_reports_a_task_without_a_size_rule_at_once():
+    from arcsolve.tasks import task_from_dict
+
+    task = task_from_dict(
+        {
+            "train": [
+                {"input": [[1]], "output": [[1, 1]]},
+                {"input": [[1, 2]], "output": [[1]]},
+            ],
+            "test": [{"input": [[3]]}],
+        },
+        "no-rule",
+        "inline",
+    )
+    got: list = []
+    solve_many([(task, SolveConfig(steps=3, device="cpu"))], got.append)
+    assert [s.candidates for s in got] == [[]]
+
+
+def test_the_fitted_weights_come_back_in_the_jobs_own_module(rotate):
+    model = fresh_model()
+    before = copy.deepcopy(model.state_dict())
+    kept: dict = {}
+    fit_many([FitJob("x", model, task_examples(rotate, CPU), FitConfig(steps=3))], collect(kept))
+    assert kept["x"][0] is model  # the job's own module gets the fitted weights back
+    assert any(not torch.equal(before[k], v) for k, v in model.state_dict().items())
