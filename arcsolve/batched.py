@@ -311,7 +311,7 @@ def solve_many(
     tasks: list[tuple[Task, SolveConfig]],
     on_solution: Callable[[Solution], None],
     capacity: int = 16,
-    model_config: LatFormerConfig | None = None,
+    model_config: Callable[[SolveConfig], LatFormerConfig | None] = lambda config: None,
     restarts: int = 3,
 ) -> None:
     """`arcsolve.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
@@ -322,7 +322,7 @@ def solve_many(
     jobs = []
     for task, config in tasks:
         start = time.perf_counter()
-        plan = plan_fit(task, config, model_config, None, LatFormer)
+        plan = plan_fit(task, config, model_config(config), None, LatFormer)
         if plan is None:
             on_solution(Solution(task.id, [], time.perf_counter() - start))
             continue
@@ -368,3 +368,10 @@ def _total(run: _TaskRun, last: int, kept: FitResult) -> FitResult:
     steps = sum(run.results[r][1].steps for r in range(last + 1))
     seconds = sum(run.results[r][1].seconds for r in range(last + 1))
     return FitResult(steps, kept.solved_train, seconds, kept.losses)
+
+
+def solve_many_colour(
+    tasks: list[tuple[Task, SolveConfig]], on_solution: Callable[[Solution], None], capacity: int = 16
+) -> None:
+    """`arcsolve.fit.solve_colour` for many tasks: colour attention with β = config.beta."""
+    solve_many(tasks, on_solution, capacity, lambda config: LatFormerConfig(beta=config.beta))

@@ -86,19 +86,32 @@ def _peak_mb() -> float:
 
 
 def run_speed_bench(
-    tasks: list[Task], model: str, config: SolveConfig, jobs: tuple[int, ...], out: Path, console: Console | None = None
+    tasks: list[Task],
+    model: str,
+    config: SolveConfig,
+    jobs: tuple[int, ...],
+    out: Path,
+    console: Console | None = None,
+    batches: tuple[int, ...] = (1,),
 ) -> dict:
-    """Tasks per minute, median and p90 seconds per task, for each number of worker processes."""
+    """Tasks per minute, median and p90 seconds per task and peak memory: one run per number
+    of worker processes (one task at a time each), then one per batch size above 1 (one
+    process, `batch` tasks fitted together; see arcsolve.batched)."""
     from arcsolve.evaluate import evaluate
 
+    settings = [(n, 1) for n in jobs] + [(1, b) for b in batches if b > 1]
     runs = {}
-    for n in jobs:
+    for n, b in settings:
+        name = f"jobs={n}" if b == 1 else f"batch={b}"
+        if torch.cuda.is_available() and config.device != "cpu":
+            torch.cuda.reset_peak_memory_stats()
         start = time.perf_counter()
-        report = evaluate(tasks, model, config, None, jobs=n, pictures=False)
+        report = evaluate(tasks, model, config, None, jobs=n, pictures=False, batch=b)
         wall = time.perf_counter() - start
         seconds = sorted(r.seconds for r in report.results)
-        runs[str(n)] = {
+        runs[name] = {
             "jobs": n,
+            "batch": b,
             "wall_seconds": round(wall, 2),
             "tasks_per_minute": round(60 * len(tasks) / wall, 2),
             "median_seconds": round(statistics.median(seconds), 2),
@@ -106,14 +119,16 @@ def run_speed_bench(
             "solved": report.solved,
             "peak_mb": round(_peak_mb(), 1),
         }
+        if torch.cuda.is_available() and config.device != "cpu":
+            runs[name]["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
         if console is not None:
-            r = runs[str(n)]
+            r = runs[name]
             console.print(
-                f"jobs {n}: {r['tasks_per_minute']} tasks/min, median {r['median_seconds']} s, "
-                f"p90 {r['p90_seconds']} s, solved {r['solved']}/{len(tasks)}",
+                f"{name}: {r['tasks_per_minute']} tasks/min, median {r['median_seconds']} s, "
+                f"p90 {r['p90_seconds']} s, solved {r['solved']}/{len(tasks)}, peak {r['peak_mb']} MB",
                 highlight=False,
             )
-    base = runs[str(jobs[0])]["tasks_per_minute"]
+    base = next(iter(runs.values()))["tasks_per_minute"]
     result = {
         "model": model,
         "device": str(resolve_device(config.device)),

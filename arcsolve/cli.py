@@ -56,6 +56,31 @@ FitSecondsOpt = Annotated[
     typer.Option("--fit-seconds", help="Cap on LatFormer fitting seconds per task (default: steps alone)."),
 ]
 BetaOpt = Annotated[float, typer.Option(help="Colour-attention mixing weight β (latformer-color).")]
+JobsOpt = Annotated[
+    int | None, typer.Option(help="Worker processes (default: one per visible GPU, else 1).", show_default=False)
+]
+BatchOpt = Annotated[
+    int, typer.Option(help="Tasks fitted together as one batched computation (latformer, latformer-color).")
+]
+RayOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        help="Run on a Ray cluster: 'auto' (a running one), 'local' (start one here) or an address. "
+        "Needs arcsolve[ray].",
+    ),
+]
+
+
+def default_jobs(jobs: int | None, device: str) -> int:
+    """--jobs, or by default one worker per visible GPU (1 on CPU)."""
+    if jobs is not None:
+        return jobs
+    if device == "cpu":
+        return 1
+    from arcsolve.runner import visible_gpus
+
+    return max(1, visible_gpus())
 
 
 def make_config(
@@ -230,7 +255,9 @@ def eval_(
     ] = None,
     report: Annotated[Path | None, typer.Option("--report", help="Report folder; reruns resume from it.")] = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks (by id).")] = None,
-    jobs: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    jobs: JobsOpt = None,
+    batch: BatchOpt = 1,
+    ray_address: RayOpt = None,
     time_budget: BudgetOpt = 5.0,
     device: DeviceOpt = "auto",
     seed: SeedOpt = 0,
@@ -277,13 +304,15 @@ def eval_(
             models,
             config,
             report,
-            jobs=jobs,
+            jobs=default_jobs(jobs, device),
             on_result=progress,
             annotations=ann,
             dataset=" + ".join(specs),
             subset=subset,
             use_annotated_priors=True,
             fresh=fresh,
+            batch=batch,
+            ray_address=ray_address,
         )
     console.print(summary_table(reports))
     console.print(comparison_table(reports, ann))
@@ -309,6 +338,9 @@ def export(
     fit_seconds: FitSecondsOpt = None,
     beta: BetaOpt = 0.9,
     fresh: Annotated[bool, typer.Option("--fresh", help="Ignore a partial run of another configuration.")] = False,
+    jobs: JobsOpt = None,
+    batch: BatchOpt = 1,
+    ray_address: RayOpt = None,
 ) -> None:
     """Write a Kaggle submission; a killed run resumes and always leaves a valid file."""
     from arcsolve.export import export_submission
@@ -322,7 +354,8 @@ def export(
     config = make_config(device, seed, steps, 5.0, priors, beta, fit_seconds)
     with EvalProgress(total=len(loaded), console=console) as progress:
         summary = export_submission(
-            loaded, model, config, out, fmt=fmt, time_budget_total=time_budget, progress=progress, fresh=fresh
+            loaded, model, config, out, fmt=fmt, time_budget_total=time_budget, progress=progress, fresh=fresh,
+            jobs=default_jobs(jobs, device), batch=batch, ray_address=ray_address,
         )
     console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {summary.unreached} not reached)")
 
@@ -405,19 +438,21 @@ def bench_speed(
     tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the bench solve set).")] = None,
     model: ModelOpt = "latformer",
     jobs: Annotated[str, typer.Option(help="Comma list of worker counts to compare.")] = "1,2",
+    batch: Annotated[str, typer.Option(help="Comma list of batch sizes to compare (with jobs=1).")] = "1",
     device: DeviceOpt = "auto",
     steps: StepsOpt = 300,
     seed: SeedOpt = 0,
     out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/speed.json"),
 ) -> None:
-    """Tasks per minute, median and p90 seconds per task and peak memory, per --jobs value."""
+    """Tasks per minute, median and p90 seconds per task and peak memory, per --jobs and --batch value."""
     from arcsolve.bench import DEFAULT_TASKS, run_speed_bench
 
     loaded = load_many(tasks or list(DEFAULT_TASKS))
     counts = tuple(int(j) for j in jobs.split(","))
+    batches = tuple(int(b) for b in batch.split(","))
     config = make_config(device, seed, steps, 5.0, None, 0.9)
-    result = run_speed_bench(loaded, model, config, counts, out, console)
-    console.print(f"speed-up over jobs={counts[0]}: {result['speedup']}; wrote {out}")
+    result = run_speed_bench(loaded, model, config, counts, out, console, batches)
+    console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
 
 
 @bench.command("synthetic")

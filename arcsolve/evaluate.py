@@ -16,12 +16,8 @@ ConfigMismatchError unless `fresh=True`, which starts the file again.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
-import os
-import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -134,9 +130,13 @@ def solve_task(solver: Solver, task: Task, config: SolveConfig) -> TaskResult:
     try:
         solution = solver(task, config)
     except Exception as exc:  # noqa: BLE001 - any solver failure is recorded, not fatal
-        solution, error = Solution(task.id), f"{type(exc).__name__}: {exc}"
-    attempts = solution.attempts(len(task.test), input_copy(task))
-    seconds = time.perf_counter() - start
+        solution, error = None, f"{type(exc).__name__}: {exc}"
+    return task_result(task, solution, time.perf_counter() - start, error)
+
+
+def task_result(task: Task, solution: Solution | None, seconds: float, error: str | None = None) -> TaskResult:
+    """A solution's two attempts per test input (fallbacks where it has none), scored."""
+    attempts = (solution or Solution(task.id)).attempts(len(task.test), input_copy(task))
     score = score_attempts(attempts, truths(task)) if task.has_solutions else None
     return TaskResult(task.id, tuple(tuple(a) for a in attempts), seconds, error, score)
 
@@ -278,46 +278,6 @@ class EvalReport:
 ResultCallback = Callable[[str, TaskResult], None]
 
 
-def _worker_init() -> None:
-    """One torch thread per worker process, so `jobs` workers share the cores, not multiply.
-
-    The environment variables rule torch when a solver imports it later in the worker (a
-    fresh spawned process has not yet), which spares each worker importing torch up front."""
-    os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
-    if "torch" in sys.modules:
-        sys.modules["torch"].set_num_threads(1)
-
-
-def _solve_all(
-    solver: Solver,
-    work: list[tuple[Task, SolveConfig]],
-    workers: int,
-    record: Callable[[TaskResult], None],
-) -> None:
-    """Solve each task, calling `record(result)` as each finishes; in a pool of spawned
-    processes when workers > 1. On Ctrl-C the tasks already handed to workers finish and
-    are recorded too, then the interrupt goes on."""
-    if workers <= 1:
-        for task, config in work:
-            record(solve_task(solver, task, config))
-        return
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_init)
-    futures = [pool.submit(solve_task, solver, task, config) for task, config in work]
-    recorded = set()
-    try:
-        for future in as_completed(futures):
-            record(future.result())
-            recorded.add(future)
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
-        for future in futures:
-            if future not in recorded and not future.cancelled() and not future.exception():
-                record(future.result())
-        raise
-    pool.shutdown(wait=True)
-
-
 def task_config(config: SolveConfig, task: Task, annotations: Annotations | None) -> SolveConfig:
     """The config for one task: its annotated lattice priors decide the experts, unless the
     user named priors. A task annotated with no lattice prior keeps every expert."""
@@ -344,15 +304,18 @@ def run_model(
     subset: str | None = None,
     annotated_priors: Annotations | None = None,
     fresh: bool = False,
+    batch: int = 1,
+    ray_address: str | None = None,
 ) -> EvalReport:
     """Evaluate one model, streaming results to `results-<model>.jsonl` (no report files).
 
     `annotated_priors`: give each annotated task its annotation's lattice priors as
     `config.priors` (only when `config.priors` is None); the choice is part of the fingerprint.
     `on_result(model, result)` is called once per task, for resumed ones first.
+    `jobs`, `batch`, `ray_address`: where and how tasks are solved (`arcsolve.runner.run_all`).
     """
-    if jobs < 1:
-        raise ArcsolveError(f"jobs must be at least 1, got {jobs}")
+    from arcsolve.runner import run_all
+
     solver = get_solver(model)
     for task in tasks:
         truths(task)  # refuse unscorable tasks before solving anything
@@ -379,8 +342,11 @@ def run_model(
         if on_result:
             on_result(model, result)
 
-    todo = [(t, task_config(config, t, annotated_priors)) for t in tasks if t.id not in results]
-    _solve_all(solver, todo, jobs, record)
+    def configured(task: Task, waiting: int) -> SolveConfig:
+        return task_config(config, task, annotated_priors)
+
+    todo = [t for t in tasks if t.id not in results]
+    run_all(model, solver, todo, configured, record, jobs, batch, ray_address)
     return EvalReport(model, dataset, subset, config, [results[t.id] for t in tasks])
 
 
@@ -398,6 +364,8 @@ def evaluate_models(
     use_annotated_priors: bool = False,
     fresh: bool = False,
     pictures: bool = True,
+    batch: int = 1,
+    ray_address: str | None = None,
 ) -> list[EvalReport]:
     """Evaluate each model in turn; with a report_dir, write results and the report files
     (report.json, report.md, examples-<model>.png; see arcsolve.report).
@@ -414,6 +382,7 @@ def evaluate_models(
             tasks, model, config, report_dir, jobs, on_result,
             dataset=dataset, subset=subset, fresh=fresh,
             annotated_priors=annotations if use_annotated_priors else None,
+            batch=batch, ray_address=ray_address,
         )
         for model in models
     ]
@@ -438,12 +407,14 @@ def evaluate(
     use_annotated_priors: bool = False,
     fresh: bool = False,
     pictures: bool = True,
+    batch: int = 1,
+    ray_address: str | None = None,
 ) -> EvalReport:
     """One model: `evaluate_models` with a single model (same options)."""
     return evaluate_models(
         tasks, [model], config, report_dir, jobs, on_result, annotations,
         dataset=dataset, subset=subset, use_annotated_priors=use_annotated_priors, fresh=fresh,
-        pictures=pictures,
+        pictures=pictures, batch=batch, ray_address=ray_address,
     )[0]
 
 

@@ -29,7 +29,7 @@ import orjson
 from pydantic import TypeAdapter, ValidationError
 
 from arcsolve.errors import ArcsolveError, TaskFormatError
-from arcsolve.evaluate import ResultLog, Score, TaskResult, score_attempts, solve_task, truths
+from arcsolve.evaluate import ResultLog, Score, TaskResult, score_attempts, truths
 from arcsolve.loaders import read_json
 from arcsolve.solution import SolveConfig, get_solver
 from arcsolve.tasks import Grid, GridField, Task
@@ -124,12 +124,19 @@ def export_submission(
     progress: Callable[[str, TaskResult], None] | None = None,
     *,
     fresh: bool = False,
+    jobs: int = 1,
+    batch: int = 1,
+    ray_address: str | None = None,
 ) -> ExportSummary:
-    """Solve every task with `model` and write the submission to `out_path`.
+    """Solve every task with `model` and write the submission to `out_path`, rewritten after
+    every task. `jobs`, `batch`, `ray_address`: where tasks are solved (`arcsolve.runner`).
 
     With `time_budget_total` (seconds for the whole run; Kaggle allows 12 hours), each task
-    gets `config.time_budget` = time left / tasks left, and when no time is left the remaining
-    tasks get the fallback. `progress(model, result)` is called once per task."""
+    gets `config.time_budget` = time left / tasks left (times `jobs`, which run side by side)
+    as it starts, and when no time is left the remaining tasks get the fallback.
+    `progress(model, result)` is called once per task."""
+    from arcsolve.runner import run_all
+
     if fmt not in FORMATS:
         raise ArcsolveError(f"unknown submission format '{fmt}'; choose from {', '.join(FORMATS)}")
     if time_budget_total is not None and time_budget_total <= 0:
@@ -153,24 +160,31 @@ def export_submission(
     todo = [task for task in tasks if task.id not in answers]
     start = monotonic()
     write_submission(out_path, tasks, answers, fmt)
+
+    budgets: dict[str, float] = {}  # the search budget each task was given
+
+    def config_for(task: Task, waiting: int) -> SolveConfig | None:
+        budgets[task.id] = config.time_budget
+        if time_budget_total is None:
+            return config
+        left = time_budget_total - (monotonic() - start)
+        if left <= 0:
+            return None
+        budgets[task.id] = left * jobs / waiting
+        return config.model_copy(update={"time_budget": budgets[task.id]})
+
+    def record(result: TaskResult) -> None:
+        log.append({**result.to_record(), "time_budget": budgets[result.id]})
+        answers[result.id] = result.attempts
+        summary.solved_now += result.solved
+        if result.error is not None:
+            summary.errors.append(result.id)
+        write_submission(out_path, tasks, answers, fmt)
+        if progress:
+            progress(model, result)
+
     try:
-        for done, task in enumerate(todo):
-            task_config = config
-            if time_budget_total is not None:
-                left = time_budget_total - (monotonic() - start)
-                if left <= 0:
-                    summary.unreached = [t.id for t in todo[done:]]
-                    break
-                task_config = config.model_copy(update={"time_budget": left / (len(todo) - done)})
-            result = solve_task(solver, task, task_config)
-            log.append({**result.to_record(), "time_budget": task_config.time_budget})
-            answers[task.id] = result.attempts
-            summary.solved_now += result.solved
-            if result.error is not None:
-                summary.errors.append(task.id)
-            write_submission(out_path, tasks, answers, fmt)
-            if progress:
-                progress(model, result)
+        summary.unreached = run_all(model, solver, todo, config_for, record, jobs, batch, ray_address)
     finally:  # even on Ctrl-C: a complete, valid file, fallbacks where unreached
         write_submission(out_path, tasks, answers, fmt)
     return summary

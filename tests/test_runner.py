@@ -1,0 +1,85 @@
+"""Where tasks are solved (`arcsolve.runner`): inline, worker processes, batches, Ray."""
+
+import multiprocessing
+import os
+
+import numpy as np
+import pytest
+
+from arcsolve.errors import ArcsolveError
+from arcsolve.evaluate import evaluate, results_path
+from arcsolve.export import export_submission
+from arcsolve.loaders import load_tasks
+from arcsolve.runner import _worker_init, run_all
+from arcsolve.solution import SolveConfig, get_solver
+from tests.conftest import ROOT
+from tests.fake_solvers import called, four_tasks, use_fakes
+
+
+@pytest.fixture(autouse=True)
+def fake_solvers(monkeypatch, tmp_path):
+    return use_fakes(monkeypatch, tmp_path)
+
+
+def test_handing_out_stops_when_the_config_says_so_and_names_the_tasks_left(fake_solvers):
+    tasks = four_tasks()
+    recorded = []
+
+    def config_for(task, waiting):
+        return SolveConfig(time_budget=waiting) if waiting > 2 else None
+
+    unreached = run_all("test-identity", get_solver("test-identity"), tasks, config_for, recorded.append)
+    assert [r.id for r in recorded] == ["000000a1", "000000a2"]
+    assert unreached == ["000000b1", "000000b2"]
+    assert [line.split()[1] for line in fake_solvers.read_text().splitlines()] == ["4.0", "3.0"]  # waiting
+
+
+def test_bad_jobs_and_batch_are_refused():
+    with pytest.raises(ArcsolveError, match="jobs must be at least 1"):
+        run_all("test-identity", get_solver("test-identity"), four_tasks(), lambda t, w: SolveConfig(), print, jobs=0)
+    with pytest.raises(ArcsolveError, match="batch must be at least 1"):
+        run_all("test-identity", get_solver("test-identity"), four_tasks(), lambda t, w: SolveConfig(), print, batch=0)
+
+
+def test_worker_processes_get_one_thread_and_one_gpu_each_round_robin(monkeypatch):
+    counter = multiprocessing.get_context("spawn").Value("i", 0)
+    seen = []
+    for _ in range(3):
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "unset")
+        _worker_init(counter, 2)
+        seen.append((os.environ["CUDA_VISIBLE_DEVICES"], os.environ["OMP_NUM_THREADS"]))
+    assert seen == [("0", "1"), ("1", "1"), ("0", "1")]
+
+
+def test_export_with_two_worker_processes_answers_every_task(tmp_path, fake_solvers):
+    out = tmp_path / "submission.json"
+    summary = export_submission(four_tasks(), "test-rot90", SolveConfig(), out, jobs=2)
+    assert sorted(called(fake_solvers)) == sorted(t.id for t in four_tasks())
+    assert summary.solved_now == 2 and summary.unreached == []
+    assert out.exists()
+
+
+def test_batched_latformer_evaluation_records_every_task(tmp_path):
+    tasks = load_tasks(ROOT / "tasks")
+    config = SolveConfig(steps=3, device="cpu")  # one step per restart: the path, not the skill
+    report = evaluate(tasks, "latformer", config, tmp_path, batch=2, pictures=False)
+    assert [r.id for r in report.results] == sorted(t.id for t in tasks)
+    assert all(r.error is None for r in report.results)
+    assert all(len(tries) == 2 for r in report.results for tries in r.attempts)
+    lines = results_path(tmp_path, "latformer").read_bytes().splitlines()
+    assert len(lines) == 1 + len(tasks)  # the header, then one line per task
+
+
+def test_a_ray_cluster_runs_the_tasks_into_the_same_resumable_log(tmp_path, fake_solvers):
+    ray = pytest.importorskip("ray")  # the `ray` extra; installed by the `dev` extra, so CI runs this
+    try:
+        report = evaluate(four_tasks()[:3], "test-rot90", SolveConfig(), tmp_path, pictures=False,
+                          ray_address="local")
+        assert [r.solved for r in report.results] == [True, True, False]
+        assert len(called(fake_solvers)) == 3
+        # resumed: the fourth task alone is solved, in this process
+        report = evaluate(four_tasks(), "test-rot90", SolveConfig(), tmp_path, pictures=False)
+        assert called(fake_solvers)[3:] == ["000000b2"]
+        assert np.sum([r.solved for r in report.results]) == 2
+    finally:
+        ray.shutdown()
