@@ -357,7 +357,7 @@ def export(
             loaded, model, config, out, fmt=fmt, time_budget_total=time_budget, progress=progress, fresh=fresh,
             jobs=default_jobs(jobs, device), batch=batch, ray_address=ray_address,
         )
-    console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {summary.unreached} not reached)")
+    console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {len(summary.unreached)} not reached)")
 
 
 @app.command()

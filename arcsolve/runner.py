@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import socket
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -197,10 +198,13 @@ def _run_ray(
     except ImportError:
         raise ArcsolveError("--ray-address needs Ray: pip install 'arcsolve[ray]'") from None
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        _check_reachable(address)
+        try:
+            ray.init(
+                address=None if address == "local" else address, include_dashboard=False, log_to_driver=False
+            )
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ArcsolveError(f"--ray-address {address}: {exc}".splitlines()[0]) from None
     resources = ray.cluster_resources()
     gpus = 1 if resources.get("GPU", 0) > 0 else 0
     remote = ray.remote(num_cpus=1, num_gpus=gpus)(_ray_chunk)
@@ -228,6 +232,17 @@ def _run_ray(
             ready, _ = ray.wait(running, num_returns=len(running))
             collect(ready)
         raise
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail at once, not after Ray's long reconnection loop, when HOST:PORT does not answer."""
+    if address in ("auto", "local") or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except (OSError, ValueError) as exc:
+        raise ArcsolveError(f"--ray-address {address}: no Ray cluster answers there ({exc})") from None
 
 
 def _ray_chunk(model: str, solver: Solver, chunk: list[Work], batch: int) -> list[TaskResult]:

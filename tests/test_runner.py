@@ -83,3 +83,16 @@ def test_a_ray_cluster_runs_the_tasks_into_the_same_resumable_log(tmp_path, fake
         assert np.sum([r.solved for r in report.results]) == 2
     finally:
         ray.shutdown()
+
+
+def test_an_unreachable_ray_address_is_one_line_and_exit_2():
+    pytest.importorskip("ray")
+    from typer.testing import CliRunner
+
+    from arcsolve.cli import app
+
+    result = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"}).invoke(
+        app, ["eval", str(ROOT / "tasks"), "--model", "dsl", "--ray-address", "127.0.0.1:1"]
+    )
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines()[-1].startswith("error: --ray-address 127.0.0.1:1: no Ray cluster")
