@@ -492,6 +492,7 @@ def bench_synthetic(
         out,
         console.print,
         canvas=canvas,
+        augmentations=augmentations,
         command=command,
     )
     if noise:
@@ -504,6 +505,7 @@ def bench_synthetic(
             out_dir=out,
             progress=console.print,
             canvas=canvas,
+            augmentations=augmentations,
             command=command,
         )
     console.print(f"wrote {out}/synthetic.json and synthetic.png" + (" and noise.json" if noise else ""))

@@ -208,3 +208,21 @@ def test_too_many_pairs_for_the_canvas_is_refused():
 def test_unknown_model_is_refused(tmp_path):
     with pytest.raises(ArcsolveError, match="unknown model or category: mlp"):
         run_synthetic(models=("mlp",), quick=True, out_dir=tmp_path)
+
+
+def test_the_cli_hands_every_setting_to_both_studies(monkeypatch):
+    from typer.testing import CliRunner
+
+    import arcsolve.bench_synthetic as bench
+    from arcsolve.cli import app
+
+    seen = {}
+    monkeypatch.setattr(bench, "run_synthetic", lambda *a, **k: seen.setdefault("synthetic", (a, k)))
+    monkeypatch.setattr(bench, "run_noise", lambda *a, **k: seen.setdefault("noise", (a, k)))
+    args = ["bench", "synthetic", "--examples", "1,2", "--steps", "7", "--canvas", "9", "--augmentations", "3"]
+    args.append("--noise")
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, args)
+    assert result.exit_code == 0, result.output
+    for study in ("synthetic", "noise"):
+        assert seen[study][1]["augmentations"] == 3 and seen[study][1]["canvas"] == 9
+    assert seen["noise"][1]["steps"] == 7
