@@ -105,19 +105,19 @@ class _Batch:
         self.steps = torch.zeros(0, dtype=torch.float64, device=device)  # Adam step count per member
 
     def join(self, job: FitJob) -> None:
-        torch.manual_seed(job.config.seed)  # as fit() does, so both see the same random state
+        """Add a job's model to the stack, with fresh Adam state; its colour maps come from
+        generators seeded as in `arcsolve.fit.fit`."""
+        fixed = fixed_colours(job.examples)
+        check_generator = torch.Generator().manual_seed(-1 - job.config.seed)
         member = _Member(
             job,
             group_by_shape(job.examples),
-            fixed_colours(job.examples),
+            fixed,
             torch.Generator().manual_seed(job.config.seed),
-            None,  # set below
+            colour_permutations(self.augmentations, fixed, check_generator).to(self.device),
             None if job.seconds is None else time.perf_counter() + job.seconds,
             time.perf_counter(),
         )
-        member.check_perms = colour_permutations(
-            self.augmentations, member.fixed, torch.Generator().manual_seed(-1 - job.config.seed)
-        ).to(self.device)
         params, buffers = stack_module_state([job.model])
         self.params = self._concat(self.params, params, grad=True)
         self.buffers = self._concat(self.buffers, buffers, grad=False)
