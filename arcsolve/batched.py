@@ -9,12 +9,14 @@ Adam update with a step count per member. A member leaves the batch as soon as i
 reproduces its train pairs, runs out of steps or time, or is cancelled, and a queued member
 of the same signature takes its place.
 
-Each member follows exactly the trajectory `arcsolve.fit.fit` would give it (same colour
-permutations, same checks, same Adam), so batching changes the cost, not the results;
-`tests/test_batched.py` checks this. `solve_many` is `arcsolve.fit.solve` for a list of
-tasks: every restart of every task is a member, and the restarts run side by side instead
-of one after another (later restarts are cancelled once an earlier one succeeds, so the
-model kept is the one the sequential loop would keep).
+Each member follows the trajectory `arcsolve.fit.fit` would give it (same colour
+permutations, same checks, same Adam) up to floating-point rounding: batched matmuls sum in
+another order, and Adam's ±lr steps on gradients that are zero up to rounding let two runs
+drift apart over many steps. The tests check the first steps to 1e-9 (float64) and that
+`solve_many` gives the same rounded-gate answers as `solve`. `solve_many` is
+`arcsolve.fit.solve` for a list of tasks: every restart of every task is a member; on a GPU a
+task's restarts run side by side (later ones are cancelled once an earlier one succeeds, so
+the model kept is the one the sequential loop would keep), on a CPU one after another.
 """
 
 from __future__ import annotations
@@ -313,13 +315,19 @@ def solve_many(
     capacity: int = 16,
     model_config: Callable[[SolveConfig], LatFormerConfig | None] = lambda config: None,
     restarts: int = 3,
+    side_by_side: bool | None = None,
 ) -> None:
     """`arcsolve.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
     each task is done. Each restart is a member with the same step budget, seed and initial
     gates as in `fit_with_restarts`; the first restart (in order) that reproduces the train
-    pairs wins, else the lowest final loss, exactly as there."""
+    pairs wins, else the lowest final loss, exactly as there.
+
+    `side_by_side`: run a task's restarts at once (the default on a GPU, where a few more
+    members cost almost nothing) or each only after the previous one failed (the default on
+    a CPU, where every member costs its full compute and restart 0 usually suffices)."""
     runs: dict[str, _TaskRun] = {}
     jobs = []
+    follow_ups: dict[FitJob, FitJob] = {}
     for task, config in tasks:
         start = time.perf_counter()
         plan = plan_fit(task, config, model_config(config), None, LatFormer)
@@ -333,7 +341,10 @@ def solve_many(
             fit_config = FitConfig(steps=per_run, seed=config.seed + r)
             run.jobs.append(FitJob((task.id, r), model, plan.examples, fit_config, None, config.fit_seconds))
         runs[task.id] = run
-        jobs.extend(run.jobs)
+        together = plan.device.type == "cuda" if side_by_side is None else side_by_side
+        jobs.extend(run.jobs if together else run.jobs[:1])
+        if not together:
+            follow_ups.update(zip(run.jobs, run.jobs[1:], strict=False))  # restart r+1 after r
 
     def done(job: FitJob, model: nn.Module, result: FitResult) -> list[FitJob]:
         task_id, r = job.key
@@ -345,9 +356,9 @@ def solve_many(
         decided = None if run.reported else _decision(run, restarts)
         if decided is not None:
             run.reported = True
-            model, result = decided
-            on_solution(finish_solve(run.plan, model, result, run.start))
-        return []
+            on_solution(finish_solve(run.plan, *decided, run.start))
+        after = follow_ups.get(job)
+        return [after] if after is not None and not run.reported else []
 
     fit_many(jobs, done, capacity)
 
