@@ -159,17 +159,19 @@ class _Batch:
 
     # ------------------------------------------------------------------ the computation
 
-    def _stacked_groups(self, perms: torch.Tensor) -> list[tuple[torch.Tensor, torch.Tensor]]:
-        """Per group, every member's recoloured pairs: (B, A·n, h, w) and (B, A·n, H, W)."""
+    @staticmethod
+    def _stacked_groups(members: list[_Member], perms: torch.Tensor) -> list[tuple[torch.Tensor, torch.Tensor]]:
+        """Per group, the members' recoloured pairs: (B, A·n, h, w) and (B, A·n, H, W)."""
         out = []
-        for g in range(len(self.members[0].groups)):
-            xs = torch.stack([m.groups[g][0] for m in self.members])
-            ys = torch.stack([m.groups[g][1] for m in self.members])
+        for g in range(len(members[0].groups)):
+            xs = torch.stack([m.groups[g][0] for m in members])
+            ys = torch.stack([m.groups[g][1] for m in members])
             out.append((vmap(recoloured)(perms, xs), vmap(recoloured)(perms, ys)))
         return out
 
-    def _conds(self) -> torch.Tensor | None:
-        conds = [m.job.cond for m in self.members]
+    @staticmethod
+    def _conds(members: list[_Member]) -> torch.Tensor | None:
+        conds = [m.job.cond for m in members]
         return None if conds[0] is None else torch.stack(conds)
 
     def _forward(self, params, buffers, xb, out_shape, yb, cond, discrete=False, smooth=False):
@@ -182,7 +184,7 @@ class _Batch:
         perms = torch.stack(
             [colour_permutations(self.augmentations, m.fixed, m.generator) for m in self.members]
         ).to(self.device)
-        groups = self._stacked_groups(perms)
+        groups = self._stacked_groups(self.members, perms)
         weights = [len(xs) for xs, _ in self.members[0].groups]  # each pair weighs the same
 
         def member_loss(params, buffers, xbs, ybs, cond):
@@ -194,7 +196,7 @@ class _Batch:
                     loss = loss + weight * self._forward(params, buffers, xb, out_shape, yb, cond, smooth=True)[1]
             return loss
 
-        cond = self._conds()
+        cond = self._conds(self.members)
         xbs, ybs = [x for x, _ in groups], [y for _, y in groups]
         return vmap(member_loss, in_dims=(0, 0, 0, 0, None if cond is None else 0))(
             self.params, self.buffers, xbs, ybs, cond
@@ -218,21 +220,23 @@ class _Batch:
                 p.sub_(lrs[name] / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
                 p.grad = None
 
-    def reproduced(self) -> list[bool]:
-        """Does each member, with discretised gates, reproduce its pairs under its check maps?"""
-        ok = torch.ones(len(self.members), dtype=torch.bool, device=self.device)
-        perms = torch.stack([m.check_perms for m in self.members])
-        cond = self._conds()
+    def reproduced(self, indices: list[int]) -> list[bool]:
+        """Do these members, with discretised gates, reproduce their pairs under their check maps?"""
+        members = [self.members[i] for i in indices]
+        index = torch.tensor(indices, dtype=torch.long, device=self.device)
+        params = {k: v.detach()[index] for k, v in self.params.items()}
+        buffers = {k: v[index] for k, v in self.buffers.items()}
+        ok = torch.ones(len(members), dtype=torch.bool, device=self.device)
+        perms = torch.stack([m.check_perms for m in members])
+        cond = self._conds(members)
         with torch.no_grad():
-            for xb, yb in self._stacked_groups(perms):
+            for xb, yb in self._stacked_groups(members, perms):
                 out_shape = tuple(yb.shape[2:])
 
                 def member_logits(params, buffers, x, c, out_shape=out_shape):
                     return self._forward(params, buffers, x, out_shape, None, c, discrete=True)[0]
 
-                logits = vmap(member_logits, in_dims=(0, 0, 0, None if cond is None else 0))(
-                    self.params, self.buffers, xb, cond
-                )
+                logits = vmap(member_logits, in_dims=(0, 0, 0, None if cond is None else 0))(params, buffers, xb, cond)
                 ok &= (logits.argmax(-1) == yb).flatten(1).all(1)
         return ok.tolist()
 
@@ -284,10 +288,11 @@ def _run_signature(queues: dict[Hashable, deque[FitJob]], key: Hashable, capacit
             m.step % m.job.config.check_every == 0 or m.step == m.job.config.steps or late
             for m, late in zip(batch.members, out_of_time, strict=True)
         ]
-        solved = batch.reproduced() if any(due) else [False] * len(batch.members)
+        checked = [i for i, d in enumerate(due) if d]  # only the members due a check pay for one
+        solved = dict(zip(checked, batch.reproduced(checked), strict=True)) if checked else {}
         leaving = []
         for i, m in enumerate(batch.members):
-            ok = due[i] and solved[i]
+            ok = solved.get(i, False)
             if m.job.cancelled:
                 leaving.append(i)
             elif ok or out_of_time[i] or m.step >= m.job.config.steps:
