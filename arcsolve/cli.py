@@ -110,6 +110,17 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+def int_list(option: str, text: str) -> tuple[int, ...]:
+    """A comma list of positive integers, e.g. --jobs 1,2; a one-line error otherwise."""
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise ArcsolveError(f"{option}: expected a comma list of whole numbers like 1,2, got '{text}'") from None
+    if any(v < 1 for v in values):
+        raise ArcsolveError(f"{option}: every number must be at least 1, got '{text}'")
+    return values
+
+
 def reports_errors(command):
     """Turn library errors into one line on stderr and exit status 2."""
 
@@ -448,8 +459,8 @@ def bench_speed(
     from arcsolve.bench import DEFAULT_TASKS, run_speed_bench
 
     loaded = load_many(tasks or list(DEFAULT_TASKS))
-    counts = tuple(int(j) for j in jobs.split(","))
-    batches = tuple(int(b) for b in batch.split(","))
+    counts = int_list("--jobs", jobs)
+    batches = int_list("--batch", batch)
     config = make_config(device, seed, steps, 5.0, None, 0.9)
     result = run_speed_bench(loaded, model, config, counts, out, console, batches)
     console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
@@ -480,7 +491,7 @@ def bench_synthetic(
     from arcsolve.bench_synthetic import CATEGORIES, MODELS, run_noise, run_synthetic
 
     command = "arcsolve " + " ".join(sys.argv[1:])
-    sizes = tuple(int(n) for n in examples.split(",")) if examples else None
+    sizes = int_list("--examples", examples) if examples else None
     run_synthetic(
         category or CATEGORIES,
         sizes,

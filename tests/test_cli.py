@@ -137,3 +137,17 @@ def test_export_and_score_roundtrip(runner, tmp_path, examples):
     scored = runner.invoke(app, ["score", str(sub), "--solutions", str(challenges)])
     assert scored.exit_code == 0, scored.output
     assert "score 1.0000 (2/2 test outputs, 2 tasks solved)" in scored.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["bench", "speed", "--jobs", "1,x"], "--jobs: expected a comma list of whole numbers like 1,2, got '1,x'"),
+        (["bench", "speed", "--batch", "0"], "--batch: every number must be at least 1, got '0'"),
+        (["bench", "synthetic", "--examples", "1,,2"], "--examples: expected a comma list"),
+    ],
+)
+def test_bad_number_lists_are_one_line_errors(runner, args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
