@@ -40,6 +40,7 @@ from arcsolve.fit import (
     finish_solve,
     fixed_colours,
     group_by_shape,
+    maps_per_step,
     plan_fit,
     recoloured,
     restart_model,
@@ -62,12 +63,6 @@ class FitJob:
     cancelled: bool = False
 
 
-def _augmentations(examples: list[Example], config: FitConfig) -> int:
-    """Colour maps per step, as `arcsolve.fit.fit` chooses them (the cell budget)."""
-    cells = sum(x.numel() + y.numel() for x, y in examples)
-    return min(config.augmentations, max(1, config.cells_per_step // cells - 1))
-
-
 def signature(job: FitJob) -> Hashable:
     """Jobs with equal signatures can share a batch: same model, same tensor shapes."""
     groups = tuple((tuple(xs.shape), tuple(ys.shape)) for xs, ys in group_by_shape(job.examples))
@@ -75,7 +70,7 @@ def signature(job: FitJob) -> Hashable:
     cond = None if job.cond is None else tuple(job.cond.shape)
     c = job.config
     fit_rules = (c.lr, c.gate_lr, c.check_every, c.smoothing_loss)
-    return (type(job.model).__name__, repr(model_config), groups, _augmentations(job.examples, c), cond, fit_rules)
+    return (type(job.model).__name__, repr(model_config), groups, maps_per_step(job.examples, c), cond, fit_rules)
 
 
 @dataclass(eq=False)
@@ -87,8 +82,11 @@ class _Member:
     check_perms: torch.Tensor
     deadline: float | None
     start: float
-    step: int = 0
-    losses: list[float] = field(default_factory=list)
+    losses: list[float] = field(default_factory=list)  # one per step taken
+
+    @property
+    def step(self) -> int:
+        return len(self.losses)
 
 
 class _Batch:
@@ -104,7 +102,6 @@ class _Batch:
         self.params: dict[str, torch.Tensor] = {}
         self.buffers: dict[str, torch.Tensor] = {}
         self.state: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}  # Adam moments
-        self.steps = torch.zeros(0, dtype=torch.float64, device=device)  # Adam step count per member
 
     def join(self, job: FitJob) -> None:
         """Add a job's model to the stack, with fresh Adam state; its colour maps come from
@@ -127,7 +124,6 @@ class _Batch:
             zeros = (torch.zeros_like(p), torch.zeros_like(p))
             old = self.state.get(name)
             self.state[name] = zeros if old is None else (torch.cat([old[0], zeros[0]]), torch.cat([old[1], zeros[1]]))
-        self.steps = torch.cat([self.steps, self.steps.new_zeros(1)])
         self.members.append(member)
 
     @staticmethod
@@ -144,7 +140,6 @@ class _Batch:
         self.params = {k: v.detach()[index].requires_grad_() for k, v in self.params.items()}
         self.buffers = {k: v[index] for k, v in self.buffers.items()}
         self.state = {k: (m[index], v[index]) for k, (m, v) in self.state.items()}
-        self.steps = self.steps[index]
         self.members = [self.members[i] for i in keep]
 
     def model_of(self, i: int) -> nn.Module:
@@ -202,9 +197,18 @@ class _Batch:
             self.params, self.buffers, xbs, ybs, cond
         )
 
-    def adam_step(self, lrs: dict[str, float]) -> None:
-        """torch.optim.Adam's update, with a step count per member (members join at any time)."""
-        self.steps += 1
+    def train_step(self, lrs: dict[str, float], smoothing_loss: bool) -> None:
+        """One step for every member: losses, one backward, each member's loss recorded, Adam."""
+        losses = self.losses(smoothing_loss)
+        losses.sum().backward()
+        for m, loss in zip(self.members, losses.tolist(), strict=True):
+            m.losses.append(loss)
+        self._adam(lrs)
+
+    def _adam(self, lrs: dict[str, float]) -> None:
+        """torch.optim.Adam's update, with each member's own step count (members join at any
+        time): the number of losses it has recorded, this step's included."""
+        steps = torch.tensor([m.step for m in self.members], dtype=torch.float64, device=self.device)
         b1, b2 = self.betas
         with torch.no_grad():
             for name, p in self.params.items():
@@ -215,8 +219,8 @@ class _Batch:
                 m.mul_(b1).add_(g, alpha=1 - b1)
                 v.mul_(b2).addcmul_(g, g, value=1 - b2)
                 shape = (-1,) + (1,) * (p.dim() - 1)
-                bias1 = (1 - b1**self.steps).to(p.dtype).view(shape)
-                bias2 = (1 - b2**self.steps).to(p.dtype).view(shape)
+                bias1 = (1 - b1**steps).to(p.dtype).view(shape)
+                bias2 = (1 - b2**steps).to(p.dtype).view(shape)
                 p.sub_(lrs[name] / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
                 p.grad = None
 
@@ -265,7 +269,7 @@ def _run_signature(queues: dict[Hashable, deque[FitJob]], key: Hashable, capacit
     """Run the batch of one signature until its queue is empty and every member has left."""
     first = queues[key][0]
     device = first.examples[0][0].device
-    batch = _Batch(first.model, _augmentations(first.examples, first.config), device)
+    batch = _Batch(first.model, maps_per_step(first.examples, first.config), device)
     lrs = {n: first.config.gate_lr if "gate" in n else first.config.lr for n, _ in first.model.named_parameters()}
     while True:
         queue = queues[key]  # finished() may queue follow-ups here while the batch runs
@@ -276,13 +280,8 @@ def _run_signature(queues: dict[Hashable, deque[FitJob]], key: Hashable, capacit
         if not batch.members:
             del queues[key]
             return
-        losses = batch.losses(first.config.smoothing_loss)
-        losses.sum().backward()
-        batch.adam_step(lrs)
+        batch.train_step(lrs, first.config.smoothing_loss)
         now = time.perf_counter()
-        for m, loss in zip(batch.members, losses.tolist(), strict=True):
-            m.step += 1
-            m.losses.append(loss)
         out_of_time = [m.deadline is not None and now > m.deadline for m in batch.members]
         due = [
             m.step % m.job.config.check_every == 0 or m.step == m.job.config.steps or late

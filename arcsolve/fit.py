@@ -83,6 +83,13 @@ def group_by_shape(examples: list[Example]) -> list[tuple[torch.Tensor, torch.Te
     return [(torch.stack([x for x, _ in g]), torch.stack([y for _, y in g])) for g in groups.values()]
 
 
+def maps_per_step(examples: list[Example], config: FitConfig) -> int:
+    """Colour permutations per step: config.augmentations, fewer when the pairs are large so
+    that a step holds at most config.cells_per_step augmented cells (at least one map)."""
+    cells = sum(x.numel() + y.numel() for x, y in examples)
+    return min(config.augmentations, max(1, config.cells_per_step // cells - 1))
+
+
 def recoloured(perms: torch.Tensor, grids: torch.Tensor) -> torch.Tensor:
     """(A, 10) colour maps applied to (n, h, w) grids: (A·n, h, w), the same map per pair."""
     return perms[:, grids].flatten(0, 1)
@@ -120,8 +127,7 @@ def fit(
     optimizer = torch.optim.Adam([{"params": others, "lr": config.lr}, {"params": gates, "lr": config.gate_lr}])
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)
-    cells = sum(x.numel() + y.numel() for x, y in examples)
-    augmentations = min(config.augmentations, max(1, config.cells_per_step // cells - 1))
+    augmentations = maps_per_step(examples, config)
     device = examples[0][0].device
     check_perms = colour_permutations(augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(device)
     losses: list[float] = []
