@@ -100,10 +100,11 @@ def run_speed_bench(
     from arcsolve.evaluate import evaluate
 
     settings = [(n, 1) for n in jobs] + [(1, b) for b in batches if b > 1]
+    on_gpu = torch.cuda.is_available() and config.device != "cpu"
     runs = {}
     for n, b in settings:
         name = f"jobs={n}" if b == 1 else f"batch={b}"
-        if torch.cuda.is_available() and config.device != "cpu":
+        if on_gpu:
             torch.cuda.reset_peak_memory_stats()
         start = time.perf_counter()
         report = evaluate(tasks, model, config, None, jobs=n, pictures=False, batch=b)
@@ -119,7 +120,7 @@ def run_speed_bench(
             "solved": report.solved,
             "peak_mb": round(_peak_mb(), 1),
         }
-        if torch.cuda.is_available() and config.device != "cpu":
+        if on_gpu:
             runs[name]["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
         if console is not None:
             r = runs[name]

@@ -157,24 +157,27 @@ def _run_pool(
         max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(counter, visible_gpus())
     )
     running: set[Future] = set()
+
+    def collect(finished: set[Future], interrupted: bool = False) -> None:
+        """Record finished chunks; a worker's error is raised, unless the run is already
+        being interrupted (then only the chunks that succeeded are recorded)."""
+        for future in finished:
+            running.discard(future)
+            if interrupted and (future.cancelled() or future.exception() is not None):
+                continue
+            for result in future.result():
+                record(result)
+
     try:
         for chunk in chunks:
             if len(running) >= workers:
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    for result in future.result():
-                        record(result)
+                collect(wait(running, return_when=FIRST_COMPLETED).done)
             running.add(pool.submit(solve_chunk, model, solver, chunk, batch))
-        for future in list(running):
-            for result in future.result():
-                record(result)
-            running.discard(future)
+        while running:
+            collect(wait(running, return_when=FIRST_COMPLETED).done)
     except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
-        for future in running:
-            if not future.cancelled() and future.exception() is None:
-                for result in future.result():
-                    record(result)
+        pool.shutdown(wait=True, cancel_futures=True)  # what is in flight still finishes
+        collect(set(running), interrupted=True)
         raise
     pool.shutdown(wait=True)
 
@@ -206,8 +209,8 @@ def _run_ray(
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ArcsolveError(f"--ray-address {address}: {exc}".splitlines()[0]) from None
     resources = ray.cluster_resources()
-    gpus = 1 if resources.get("GPU", 0) > 0 else 0
-    remote = ray.remote(num_cpus=1, num_gpus=gpus)(_ray_chunk)
+    has_gpus = resources.get("GPU", 0) > 0
+    remote = ray.remote(num_cpus=1)(_ray_chunk)
     limit = max(jobs, int(resources.get("CPU", 1)))
     running: list = []
 
@@ -218,12 +221,14 @@ def _run_ray(
 
     try:
         for chunk in chunks:
-            if chunk and gpus == 0 and chunk[0][1].device == "cuda":
+            device = chunk[0][1].device
+            if device == "cuda" and not has_gpus:
                 raise ArcsolveError("--device cuda was asked for, but the Ray cluster has no GPU")
             if len(running) >= limit:
                 ready, running = ray.wait(running, num_returns=1)
                 collect(ready)
-            running.append(remote.remote(model, solver, chunk, batch))
+            gpus = 1 if has_gpus and device != "cpu" else 0
+            running.append(remote.options(num_gpus=gpus).remote(model, solver, chunk, batch))
         while running:
             ready, running = ray.wait(running, num_returns=1)
             collect(ready)
