@@ -26,7 +26,7 @@ import numpy as np
 import orjson
 
 from arcsolve.errors import ArcsolveError
-from arcsolve.solution import N_ATTEMPTS, Solution, SolveConfig, Solver, get_solver, input_copy
+from arcsolve.solution import N_ATTEMPTS, Candidate, Solution, SolveConfig, Solver, get_solver, input_copy
 from arcsolve.tasks import Grid, Task
 
 if TYPE_CHECKING:
@@ -90,13 +90,23 @@ def truths(task: Task) -> list[Grid]:
 
 @dataclass(frozen=True)
 class TaskResult:
-    """One task's attempts (exactly two per test input), time, error and score."""
+    """One task's attempts (exactly two per test input), time, error and score, and the
+    ranked candidates behind the attempts (None when unknown: a record from an older version)."""
 
     id: str
     attempts: tuple[tuple[Grid, ...], ...]
     seconds: float
     error: str | None = None
     score: Score | None = None  # None when the task's test outputs are unknown
+    candidates: tuple[Candidate, ...] | None = None
+    from_parts: bool = False  # a hybrid built from its parts' recorded candidates
+
+    def solution(self) -> Solution | None:
+        """The solver's output again (candidates and seconds), if it ran without error and
+        its candidates were recorded."""
+        if self.error is not None or self.candidates is None:
+            return None
+        return Solution(self.id, list(self.candidates), self.seconds)
 
     @property
     def solved(self) -> bool:
@@ -112,6 +122,8 @@ class TaskResult:
             "attempts": [[g.to_list() for g in tries] for tries in self.attempts],
             "seconds": round(self.seconds, 4),
             "error": self.error,
+            "from_parts": self.from_parts,
+            "candidates": None if self.candidates is None else [_candidate_record(c) for c in self.candidates],
         }
 
     @classmethod
@@ -119,7 +131,27 @@ class TaskResult:
         """Read a JSON line back; with its task (outputs known), rescore the attempts."""
         attempts = tuple(tuple(Grid.from_numpy(g) for g in tries) for tries in record["attempts"])
         score = score_attempts(attempts, truths(task)) if task and task.has_solutions else None
-        return cls(record["id"], attempts, float(record["seconds"]), record.get("error"), score)
+        candidates = record.get("candidates")
+        return cls(
+            record["id"], attempts, float(record["seconds"]), record.get("error"), score,
+            None if candidates is None else tuple(_candidate_from_record(c) for c in candidates),
+            bool(record.get("from_parts", False)),
+        )
+
+
+def _candidate_record(candidate: Candidate) -> dict[str, Any]:
+    return {
+        "source": candidate.source,
+        "verified": candidate.verified,
+        "score": float(candidate.score),
+        "detail": candidate.detail,
+        "grids": [g.to_list() for g in candidate.grids],
+    }
+
+
+def _candidate_from_record(record: dict[str, Any]) -> Candidate:
+    grids = tuple(Grid.from_numpy(g) for g in record["grids"])
+    return Candidate(grids, record["source"], bool(record["verified"]), float(record["score"]), record["detail"])
 
 
 def solve_task(solver: Solver, task: Task, config: SolveConfig) -> TaskResult:
@@ -134,11 +166,14 @@ def solve_task(solver: Solver, task: Task, config: SolveConfig) -> TaskResult:
     return task_result(task, solution, time.perf_counter() - start, error)
 
 
-def task_result(task: Task, solution: Solution | None, seconds: float, error: str | None = None) -> TaskResult:
+def task_result(
+    task: Task, solution: Solution | None, seconds: float, error: str | None = None, from_parts: bool = False
+) -> TaskResult:
     """A solution's two attempts per test input (fallbacks where it has none), scored."""
     attempts = (solution or Solution(task.id)).attempts(len(task.test), input_copy(task))
     score = score_attempts(attempts, truths(task)) if task.has_solutions else None
-    return TaskResult(task.id, tuple(tuple(a) for a in attempts), seconds, error, score)
+    candidates = tuple(solution.candidates) if solution is not None else None
+    return TaskResult(task.id, tuple(tuple(a) for a in attempts), seconds, error, score, candidates, from_parts)
 
 
 # ---------------------------------------------------------------------------- results file
@@ -276,6 +311,7 @@ class EvalReport:
 # ---------------------------------------------------------------------------- running
 
 ResultCallback = Callable[[str, TaskResult], None]
+FromParts = Callable[[Task], Solution | None]  # a task's solution built from other results, if possible
 
 
 def task_config(config: SolveConfig, task: Task, annotations: Annotations | None) -> SolveConfig:
@@ -306,6 +342,7 @@ def run_model(
     fresh: bool = False,
     batch: int = 1,
     ray_address: str | None = None,
+    from_parts: FromParts | None = None,
 ) -> EvalReport:
     """Evaluate one model, streaming results to `results-<model>.jsonl` (no report files).
 
@@ -313,6 +350,8 @@ def run_model(
     `config.priors` (only when `config.priors` is None); the choice is part of the fingerprint.
     `on_result(model, result)` is called once per task, for resumed ones first.
     `jobs`, `batch`, `ray_address`: where and how tasks are solved (`arcsolve.runner.run_all`).
+    `from_parts(task)`: the task's solution built from results already at hand (the hybrid
+    from its parts'); a task for which it gives None is solved.
     """
     from arcsolve.runner import run_all
 
@@ -346,6 +385,12 @@ def run_model(
         return task_config(config, task, annotated_priors)
 
     todo = [t for t in tasks if t.id not in results]
+    if from_parts is not None:
+        for task in todo:
+            solution = from_parts(task)
+            if solution is not None:
+                record(task_result(task, solution, solution.seconds, from_parts=True))
+        todo = [t for t in todo if t.id not in results]
     run_all(model, solver, todo, configured, record, jobs, batch, ray_address)
     return EvalReport(model, dataset, subset, config, [results[t.id] for t in tasks])
 
@@ -377,20 +422,51 @@ def evaluate_models(
         raise ArcsolveError("no model to evaluate")
     if use_annotated_priors and annotations is None:
         raise ArcsolveError("annotated priors need annotations")
-    reports = [
-        run_model(
+    by_model: dict[str, EvalReport] = {}
+    for model in _parts_first(models):
+        by_model[model] = run_model(
             tasks, model, config, report_dir, jobs, on_result,
             dataset=dataset, subset=subset, fresh=fresh,
             annotated_priors=annotations if use_annotated_priors else None,
-            batch=batch, ray_address=ray_address,
+            batch=batch, ray_address=ray_address, from_parts=_hybrid_from_parts(model, by_model),
         )
-        for model in models
-    ]
+    reports = [by_model[model] for model in models]
     if report_dir is not None:
         from arcsolve.report import write_reports
 
         write_reports(report_dir, reports, tasks, annotations, pictures)
     return reports
+
+
+def _parts_first(models: Sequence[str]) -> list[str]:
+    """The models in the order to run them: the hybrid after its parts, if those are asked for."""
+    from arcsolve.hybrid import PARTS
+
+    unique = list(dict.fromkeys(models))
+    if "hybrid" in unique and all(part in unique for part in PARTS):
+        return [m for m in unique if m != "hybrid"] + ["hybrid"]
+    return unique
+
+
+def _hybrid_from_parts(model: str, reports: dict[str, EvalReport]) -> FromParts | None:
+    """For the hybrid, when its parts were evaluated in this run (same tasks, same config):
+    the hybrid's ranking of their recorded candidates, so that no task is solved twice."""
+    from arcsolve.hybrid import PARTS, combine, needs_neural
+
+    if model != "hybrid" or not all(part in reports for part in PARTS):
+        return None
+    dsl_results, neural_results = ({r.id: r for r in reports[part].results} for part in PARTS)
+
+    def build(task: Task) -> Solution | None:
+        dsl = dsl_results[task.id].solution()
+        if dsl is None:
+            return None
+        if not needs_neural(dsl):
+            return combine(dsl, None)
+        neural = neural_results[task.id].solution()
+        return None if neural is None else combine(dsl, neural)
+
+    return build
 
 
 def evaluate(

@@ -112,6 +112,24 @@ def interrupted_once_on_c(task: Task, config: SolveConfig) -> Solution:
     return _answer(task, [p.input for p in task.test], "identity")
 
 
+def dsl_like(task: Task, config: SolveConfig) -> Solution:
+    """A train-verified quarter turn on the a-tasks; on the others two unverified flips,
+    which fill both attempts with wrong grids."""
+    _count(task, config)
+    if "a" not in task.id:
+        flips = [tuple(Grid.from_numpy(flip(p.input.to_numpy())) for p in task.test) for flip in (np.flipud, np.fliplr)]
+        return Solution(task.id, [Candidate(grids, "dsl-like", verified=False) for grids in flips])
+    left = [Grid.from_numpy(np.rot90(p.input.to_numpy())) for p in task.test]
+    return Solution(task.id, [Candidate(tuple(left), "dsl-like", verified=True, score=0.5)])
+
+
+def neural_like(task: Task, config: SolveConfig) -> Solution:
+    """A train-verified identity on the b-tasks, an unverified identity on the others."""
+    _count(task, config)
+    grids = tuple(p.input for p in task.test)
+    return Solution(task.id, [Candidate(grids, "neural-like", verified="b" in task.id, score=1.0)])
+
+
 def four_tasks() -> list[Task]:
     """rot90 solves the a-tasks, identity the b-tasks; a2 has two test inputs."""
     return [

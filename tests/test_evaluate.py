@@ -14,6 +14,7 @@ from arcsolve.annotations import load_annotations
 from arcsolve.errors import ArcsolveError
 from arcsolve.evaluate import (
     ConfigMismatchError,
+    TaskResult,
     evaluate,
     evaluate_models,
     pixel_accuracy,
@@ -21,12 +22,13 @@ from arcsolve.evaluate import (
     score_attempts,
     select_tasks,
     subset_datasets,
+    task_result,
 )
 from arcsolve.progress import EvalProgress, comparison_table
 from arcsolve.report import PAPER_TABLE2
-from arcsolve.solution import SolveConfig
+from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
-from tests.fake_solvers import called, four_tasks, make_task, use_fakes
+from tests.fake_solvers import called, four_tasks, make_task, rot90, use_fakes
 
 
 def grid(rows) -> Grid:
@@ -306,3 +308,53 @@ def test_a_subset_without_a_dataset_means_both_arc1_splits():
     assert subset_datasets(["x.json"], "rotate") == ["x.json"]
     with pytest.raises(ArcsolveError, match="give a dataset or a --subset"):
         subset_datasets([], None)
+
+
+def test_a_task_result_keeps_its_ranked_candidates_through_the_results_file():
+    task = make_task("000000a2", rotated=True, n_tests=2)
+    answer = rot90(task, SolveConfig())
+    result = task_result(task, answer, 1.5)
+    back = TaskResult.from_record(orjson.loads(orjson.dumps(result.to_record())), task)
+    assert back.candidates == tuple(answer.candidates)
+    assert back.solution() == Solution(task.id, answer.candidates, 1.5)
+    assert task_result(task, None, 0.0, "boom").solution() is None
+
+
+def _hybrid_of_fakes(monkeypatch):
+    monkeypatch.setitem(solution.SOLVERS, "dsl", "tests.fake_solvers:dsl_like")
+    monkeypatch.setitem(solution.SOLVERS, "latformer", "tests.fake_solvers:neural_like")
+
+
+def test_eval_builds_the_hybrid_from_its_parts_instead_of_solving_again(monkeypatch, tmp_path, calls):
+    _hybrid_of_fakes(monkeypatch)
+    tasks = four_tasks()
+    reports = evaluate_models(tasks, ["hybrid", "dsl", "latformer"], SolveConfig(), tmp_path / "r", pictures=False)
+    assert [r.model for r in reports] == ["hybrid", "dsl", "latformer"]  # asked-for order kept
+    assert [r.solved for r in reports] == [4, 2, 2]
+    assert len(calls()) == 8  # each part once per task, the hybrid on none
+    assert all(r.from_parts for r in reports[0].results)
+    assert not any(r.from_parts for r in reports[1].results)
+
+    alone = evaluate_models(tasks, ["hybrid"], SolveConfig(), tmp_path / "alone", pictures=False)[0]
+    assert len(calls()) == 16  # solved for real: both parts on every task
+    assert not any(r.from_parts for r in alone.results)
+    assert [r.attempts for r in alone.results] == [r.attempts for r in reports[0].results]
+
+
+def test_a_hybrid_is_solved_where_a_part_s_record_has_no_candidates(monkeypatch, tmp_path, calls):
+    _hybrid_of_fakes(monkeypatch)
+    tasks = four_tasks()
+    report_dir = tmp_path / "r"
+    evaluate_models(tasks, ["dsl", "latformer"], SolveConfig(), report_dir, pictures=False)
+    path = results_path(report_dir, "dsl")
+    lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    for record in lines[1:]:
+        if record["id"] == "000000b1":  # as an older arcsolve wrote it
+            del record["candidates"]
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    assert len(calls()) == 8
+
+    hybrid = evaluate_models(tasks, ["dsl", "latformer", "hybrid"], SolveConfig(), report_dir, pictures=False)[2]
+    assert len(calls()) == 10  # the parts resumed; the hybrid solved 000000b1 (dsl, then latformer)
+    assert [r.from_parts for r in hybrid.results] == [True, True, False, True]
+    assert hybrid.solved == 4
