@@ -3,7 +3,7 @@
 LatFormer's first layer maps the input lattice onto an output lattice of a known size;
 this module decides that size. A rule must explain every train pair; the first rule in
 the order below is used: same, transposed, an integer multiple or fraction (possibly
-transposed), then a fixed size. A ratio comes before a fixed size because when every train
+transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), then a fixed size. A ratio comes before a fixed size because when every train
 input has one size both fit, and a test input of another size is then far more often scaled."""
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
             return (h // a, w // b) if down else (h * a, w * b)
 
         return SizeRule(f"{t}{'divided' if down else 'multiplied'} by {a}x{b}", rule)
+    if all((i[0] * i[0], i[1] * i[1]) == o for i, o in pairs):
+        return SizeRule("multiplied by its own size", lambda s: (s[0] * s[0], s[1] * s[1]))
     if len(outs) == 1:
         fixed = outs.pop()
         return SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed)

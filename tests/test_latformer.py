@@ -177,6 +177,8 @@ def test_size_rules():
     assert infer_size_rule([((3, 4), (9, 9)), ((5, 2), (9, 9))])((1, 1)) == (9, 9)
     assert infer_size_rule([((3, 4), (6, 8)), ((3, 4), (6, 8))])((2, 2)) == (4, 4)  # ratio first
     assert infer_size_rule([((3, 4), (9, 9)), ((3, 4), (2, 2))]) is None
+    assert infer_size_rule([((4, 4), (16, 16)), ((3, 2), (9, 4))])((5, 5)) == (25, 25)  # fractal
+    assert infer_size_rule([((3, 3), (9, 9)), ((3, 3), (9, 9))])((4, 4)) == (12, 12)  # ratio first
 
 
 def test_colour_permutations_keep_fixed_colours_and_start_with_identity():
