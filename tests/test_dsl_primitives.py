@@ -7,6 +7,7 @@ import pytest
 
 from arcsolve.dsl import primitives as P
 from arcsolve.dsl.compose import Cover, overlay
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
@@ -273,6 +274,56 @@ def test_label_counts_components_by_connectivity():
     assert label(x, x != 0, diagonal=False, by_colour=False)[1] == 4
     assert label(x, x != 0, diagonal=True, by_colour=False)[1] == 1
     assert label(x, x != 0, diagonal=True, by_colour=True)[1] == 2
+
+
+def _flood_labels(g, foreground, diagonal, by_colour):
+    """Plain breadth-first flood fill, numbering components by their first cell."""
+    h, w = g.shape
+    lab, n = np.zeros((h, w), dtype=int), 0
+    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonal else [])
+    for y in range(h):
+        for x in range(w):
+            if foreground[y, x] and not lab[y, x]:
+                n += 1
+                lab[y, x], todo = n, [(y, x)]
+                while todo:
+                    cy, cx = todo.pop()
+                    for dy, dx in steps:
+                        ny, nx = cy + dy, cx + dx
+                        if (0 <= ny < h and 0 <= nx < w and foreground[ny, nx] and not lab[ny, nx]
+                                and (not by_colour or g[ny, nx] == g[cy, cx])):
+                            lab[ny, nx] = n
+                            todo.append((ny, nx))
+    return lab, n
+
+
+def test_label_matches_a_flood_fill_on_random_grids():
+    rng = np.random.default_rng(0)
+    for _ in range(300):
+        x = (rng.integers(0, 3, rng.integers(1, 10, 2)) * (rng.random() < 0.8)).astype(np.int8)
+        for fg in (x != 0, x == 0):
+            for diagonal in (False, True):
+                for by_colour in (False, True):
+                    lab, n = label(x, fg, diagonal, by_colour)
+                    want, m = _flood_labels(x, fg, diagonal, by_colour)
+                    assert n == m and np.array_equal(lab, want)
+
+
+def test_grid_memo_returns_read_only_equal_results():
+    calls = []
+
+    @grid_memo()
+    def double(x, k):
+        calls.append(k)
+        return x * k
+
+    a = g([[1, 2]]).astype(np.int8)
+    first, second = double(a, 2), double(a.copy(), 2)
+    assert first is second and calls == [2]
+    eq(first, [[2, 4]])
+    assert not first.flags.writeable
+    eq(double(a, 3), [[3, 6]])
+    assert calls == [2, 3]
 
 
 def test_objects_and_select():

@@ -12,6 +12,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
+from arcsolve.dsl.memo import grid_memo
 
 Array = np.ndarray
 
@@ -95,6 +96,7 @@ def _mirrors(g: Array, noise: int) -> list[int]:
     return sorted(i for _, i in best.values())
 
 
+@grid_memo()
 def symmetry_fill(g: Array, noise: int) -> Array | None:
     """Replace `noise` cells from the grid's mirror symmetries, axes found anywhere (off-centre too)."""
     if not (g == noise).any():
@@ -120,15 +122,17 @@ def symmetry_fill_patch(g: Array, noise: int) -> Array | None:
     return _patch(symmetry_fill(g, noise), g, noise)
 
 
-def _consistent(g: Array, known: Array, py: int, px: int) -> bool:
-    """Do all known cells in each (y mod py, x mod px) class agree?"""
+def _agrees(g: Array, known: Array, dy: int, dx: int) -> bool:
+    """Do the known cells agree with the known cells (dy, dx) away (True past the border)?"""
     h, w = g.shape
-    for dy, dx in ((py, 0), (0, px)):
-        if dy < h and dx < w:
-            a, b = g[dy:, dx:], g[: h - dy, : w - dx]
-            both = known[dy:, dx:] & known[: h - dy, : w - dx]
-            if (a != b)[both].any():
-                return False
+    if dy >= h or dx >= w:
+        return True
+    both = known[dy:, dx:] & known[: h - dy, : w - dx]
+    return not (g[dy:, dx:] != g[: h - dy, : w - dx])[both].any()
+
+
+def _classes_agree(g: Array, known: Array, py: int, px: int) -> bool:
+    """Are all known cells in each (y mod py, x mod px) class one colour, and every class known?"""
     ys, xs = np.nonzero(known)
     codes = np.unique(((ys % py) * px + xs % px) * 10 + g[ys, xs])
     return codes.size == np.unique(codes // 10).size == py * px
@@ -138,14 +142,16 @@ def _period(g: Array, noise: int) -> tuple[int, int] | None:
     """The smallest-area (py, px) period of the non-noise cells that repeats at least once."""
     h, w = g.shape
     known = g != noise
+    rows = [py for py in range(1, h + 1) if _agrees(g, known, py, 0)]
+    cols = [px for px in range(1, w + 1) if _agrees(g, known, 0, px)]
     periods = sorted(
-        ((py, px) for py in range(1, h + 1) for px in range(1, w + 1)
-         if (2 * py <= h or 2 * px <= w)),
+        ((py, px) for py in rows for px in cols if (2 * py <= h or 2 * px <= w)),
         key=lambda p: (p[0] * p[1], p),
     )
-    return next((p for p in periods if _consistent(g, known, *p)), None)
+    return next((p for p in periods if _classes_agree(g, known, *p)), None)
 
 
+@grid_memo()
 def periodic_fill(g: Array, noise: int) -> Array | None:
     """Replace `noise` cells by the grid's translation-periodic pattern."""
     if not (g == noise).any():

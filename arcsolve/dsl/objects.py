@@ -9,45 +9,59 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
+
 Array = np.ndarray
 
-# (dy, dx) neighbour offsets; the first four are the 4-neighbourhood.
-OFFSETS = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
-
-
 def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple[Array, int]:
-    """Component labels 1..n of the `foreground` cells (0 elsewhere) and n."""
+    """Component labels 1..n of the `foreground` cells (0 elsewhere) and n, numbered in the
+    order of each component's first cell (row-major)."""
     h, w = g.shape
-    big = h * w
-    lab = np.where(foreground, np.arange(big).reshape(h, w), big)
-    fg_pad, g_pad = np.pad(foreground, 1), np.pad(g, 1, constant_values=-1)
-    links = []  # (dy, dx, cells linked to their (dy, dx) neighbour)
-    for dy, dx in OFFSETS[: 8 if diagonal else 4]:
-        same = foreground & fg_pad[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+    # runs: maximal horizontal stretches of foreground (of one colour if by_colour)
+    start = foreground.copy()
+    breaks = ~foreground[:, :-1]
+    if by_colour:
+        breaks = breaks | (g[:, 1:] != g[:, :-1])
+    start[:, 1:] &= breaks
+    runs = np.where(foreground, np.cumsum(start.ravel()).reshape(h, w), 0)
+    n_runs = int(runs.max(initial=0))
+    tops, bottoms = [], []  # runs of consecutive rows that touch
+    for dx in (-1, 0, 1) if diagonal else (0,):
+        x0, x1 = max(0, -dx), w - max(0, dx)
+        top, bottom = runs[:-1, x0:x1], runs[1:, x0 + dx : x1 + dx]
+        touch = (top > 0) & (bottom > 0)
         if by_colour:
-            same &= g == g_pad[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
-        links.append((dy, dx, same))
-    padded = np.full((h + 2, w + 2), big)
-    while True:
-        padded[1:-1, 1:-1] = lab
-        new = lab.copy()
-        for dy, dx, same in links:
-            neighbour = padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
-            np.minimum(new, np.where(same, neighbour, big), out=new)
-        flat = np.append(new.ravel(), big)
-        new = flat[flat[new]]  # pointer jumping: follow the label's own label twice
-        if np.array_equal(new, lab):
-            break
-        lab = new
-    roots, inverse = np.unique(lab.ravel(), return_inverse=True)
-    out = inverse.reshape(h, w) + 1
-    out[~foreground] = 0
-    return out, int((roots < big).sum())
+            touch &= g[:-1, x0:x1] == g[1:, x0 + dx : x1 + dx]
+        tops.append(top[touch])
+        bottoms.append(bottom[touch])
+    parent = list(range(n_runs + 1))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    links = np.unique(np.concatenate(tops).astype(np.int64) * (n_runs + 1) + np.concatenate(bottoms))
+    for link in links.tolist():
+        a, b = root(link // (n_runs + 1)), root(link % (n_runs + 1))
+        if a != b:
+            parent[max(a, b)] = min(a, b)  # the smaller run id, the earlier first cell
+    roots = np.array([root(i) for i in range(n_runs + 1)])
+    numbers, inverse = np.unique(roots, return_inverse=True)  # run 0 (background) is root 0
+    return inverse[runs], len(numbers) - 1
+
+
+@grid_memo()
+def enclosed(g: Array) -> Array:
+    """The zero cells that cannot reach the grid's border through zero cells (4-connected)."""
+    lab, _ = label(g, g == 0, diagonal=False, by_colour=False)
+    outside = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
+    return (lab != 0) & ~np.isin(lab, outside)
 
 
 @dataclass(frozen=True)
@@ -72,23 +86,25 @@ class Obj:
         return bytes(m.shape) + m.tobytes()
 
 
-def objects(g: Array, conn: str) -> list[Obj]:
+@grid_memo(2048)
+def objects(g: Array, conn: str) -> tuple[Obj, ...]:
     """Components of non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour)."""
-    return _objects(g.tobytes(), g.shape, g.dtype.str, conn)
-
-
-@lru_cache(maxsize=2048)
-def _objects(data: bytes, shape: tuple[int, int], dtype: str, conn: str) -> list[Obj]:
-    """`objects` memoised on the grid's bytes: the search asks for them once per selector."""
-    g = np.frombuffer(data, dtype=dtype).reshape(shape)
     lab, n = label(g, g != 0, diagonal=conn == "multi8", by_colour=conn == "colour4")
+    ys, xs = np.nonzero(lab)
+    ids = lab[ys, xs] - 1
+    top, left = np.full(n, 99), np.full(n, 99)
+    bottom, right = np.zeros(n, dtype=int), np.zeros(n, dtype=int)
+    np.minimum.at(top, ids, ys)
+    np.minimum.at(left, ids, xs)
+    np.maximum.at(bottom, ids, ys)
+    np.maximum.at(right, ids, xs)
+    present = np.zeros((n, 10), dtype=bool)
+    present[ids, g[ys, xs]] = True
     out = []
-    for i in range(1, n + 1):
-        mask = lab == i
-        ys, xs = np.nonzero(mask)
-        box = (slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1))
-        out.append(Obj(mask, box, tuple(int(c) for c in np.unique(g[mask]))))
-    return out
+    for i in range(n):
+        box = (slice(top[i], bottom[i] + 1), slice(left[i], right[i] + 1))
+        out.append(Obj(lab == i + 1, box, tuple(np.flatnonzero(present[i]).tolist())))
+    return tuple(out)
 
 
 def _unique_best(values: list, best) -> int | None:
@@ -148,6 +164,7 @@ CROP_SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] 
 })
 
 
+@grid_memo(4096)
 def select(g: Array, how: str, conn: str) -> Obj | None:
     """The object picked by selector `how` among the `conn` components, or None."""
     objs = objects(g, conn)

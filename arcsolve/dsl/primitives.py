@@ -41,7 +41,7 @@ from arcsolve.dsl.geometry import (
     transpose,
     upscale,
 )
-from arcsolve.dsl.objects import label, objects, select, split
+from arcsolve.dsl.objects import enclosed, label, objects, select, split
 
 Array = np.ndarray
 
@@ -183,10 +183,7 @@ def extend_lines(g: Array, direction: str) -> Array:
 
 def fill_enclosed(g: Array, c: int) -> Array:
     """Colour c into the zero cells that cannot reach the border (4-connected)."""
-    lab, _ = label(g, g == 0, diagonal=False, by_colour=False)
-    outside = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-    enclosed = (lab != 0) & ~np.isin(lab, outside)
-    return np.where(enclosed, c, g)
+    return np.where(enclosed(g), c, g)
 
 
 def _connect_rows(g: Array) -> Array:
