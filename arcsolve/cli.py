@@ -67,7 +67,7 @@ RayOpt = Annotated[
     typer.Option(
         "--ray-address",
         help="Run on a Ray cluster: 'auto' (a running one), 'local' (start one here) or an address. "
-        "Needs arcsolve[ray].",
+        "Needs arcsolve\\[ray].",
     ),
 ]
 

@@ -18,6 +18,12 @@ def test_version(runner):
     assert result.output.strip() == f"arcsolve {__version__}"
 
 
+def test_help_texts_keep_their_square_brackets(runner):
+    result = runner.invoke(app, ["eval", "--help"])
+    assert result.exit_code == 0
+    assert "Needs arcsolve[ray]." in " ".join(result.output.split())  # not eaten as rich markup
+
+
 def test_show_example_and_dataset(runner, examples):
     result = runner.invoke(app, ["show", str(examples / "rotate.json")])
     assert result.exit_code == 0, result.output
