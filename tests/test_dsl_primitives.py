@@ -11,6 +11,7 @@ from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
+from arcsolve.dsl.rules import fit_rule
 
 A = np.array([[1, 2, 0], [0, 3, 0]])  # 2x3, not square, not symmetric
 SHAPES = [(1, 1), (2, 3), (3, 2), (4, 4), (5, 7)]
@@ -203,7 +204,12 @@ def test_split_pick():
     x = g([[1, 1, 5, 1, 1, 5, 2, 0], [1, 1, 5, 1, 1, 5, 0, 0]])
     eq(P.split_pick(x, "lines", "unique"), [[2, 0], [0, 0]])
     eq(P.split_pick(x, "lines", "emptiest"), [[2, 0], [0, 0]])
+    eq(P.split_pick(x, "lines", "first"), [[1, 1], [1, 1]])
     assert P.split_pick(x, "lines", "fullest") is None
+    y = g([[1, 0, 2, 0, 3, 0], [0, 1, 0, 2, 3, 3]])  # three 2x2 squares
+    eq(P.split_pick(y, "squares", "unique_mask"), [[3, 0], [3, 3]])
+    eq(P.split_pick(y, "squares", "asymmetric"), [[3, 0], [3, 3]])
+    assert P.split_pick(y, "squares", "unique") is None  # every part differs
 
 
 def test_symmetrize():
@@ -267,6 +273,93 @@ def test_crop_colour():
 def test_trim_border():
     eq(P.trim_border(g([[1, 1, 1], [1, 2, 1], [1, 1, 1]])), [[2]])
     assert P.trim_border(A) is None
+
+
+def test_colour_by():
+    x = g([[1, 1, 0, 1], [1, 0, 0, 0], [0, 0, 2, 2]])
+    eq(P.colour_by(x, "size_rank", "colour4"), [[1, 1, 0, 3], [1, 0, 0, 0], [0, 0, 2, 2]])
+    eq(P.colour_by(x, "size_rank_asc", "colour4"), [[3, 3, 0, 1], [3, 0, 0, 0], [0, 0, 2, 2]])
+    eq(P.colour_by(x, "extremes", "colour4"), [[1, 1, 0, 2], [1, 0, 0, 0], [0, 0, 3, 3]])
+    eq(P.colour_by(x, "touches_border", "colour4"), [[1, 1, 0, 1], [1, 0, 0, 0], [0, 0, 1, 1]])
+    ring = g([[0, 0, 0, 0, 0], [0, 3, 3, 3, 0], [0, 3, 0, 3, 0], [0, 3, 3, 3, 0], [0, 0, 0, 0, 4]])
+    eq(P.colour_by(ring, "has_hole", "colour4")[2:], [[0, 1, 0, 1, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 2]])
+    eq(P.colour_by(g([[5, 0, 5, 0, 5, 5]]), "unique_shape", "colour4"), [[2, 0, 2, 0, 1, 1]])
+    assert P.colour_by(g([[1, 0, 1]]), "extremes", "colour4") is None  # all one size
+    assert P.colour_by(g([[1, 1]]), "size_rank", "colour4") is None  # a single object
+
+
+def test_halo():
+    x = g([[0, 0, 0, 0], [0, 2, 0, 3], [0, 0, 0, 0]])
+    eq(P.halo(x, 2, 1, "box"), [[1, 1, 1, 0], [1, 2, 1, 3], [1, 1, 1, 0]])
+    eq(P.halo(x, 2, 4, "diag"), [[4, 0, 4, 0], [0, 2, 0, 3], [4, 0, 4, 0]])
+    eq(P.halo(x, 3, 7, "plus"), [[0, 0, 0, 7], [0, 2, 7, 3], [0, 0, 0, 7]])
+    assert P.halo(x, 5, 1, "box") is None
+
+
+def test_rays():
+    x = g([[0, 0, 0, 0], [0, 2, 0, 3], [0, 0, 0, 0]])
+    eq(P.rays(x, 2, "v"), [[0, 2, 0, 0], [0, 2, 0, 3], [0, 2, 0, 0]])
+    eq(P.rays(x, 2, "h"), [[0, 0, 0, 0], [2, 2, 2, 3], [0, 0, 0, 0]])
+    eq(P.rays(x, 2, "diag"), [[2, 0, 2, 0], [0, 2, 0, 3], [2, 0, 2, 0]])
+    eq(P.rays(x, 0, "v"), [[0, 2, 0, 3], [0, 2, 0, 3], [0, 2, 0, 3]])  # every colour its own rays
+    eq(P.rays(g([[5, 0, 0], [0, 0, 0]]), 5, "hv"), [[5, 5, 5], [5, 0, 0]])
+    assert P.rays(x, 4, "h") is None
+
+
+def test_fill_bbox():
+    x = g([[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 2]])
+    eq(P.fill_bbox(x, 7, "multi8"), [[1, 7, 0, 0], [7, 1, 0, 0], [1, 7, 0, 2]])
+    eq(P.fill_bbox(x, 7, "colour4"), x)  # single cells: their boxes have no zero cells
+    assert P.fill_bbox(np.zeros((2, 2), dtype=int), 7, "multi8") is None
+
+
+def test_interior():
+    x = g([[5, 5, 5, 0], [5, 5, 5, 0], [5, 5, 5, 0], [0, 0, 0, 0]])
+    eq(P.interior(x, 2), [[5, 5, 5, 0], [5, 2, 5, 0], [5, 5, 5, 0], [0, 0, 0, 0]])
+    # cells on the grid's edge are never inside
+    eq(P.interior(g([[5, 5, 5], [5, 5, 5], [5, 5, 5]]), 0), [[5, 5, 5], [5, 0, 5], [5, 5, 5]])
+
+
+def test_crop_corner():
+    x = g([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    eq(P.crop_corner(x, "tl", 2, 2), [[1, 2], [4, 5]])
+    eq(P.crop_corner(x, "tr", 1, 2), [[2, 3]])
+    eq(P.crop_corner(x, "bl", 2, 1), [[4], [7]])
+    eq(P.crop_corner(x, "br", 1, 1), [[9]])
+    assert P.crop_corner(x, "tl", 3, 3) is None and P.crop_corner(x, "tl", 4, 1) is None
+
+
+def test_colour_cell():
+    x = g([[1, 1, 2], [0, 0, 0], [1, 3, 3]])
+    eq(P.colour_cell(x, "most"), [[1]])
+    eq(P.colour_cell(g([[4, 4, 2]]), "least"), [[2]])
+    eq(P.colour_cell(x, "least"), [[2]])
+    assert P.colour_cell(g([[1, 2]]), "most") is None and P.colour_cell(g([[0]]), "most") is None
+
+
+def test_upscale_by_colours():
+    eq(P.upscale_by_colours(g([[1, 0], [0, 2]])),
+       [[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 2, 2], [0, 0, 2, 2]])
+    assert P.upscale_by_colours(g([[1, 0], [0, 1]])) is None
+
+
+def test_cell_rule():
+    train_in = g([[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    train_out = g([[1, 1, 1, 0], [1, 2, 1, 0], [1, 1, 1, 0], [0, 0, 0, 0]])
+    table = fit_rule([train_in], [train_out])
+    eq(P.cell_rule(train_in, table), train_out)
+    # mirrored, every cell's neighbourhood is one the train pair showed: the rule holds
+    eq(P.cell_rule(train_in[::-1, ::-1], table), train_out[::-1, ::-1])
+    eq(P.cell_rule(g([[0, 0, 0], [0, 2, 0], [0, 0, 0]]), table), [[1, 1, 1], [1, 2, 1], [1, 1, 1]])
+    assert P.cell_rule(g([[0, 0, 0], [0, 3, 0], [0, 0, 0]]), table) is None  # unseen neighbourhoods
+    assert fit_rule([g([[0, 0]])], [g([[0, 5]])]) is None  # one neighbourhood, two colours
+
+
+def test_cell_rule_is_only_fitted_on_the_train_inputs():
+    inputs, targets = [g([[0, 2]])], [g([[1, 2]])]
+    facts = task_facts(inputs, targets)
+    assert len(PARAMS["cell_rule"](inputs, targets, facts)) == 1
+    assert PARAMS["cell_rule"]([g([[0, 2]])], targets, facts) == []  # an equal grid, but derived
 
 
 def test_label_counts_components_by_connectivity():
@@ -345,6 +438,15 @@ def test_select_by_common_shape_secondary_cells_and_holes():
     assert select(x, "most_secondary", "colour4") is None  # one colour each: all tie
 
 
+def test_split_into_squares_and_long_halves():
+    x = g([[1, 2, 3, 4, 5, 6], [7, 8, 9, 1, 2, 3]])
+    assert [p.tolist() for p in split(x, "squares")] == [[[1, 2], [7, 8]], [[3, 4], [9, 1]], [[5, 6], [2, 3]]]
+    assert [p.tolist() for p in split(x, "long2")] == [[[1, 2, 3], [7, 8, 9]], [[4, 5, 6], [1, 2, 3]]]
+    assert [p.tolist() for p in split(x.T, "long2")] == [[[1, 7], [2, 8], [3, 9]], [[4, 1], [5, 2], [6, 3]]]
+    assert split(g([[1, 2], [3, 4]]), "squares") is None and split(g([[1, 2], [3, 4]]), "long2") is None
+    assert split(g([[1, 2, 3]]), "long2") is None
+
+
 def test_split_by_separator_grid():
     x = g([[1, 5, 2], [5, 5, 5], [3, 5, 4]])
     assert [p.tolist() for p in split(x, "lines")] == [[[1]], [[2]], [[3]], [[4]]]
@@ -353,6 +455,11 @@ def test_split_by_separator_grid():
 def test_params_infer_factors_colours_and_shifts():
     facts = task_facts([g([[1, 0, 0]])], [g([[0, 0, 1]])])
     assert (0, 2) in facts.shifts
+    facts = task_facts([g([[1, 0, 3]])], [g([[2, 4, 3]])])
+    assert facts.drawn == (4,) and facts.recoloured == (2,)
+    assert PARAMS["corner"]([g([[1, 2], [3, 4]])], [g([[1]])], facts) == [
+        ("tl", 1, 1), ("tr", 1, 1), ("bl", 1, 1), ("br", 1, 1)]
+    assert PARAMS["corner"]([g([[1]])], [g([[1]])], facts) == []
     small, big = [g([[1, 2]])], [np.zeros((3, 4), dtype=int)]
     assert PARAMS["grow"](small, big, facts) == [(3, 2)]
     assert PARAMS["shrink"](big, small, facts) == [(3, 2)]

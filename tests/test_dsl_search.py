@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from arcsolve.dsl.program import format_program
-from arcsolve.dsl.search import search, size_rule, solve
+from arcsolve.dsl.search import _Search, search, size_rule, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
@@ -93,7 +93,28 @@ def test_size_rule_allows_only_the_sizes_train_pairs_imply():
     assert fits((7, 7), (1, 1)) and not fits((1, 1), (2, 2))
 
 
-@pytest.mark.parametrize("task_id", ["3c9b0459", "6150a2bd", "007bbfb7", "d037b0a7"])
+def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeypatch):
+    train = [
+        ([[4, 4], [4, 8]], [[4, 4], [4, 4]]),
+        ([[6, 9], [9, 9]], [[9, 9], [9, 9]]),
+        ([[1, 6], [6, 6]], [[6, 6], [6, 6]]),
+    ]
+    expanded = []
+    original = _Search.expand
+
+    def expand(self, program, state, frontier):
+        expanded.append(len(program))
+        return original(self, program, state, frontier)
+
+    monkeypatch.setattr(_Search, "expand", expand)
+    found = search(make_task(train, [[[3, 7], [3, 3]]]), time_budget=60.0)
+    assert found[0].outputs[0].tolist() == [[3, 3], [3, 3]]
+    assert all(len(f.program) == 2 for f in found)
+    assert expanded == [0]  # only the input's state was expanded; depth 2 came from the lookahead
+
+
+@pytest.mark.parametrize("task_id", ["3c9b0459", "6150a2bd", "007bbfb7", "d037b0a7", "08ed6ac7", "4258a5f9",
+                                     "5bd6f4ac", "a87f7484", "54d9e175"])
 def test_real_arc_tasks_are_solved(training, task_id):
     task = training[task_id]
     solution = solve(task, FAST)

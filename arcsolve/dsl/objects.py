@@ -164,6 +164,46 @@ CROP_SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] 
 })
 
 
+def _dense_ranks(values: list[int], descending: bool) -> list[int]:
+    """1 for the best value, 2 for the next distinct one, ... (ties share a rank)."""
+    order = sorted(set(values), reverse=descending)
+    return [order.index(v) + 1 for v in values]
+
+
+def _extremes(sizes: list[int]) -> list[int] | None:
+    """1 for the largest objects, 2 for the smallest, 3 for the rest (None if all one size)."""
+    top, bottom = max(sizes), min(sizes)
+    if top == bottom:
+        return None
+    return [1 if s == top else 2 if s == bottom else 3 for s in sizes]
+
+
+def _touches_border(g: Array, o: Obj) -> bool:
+    rows, cols = o.box
+    return rows.start == 0 or cols.start == 0 or rows.stop == g.shape[0] or cols.stop == g.shape[1]
+
+
+def _yes_no(flags: list[bool]) -> list[int]:
+    return [1 if f else 2 for f in flags]
+
+
+# Codes 1..9 per object, for painting objects by a property (then a learned colour map).
+PROPERTIES: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], list[int] | None]] = MappingProxyType({
+    "size_rank": lambda g, objs: _dense_ranks([o.size for o in objs], descending=True),
+    "size_rank_asc": lambda g, objs: _dense_ranks([o.size for o in objs], descending=False),
+    "extremes": lambda g, objs: _extremes([o.size for o in objs]),
+    "has_hole": lambda g, objs: _yes_no([_has_hole(o) for o in objs]),
+    "touches_border": lambda g, objs: _yes_no([_touches_border(g, o) for o in objs]),
+    "unique_shape": lambda g, objs: _yes_no([n == 1 for n in _key_counts(objs)]),
+})
+
+
+def _key_counts(objs: tuple[Obj, ...]) -> list[int]:
+    """For each object, how many objects (itself included) have its shape."""
+    keys = [o.shape_key() for o in objs]
+    return [keys.count(k) for k in keys]
+
+
 @grid_memo(4096)
 def select(g: Array, how: str, conn: str) -> Obj | None:
     """The object picked by selector `how` among the `conn` components, or None."""
@@ -202,10 +242,19 @@ def _split_by_lines(g: Array) -> list[Array] | None:
 
 
 def split(g: Array, mode: str) -> list[Array] | None:
-    """Equal parts of a grid: by separator lines ('lines'), or into halves ('h2', 'v2')."""
+    """Equal parts of a grid: by separator lines ('lines'), into halves ('h2', 'v2', 'long2':
+    across the longer side), or into squares along the longer side ('squares')."""
     h, w = g.shape
     if mode == "lines":
         return _split_by_lines(g)
+    if mode == "long2":
+        mode = "v2" if h > w else "h2" if w > h else ""
+    if mode == "squares":
+        if h > w and h % w == 0:
+            return [g[i : i + w] for i in range(0, h, w)]
+        if w > h and w % h == 0:
+            return [g[:, i : i + h] for i in range(0, w, h)]
+        return None
     if mode == "h2" and w % 2 == 0:
         return [g[:, : w // 2], g[:, w // 2 :]]
     if mode == "v2" and h % 2 == 0:

@@ -9,20 +9,21 @@ shifts from how the content moves, so the search tries few, likely parameters.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.objects import CROP_SELECTORS, SELECTORS, split
+from arcsolve.dsl.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
+from arcsolve.dsl.rules import fit_rule
 
 Array = np.ndarray
 Params = tuple
 
 UNIT_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIRECTIONS = ("down", "up", "left", "right")
-SPLIT_MODES = ("lines", "h2", "v2")
+SPLIT_MODES = ("lines", "h2", "v2", "long2", "squares")
 CONNECTIVITIES = ("multi8", "colour4")
 
 
@@ -34,6 +35,9 @@ class Facts:
     out_colours: tuple[int, ...]
     lost_colours: tuple[int, ...]  # in some input, in no output: candidates for 'noise'
     shifts: tuple[tuple[int, int], ...]
+    drawn: tuple[int, ...] = ()  # colours that outputs put on an input's zero cells (same sizes)
+    recoloured: tuple[int, ...] = ()  # colours that non-zero input cells change into (same sizes)
+    inputs: tuple[Array, ...] = field(default=(), compare=False, repr=False)  # the train inputs
 
 
 def _colours(grids: Sequence[Array]) -> set[int]:
@@ -54,7 +58,13 @@ def task_facts(inputs: Sequence[Array], targets: Sequence[Array]) -> Facts:
     offsets = {_content_offset(a, b) for a, b in zip(inputs, targets, strict=True)}
     moved = [o for o in offsets if o not in (None, (0, 0))]
     shifts = tuple(dict.fromkeys(UNIT_SHIFTS + (tuple(moved) if len(offsets) == 1 else ())))
-    return Facts(tuple(sorted(cin)), tuple(sorted(cout)), tuple(sorted(cin - cout)), shifts)
+    drawn, recoloured = set(), set()
+    for a, b in zip(inputs, targets, strict=True):
+        if a.shape == b.shape:
+            drawn |= {int(c) for c in np.unique(b[(a == 0) & (b != 0)])}
+            recoloured |= {int(c) for c in np.unique(b[(a != 0) & (b != a)])}
+    return Facts(tuple(sorted(cin)), tuple(sorted(cout)), tuple(sorted(cin - cout)), shifts,
+                 tuple(sorted(drawn)), tuple(sorted(recoloured)), tuple(inputs))
 
 
 def _ratio(big: Sequence[tuple[int, int]], small: Sequence[tuple[int, int]]) -> Params | None:
@@ -95,6 +105,28 @@ def _present(grids: Sequence[Array]) -> list[int]:
     return sorted(_colours(grids) - {0})
 
 
+def _cell_rule(grids, targets, facts) -> list[Params]:
+    """A neighbourhood rule fitted on the train inputs themselves (not on derived grids, where
+    a table that merely memorises would verify too easily), if they change and it exists."""
+    if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
+        return []
+    if all(g.shape == t.shape and np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
+        return []
+    table = fit_rule(list(grids), list(targets))
+    return [] if table is None else [(table,)]
+
+
+def _corners(grids, targets, facts) -> list[Params]:
+    """The four corners, if every target has one size that fits inside every grid."""
+    shapes = {t.shape for t in targets}
+    if len(shapes) != 1:
+        return []
+    h, w = shapes.pop()
+    if any(g.shape[0] < h or g.shape[1] < w for g in grids) or all(g.shape == (h, w) for g in grids):
+        return []
+    return [(corner, h, w) for corner in ("tl", "tr", "bl", "br")]
+
+
 PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "none": lambda grids, targets, facts: [()],
     "learned": lambda grids, targets, facts: [],
@@ -110,7 +142,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     ),
     "split_order": lambda grids, targets, facts: list(product(_modes(grids), (0, 1))),
     "split_pick": lambda grids, targets, facts: list(
-        product(_modes(grids), ("unique", "fullest", "emptiest"))
+        product(_modes(grids), ("first", "unique", "unique_mask", "asymmetric", "fullest", "emptiest"))
     ),
     "symmetry": lambda grids, targets, facts: list(
         product(("h", "v", "hv", "rot", "diag", "all"), sorted({0, *facts.lost_colours}))
@@ -123,4 +155,16 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "fill_colour": lambda grids, targets, facts: [(c,) for c in facts.out_colours if c],
     "colour": lambda grids, targets, facts: [(c,) for c in _present(grids)],
     "shift": lambda grids, targets, facts: list(facts.shifts),
+    "property": lambda grids, targets, facts: list(product(PROPERTIES, CONNECTIVITIES)),
+    "halo": lambda grids, targets, facts: list(
+        product(_present(grids), facts.drawn, ("plus", "diag", "box"))
+    ),
+    "rays": lambda grids, targets, facts: list(
+        product([0, *sorted(set(_present(grids)) & set(facts.drawn))], ("h", "v", "hv", "diag"))
+    ),
+    "drawn_colour": lambda grids, targets, facts: list(product(facts.drawn, CONNECTIVITIES)),
+    "recoloured": lambda grids, targets, facts: [(c,) for c in facts.recoloured],
+    "corner": _corners,
+    "rank": lambda grids, targets, facts: [("most",), ("least",)],
+    "cell_rule": _cell_rule,
 })

@@ -23,6 +23,7 @@ from arcsolve.dsl.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
+from arcsolve.dsl.drawing import fill_bbox, halo, interior, rays
 from arcsolve.dsl.geometry import (
     antitranspose,
     downscale,
@@ -41,7 +42,8 @@ from arcsolve.dsl.geometry import (
     transpose,
     upscale,
 )
-from arcsolve.dsl.objects import enclosed, label, objects, select, split
+from arcsolve.dsl.objects import PROPERTIES, enclosed, label, objects, select, split
+from arcsolve.dsl.rules import Table, apply_rule
 
 Array = np.ndarray
 
@@ -120,6 +122,39 @@ def colour_by_size(g: Array, conn: str) -> Array:
     return out
 
 
+def colour_by(g: Array, prop: str, conn: str) -> Array | None:
+    """Paint every object with a code for a property (size rank, has a hole, ...), for a learned colour map."""
+    objs = objects(g, conn)
+    codes = PROPERTIES[prop](g, objs) if len(objs) > 1 else None
+    if codes is None:
+        return None
+    out = np.zeros_like(g)
+    for obj, code in zip(objs, codes, strict=True):
+        out[obj.mask] = min(code, 9)
+    return out
+
+
+def crop_corner(g: Array, corner: str, h: int, w: int) -> Array | None:
+    """Crop an h x w window at a corner ('tl', 'tr', 'bl', 'br') of a larger grid."""
+    H, W = g.shape
+    if h > H or w > W or (h, w) == (H, W):
+        return None
+    rows = slice(0, h) if corner[0] == "t" else slice(H - h, H)
+    cols = slice(0, w) if corner[1] == "l" else slice(W - w, W)
+    return g[rows, cols]
+
+
+def cell_rule(g: Array, table: Table) -> Array | None:
+    """Recolour each cell by a rule on its neighbourhood learned from the train pairs (None on an unseen one)."""
+    return apply_rule(g, table)
+
+
+def upscale_by_colours(g: Array) -> Array | None:
+    """Blow every cell up into a k x k block, k being the number of non-zero colours (k >= 2)."""
+    k = np.count_nonzero(np.bincount(g.ravel(), minlength=10)[1:])
+    return upscale(g, k, k) if k >= 2 else None
+
+
 # --- colours --------------------------------------------------------------------------
 
 
@@ -139,6 +174,18 @@ def recolor(g: Array, mapping: tuple[tuple[int, int], ...]) -> Array:
     for a, b in mapping:
         table[a] = b
     return table[g]
+
+
+def colour_cell(g: Array, how: str) -> Array | None:
+    """A 1x1 grid of the most or least frequent non-zero colour (None on a tie)."""
+    counts = np.bincount(g.ravel(), minlength=10)[1:]
+    present = counts[counts > 0]
+    if present.size == 0:
+        return None
+    best = present.max() if how == "most" else present.min()
+    if (present == best).sum() != 1:
+        return None
+    return np.array([[int(np.flatnonzero(counts == best)[0]) + 1]], dtype=g.dtype)
 
 
 def swap_background(g: Array) -> Array | None:
@@ -235,14 +282,23 @@ def split_stack(g: Array, mode: str, first_on_top: int) -> Array | None:
     return out
 
 
+def _symmetric(p: Array) -> bool:
+    return bool(np.array_equal(p, p[::-1]) or np.array_equal(p, p[:, ::-1])
+                or (p.shape[0] == p.shape[1] and np.array_equal(p, p.T)))
+
+
 def split_pick(g: Array, mode: str, how: str) -> Array | None:
-    """Split into equal parts and keep the one that is unique / fullest / emptiest."""
+    """Split into equal parts and keep the first / unique / unique-by-mask / asymmetric / fullest / emptiest one."""
     parts = split(g, mode)
     if parts is None:
         return None
-    if how == "unique":
-        keys = [p.tobytes() for p in parts]
+    if how == "first":
+        return parts[0]
+    if how in ("unique", "unique_mask"):
+        keys = [(p if how == "unique" else p != 0).tobytes() for p in parts]
         picks = [p for p, k in zip(parts, keys, strict=True) if keys.count(k) == 1]
+    elif how == "asymmetric":
+        picks = [p for p in parts if not _symmetric(p)]
     else:
         counts = [int((p != 0).sum()) for p in parts]
         best = max(counts) if how == "fullest" else min(counts)
@@ -316,5 +372,14 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(dedup_lines),
     _p(shift, "shift", shape="same"),
     _p(roll, "shift", shape="same"),
+    _p(colour_by, "property", shape="same"),
+    _p(halo, "halo", shape="same"),
+    _p(rays, "rays", shape="same"),
+    _p(fill_bbox, "drawn_colour", shape="same"),
+    _p(interior, "recoloured", shape="same"),
+    _p(crop_corner, "corner"),
+    _p(colour_cell, "rank"),
+    _p(upscale_by_colours),
+    _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
 )})

@@ -30,6 +30,8 @@ class Step(NamedTuple):
         if self.name == OVERLAY:
             base, pieces = self.params
             return "overlay{" + "; ".join([base, *(_piece(*p) for p in pieces)]) + "}"
+        if self.name == "cell_rule":
+            return f"cell_rule{{{len(self.params[0][0])} neighbourhoods}}"
         if self.name == "recolor":
             return "recolor{" + ",".join(f"{a}->{b}" for a, b in self.params[0]) + "}"
         return self.name + "{" + ",".join(str(p) for p in self.params) + "}"

@@ -44,6 +44,7 @@ MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
 COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
+LOOKAHEAD = True  # try every last step on a level's states before expanding them in full
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Sh
 
 def _fit_colours(table: Array, out: Array, target: Array) -> bool:
     """Extend the colour table (-1 = unset) so that table[out] == target; False if impossible."""
-    codes = np.unique(out.ravel() * 10 + target.ravel())
+    codes = np.flatnonzero(np.bincount(out.ravel() * 10 + target.ravel(), minlength=100))
     src, dst = codes // 10, codes % 10
     if np.any(src[1:] == src[:-1]):
         return False
@@ -232,7 +233,11 @@ class _Search:
         return True
 
     def levels(self) -> None:
-        """Search level by level; stop after the first level that verifies a program."""
+        """Search level by level; stop after the first level that verifies a program.
+
+        Before a level is expanded in full (every step on every grid, to store its states),
+        the cheap last-step pass (`finish`) looks for programs one step longer, so that short
+        programs late in the registry are found even when the full expansion runs out of time."""
         start: State = tuple(self.train_in + self.test_in)
         self.seen.add(hash(tuple((g.shape, g.tobytes()) for g in start)))
         self.accept((), self.train_in, self.test_in)
@@ -242,10 +247,15 @@ class _Search:
             if self.found:
                 return
             last = depth == self.max_depth
+            if last or (LOOKAHEAD and depth > 1):
+                for program, state in frontier:
+                    if not self.finish(program, state) or (last and len(distinct(self.found)) >= 2):
+                        return
+                if self.found or last:
+                    return
             nxt: list = []
             for program, state in frontier:
-                ok = self.finish(program, state) if last else self.expand(program, state, nxt)
-                if not ok or (last and len(distinct(self.found)) >= 2):
+                if not self.expand(program, state, nxt):
                     return
             frontier = nxt
 
