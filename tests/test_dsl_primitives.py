@@ -254,6 +254,21 @@ def test_connect():
     eq(P.connect(x, "h"), [[3, 3, 3, 3], [0, 0, 0, 0], [3, 0, 0, 5]])
     eq(P.connect(x, "v"), [[3, 0, 0, 3], [3, 0, 0, 0], [3, 0, 0, 5]])
     eq(P.connect(x, "hv"), [[3, 3, 3, 3], [3, 0, 0, 0], [3, 0, 0, 5]])
+    y = g([[0, 4, 0], [2, 0, 2], [0, 4, 0]])
+    eq(P.connect(y, "hv"), [[0, 4, 0], [2, 2, 2], [0, 4, 0]])
+    eq(P.connect(y, "vh"), [[0, 4, 0], [2, 4, 2], [0, 4, 0]])
+
+
+def test_bridge():
+    x = g([[3, 0, 0, 3], [0, 0, 0, 0], [3, 0, 0, 5]])
+    eq(P.bridge(x, "h", 8), [[3, 8, 8, 3], [0, 0, 0, 0], [3, 0, 0, 5]])
+    eq(P.bridge(x, "vh", 8), [[3, 8, 8, 3], [8, 0, 0, 0], [3, 0, 0, 5]])
+
+
+def test_fill_colour_boxes():
+    x = g([[1, 0, 0, 0], [0, 0, 2, 0], [0, 2, 0, 1]])
+    eq(P.fill_colour_boxes(x), [[1, 1, 1, 1], [1, 2, 2, 1], [1, 2, 2, 1]])
+    eq(P.fill_colour_boxes(g([[5, 0, 0]])), [[5, 0, 0]])
 
 
 def test_colour_by_size():
@@ -335,6 +350,25 @@ def test_colour_cell():
     eq(P.colour_cell(g([[4, 4, 2]]), "least"), [[2]])
     eq(P.colour_cell(x, "least"), [[2]])
     assert P.colour_cell(g([[1, 2]]), "most") is None and P.colour_cell(g([[0]]), "most") is None
+
+
+def test_colour_ranking():
+    x = g([[3, 3, 3], [1, 2, 2], [0, 0, 1], [2, 2, 0]])
+    eq(P.colour_ranking(x, 0), [[2], [3], [1]])
+    eq(P.colour_ranking(x, 1), [[3], [1]])
+    assert P.colour_ranking(g([[1, 2]]), 0) is None  # a tie
+    assert P.colour_ranking(g([[1, 1, 0]]), 1) is None  # nothing left
+
+
+def test_count_row():
+    eq(P.count_row(g([[0, 7], [7, 7]])), [[7, 7, 7]])
+    assert P.count_row(g([[1, 2]])) is None and P.count_row(g([[0]])) is None
+
+
+def test_periodic_extend():
+    eq(P.periodic_extend(g([[1, 2, 1, 2], [0, 0, 0, 0]]), 1, 2), [[1, 2, 1, 2, 1, 2, 1, 2], [0] * 8])
+    eq(P.periodic_extend(g([[1, 2, 3, 1, 2, 3, 1]]), 1, 2), [[1, 2, 3] * 4 + [1, 2]])
+    assert P.periodic_extend(g([[1, 2], [3, 4]]), 2, 2) is None  # no period repeats
 
 
 def test_upscale_by_colours():

@@ -170,3 +170,13 @@ def periodic_fill(g: Array, noise: int) -> Array | None:
 def periodic_patch(g: Array, noise: int) -> Array | None:
     """What a periodic fill puts under the noise cells' bounding box."""
     return _patch(periodic_fill(g, noise), g, noise)
+
+
+def periodic_extend(g: Array, ky: int, kx: int) -> Array | None:
+    """Continue the grid's translation-periodic pattern over a grid ky x kx times as large."""
+    period = _period(g, -1)
+    if period is None:
+        return None
+    py, px = period
+    h, w = g.shape
+    return np.tile(g[:py, :px], (h * ky // py + 1, w * kx // px + 1))[: h * ky, : w * kx]

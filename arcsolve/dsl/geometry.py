@@ -79,6 +79,12 @@ def downscale(g: Array, ky: int, kx: int) -> Array | None:
     return small if np.array_equal(upscale(small, ky, kx), g) else None
 
 
+def upscale_by_colours(g: Array) -> Array | None:
+    """Blow every cell up into a k x k block, k being the number of non-zero colours (k >= 2)."""
+    k = np.count_nonzero(np.bincount(g.ravel(), minlength=10)[1:])
+    return upscale(g, k, k) if k >= 2 else None
+
+
 def tile(g: Array, ny: int, nx: int) -> Array:
     """Repeat the grid ny times down and nx times across."""
     return np.tile(g, (ny, nx))

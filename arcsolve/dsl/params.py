@@ -150,7 +150,8 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
     "lost_colour": lambda grids, targets, facts: [(c,) for c in facts.lost_colours],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
-    "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",)],
+    "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",), ("vh",)],
+    "bridge": lambda grids, targets, facts: list(product(("h", "v", "hv", "vh"), facts.drawn)),
     "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],
     "fill_colour": lambda grids, targets, facts: [(c,) for c in facts.out_colours if c],
     "colour": lambda grids, targets, facts: [(c,) for c in _present(grids)],
@@ -167,4 +168,5 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "corner": _corners,
     "rank": lambda grids, targets, facts: [("most",), ("least",)],
     "cell_rule": _cell_rule,
+    "skip": lambda grids, targets, facts: [(0,), (1,)],
 })

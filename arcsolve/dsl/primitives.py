@@ -16,6 +16,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.completion import (
+    periodic_extend,
     periodic_fill,
     periodic_patch,
     symmetrize,
@@ -23,6 +24,7 @@ from arcsolve.dsl.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
+from arcsolve.dsl.counting import colour_cell, colour_ranking, count_row
 from arcsolve.dsl.drawing import fill_bbox, halo, interior, rays
 from arcsolve.dsl.geometry import (
     antitranspose,
@@ -41,6 +43,7 @@ from arcsolve.dsl.geometry import (
     tile,
     transpose,
     upscale,
+    upscale_by_colours,
 )
 from arcsolve.dsl.objects import PROPERTIES, enclosed, label, objects, select, split
 from arcsolve.dsl.rules import Table, apply_rule
@@ -144,17 +147,6 @@ def crop_corner(g: Array, corner: str, h: int, w: int) -> Array | None:
     return g[rows, cols]
 
 
-def cell_rule(g: Array, table: Table) -> Array | None:
-    """Recolour each cell by a rule on its neighbourhood learned from the train pairs (None on an unseen one)."""
-    return apply_rule(g, table)
-
-
-def upscale_by_colours(g: Array) -> Array | None:
-    """Blow every cell up into a k x k block, k being the number of non-zero colours (k >= 2)."""
-    k = np.count_nonzero(np.bincount(g.ravel(), minlength=10)[1:])
-    return upscale(g, k, k) if k >= 2 else None
-
-
 # --- colours --------------------------------------------------------------------------
 
 
@@ -174,18 +166,6 @@ def recolor(g: Array, mapping: tuple[tuple[int, int], ...]) -> Array:
     for a, b in mapping:
         table[a] = b
     return table[g]
-
-
-def colour_cell(g: Array, how: str) -> Array | None:
-    """A 1x1 grid of the most or least frequent non-zero colour (None on a tie)."""
-    counts = np.bincount(g.ravel(), minlength=10)[1:]
-    present = counts[counts > 0]
-    if present.size == 0:
-        return None
-    best = present.max() if how == "most" else present.min()
-    if (present == best).sum() != 1:
-        return None
-    return np.array([[int(np.flatnonzero(counts == best)[0]) + 1]], dtype=g.dtype)
 
 
 def swap_background(g: Array) -> Array | None:
@@ -233,23 +213,46 @@ def fill_enclosed(g: Array, c: int) -> Array:
     return np.where(enclosed(g), c, g)
 
 
-def _connect_rows(g: Array) -> Array:
+def _connect_rows(g: Array, c: int = 0) -> Array:
+    """Fill the gap between consecutive same-coloured cells of each row (with c, or their colour)."""
     out = g.copy()
     for y, row in enumerate(g):
         xs = np.nonzero(row)[0]
         for a, b in zip(xs[:-1], xs[1:], strict=True):
             if row[a] == row[b] and b > a + 1:
-                out[y, a + 1 : b] = row[a]
+                out[y, a + 1 : b] = c or row[a]
     return out
 
 
-def connect(g: Array, axis: str) -> Array:
-    """Draw a line between consecutive same-coloured cells of a row ('h'), column ('v') or both."""
-    rows = _connect_rows(g)
+def _connect(g: Array, axis: str, c: int) -> Array:
+    rows = _connect_rows(g, c)
     if axis == "h":
         return rows
-    cols = _connect_rows(g.T).T
-    return cols if axis == "v" else np.where(rows != g, rows, cols)
+    cols = _connect_rows(g.T, c).T
+    if axis == "v":
+        return cols
+    return np.where(rows != g, rows, cols) if axis == "hv" else np.where(cols != g, cols, rows)
+
+
+def connect(g: Array, axis: str) -> Array:
+    """Draw a line between consecutive same-coloured cells of a row, column, or both ('hv'/'vh': first wins)."""
+    return _connect(g, axis, 0)
+
+
+def bridge(g: Array, axis: str, c: int) -> Array:
+    """Like connect, but the lines between same-coloured cells are drawn in colour c."""
+    return _connect(g, axis, c)
+
+
+def fill_colour_boxes(g: Array) -> Array:
+    """Fill the zero cells in the bounding box of each colour's cells with that colour (smaller boxes on top)."""
+    boxes = [(b, c) for c in range(1, 10) if (b := _box(g == c)) is not None]
+    boxes.sort(key=lambda bc: -(bc[0][0].stop - bc[0][0].start) * (bc[0][1].stop - bc[0][1].start))
+    out = g.copy()
+    for (rows, cols), c in boxes:
+        region = out[rows, cols]
+        region[g[rows, cols] == 0] = c
+    return out
 
 
 # --- splitting and overlays -----------------------------------------------------------
@@ -306,6 +309,14 @@ def split_pick(g: Array, mode: str, how: str) -> Array | None:
     return picks[0] if len(picks) == 1 else None
 
 
+# --- learned rules ----------------------------------------------------------------------
+
+
+def cell_rule(g: Array, table: Table) -> Array | None:
+    """Recolour each cell by a rule on its neighbourhood learned from the train pairs (None on an unseen one)."""
+    return apply_rule(g, table)
+
+
 # --- the registry ---------------------------------------------------------------------
 
 
@@ -355,10 +366,13 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(symmetry_fill_patch, "lost_colour"),
     _p(periodic_fill, "noise", shape="same"),
     _p(periodic_patch, "noise"),
+    _p(periodic_extend, "grow"),
     _p(gravity, "direction", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
     _p(connect, "axis", shape="same"),
+    _p(bridge, "bridge", shape="same"),
+    _p(fill_colour_boxes, shape="same"),
     _p(colour_by_size, "connectivity", shape="same"),
     _p(swap_background, shape="same"),
     _p(crop_colour, "colour"),
@@ -379,6 +393,8 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(interior, "recoloured", shape="same"),
     _p(crop_corner, "corner"),
     _p(colour_cell, "rank"),
+    _p(colour_ranking, "skip"),
+    _p(count_row),
     _p(upscale_by_colours),
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
