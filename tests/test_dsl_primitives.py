@@ -145,6 +145,12 @@ def test_denoise():
     eq(P.denoise(OBJS), [[1, 1, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 3, 3], [0, 0, 0, 3, 0]])
 
 
+def test_keep_blocks():
+    x = g([[3, 3, 0, 1], [3, 3, 3, 0], [0, 2, 2, 0], [0, 2, 1, 0]])
+    eq(P.keep_blocks(x), [[3, 3, 0, 0], [3, 3, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    assert P.keep_blocks(g([[1, 1, 1]])) is None
+
+
 def test_drop_empty():
     eq(P.drop_empty(g([[0, 0, 0], [1, 0, 2]])), [[1, 2]])
 

@@ -92,6 +92,18 @@ def denoise(g: Array) -> Array:
     return np.where(sizes[lab] == 1, 0, g)
 
 
+def keep_blocks(g: Array) -> Array | None:
+    """Keep only the cells that lie in some 2x2 block of one non-zero colour (a morphological opening)."""
+    if min(g.shape) < 2:
+        return None
+    block = (g[:-1, :-1] != 0) & (g[:-1, :-1] == g[1:, :-1]) & (g[:-1, :-1] == g[:-1, 1:]) & (g[:-1, :-1] == g[1:, 1:])
+    keep = np.zeros(g.shape, dtype=bool)
+    for dy in (0, 1):
+        for dx in (0, 1):
+            keep[dy : dy + block.shape[0], dx : dx + block.shape[1]] |= block
+    return np.where(keep, g, 0)
+
+
 def drop_empty(g: Array) -> Array | None:
     """Remove all-zero rows and columns."""
     rows, cols = g.any(1), g.any(0)
@@ -382,6 +394,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(keep_object, "select", shape="same"),
     _p(erase_object, "select", shape="same"),
     _p(denoise, shape="same"),
+    _p(keep_blocks, shape="same"),
     _p(drop_empty),
     _p(dedup_lines),
     _p(shift, "shift", shape="same"),
