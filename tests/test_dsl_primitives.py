@@ -282,6 +282,13 @@ def test_colour_by_size():
        [[4, 4, 0, 0, 1], [4, 4, 0, 0, 0], [0, 0, 0, 3, 3], [1, 0, 0, 3, 0]])
 
 
+def test_paint_by_line():
+    x = g([[2, 5, 5], [3, 0, 5], [1, 4, 5]])
+    eq(P.paint_by_line(x, 5, "h"), [[2, 2, 2], [3, 0, 3], [1, 4, 5]])  # two other colours: unchanged
+    eq(P.paint_by_line(g([[7, 0], [5, 5]]), 5, "v"), [[7, 0], [7, 5]])
+    assert P.paint_by_line(x, 6, "h") is None
+
+
 def test_swap_background():
     eq(P.swap_background(g([[5, 5], [5, 0]])), [[0, 0], [0, 5]])
     assert P.swap_background(g([[0, 0], [0, 5]])) is None
@@ -490,6 +497,9 @@ def test_split_into_squares_and_long_halves():
 def test_split_by_separator_grid():
     x = g([[1, 5, 2], [5, 5, 5], [3, 5, 4]])
     assert [p.tolist() for p in split(x, "lines")] == [[[1]], [[2]], [[3]], [[4]]]
+    y = g([[1, 1, 0, 1, 2], [0, 0, 0, 0, 0], [1, 1, 0, 1, 1]])  # zero lines, no zeros inside
+    assert [p.tolist() for p in split(y, "lines")] == [[[1, 1]], [[1, 2]], [[1, 1]], [[1, 1]]]
+    assert split(g([[1, 0, 1], [0, 0, 0], [1, 0, 0]]), "lines") is None  # a zero inside a part
 
 
 def test_params_infer_factors_colours_and_shifts():

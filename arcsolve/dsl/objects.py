@@ -227,8 +227,8 @@ def _cuts(lines: Array) -> list[tuple[int, int]]:
 
 
 def _split_by_lines(g: Array) -> list[Array] | None:
-    """Equal-sized blocks between full rows/columns of a colour that is not inside them."""
-    for colour in [int(c) for c in np.unique(g) if c != 0]:
+    """Equal-sized blocks between full rows/columns of a colour that is not inside them (0 last)."""
+    for colour in [int(c) for c in np.unique(g) if c != 0] + [0]:
         # a line of one cell is no separator: 1-row grids have no separator columns
         rows = (g == colour).all(1) & (g.shape[1] > 1)
         cols = (g == colour).all(0) & (g.shape[0] > 1)

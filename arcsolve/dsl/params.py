@@ -169,4 +169,5 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "rank": lambda grids, targets, facts: [("most",), ("least",)],
     "cell_rule": _cell_rule,
     "skip": lambda grids, targets, facts: [(0,), (1,)],
+    "colour_axis": lambda grids, targets, facts: list(product(_present(grids), ("h", "v"))),
 })

@@ -180,6 +180,22 @@ def recolor(g: Array, mapping: tuple[tuple[int, int], ...]) -> Array:
     return table[g]
 
 
+def _paint_rows(g: Array, c: int) -> Array:
+    out = g.copy()
+    for y, row in enumerate(g):
+        others = np.unique(row[(row != 0) & (row != c)])
+        if others.size == 1:
+            out[y, row == c] = others[0]
+    return out
+
+
+def paint_by_line(g: Array, c: int, axis: str) -> Array | None:
+    """Recolour the cells of colour c in each row ('h') or column ('v') by the one other colour in it."""
+    if not (g == c).any():
+        return None
+    return _paint_rows(g, c) if axis == "h" else _paint_rows(g.T, c).T
+
+
 def swap_background(g: Array) -> Array | None:
     """Swap the most frequent colour with 0, so that it acts as the background."""
     counts = np.bincount(g.ravel(), minlength=10)
@@ -387,6 +403,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(fill_colour_boxes, shape="same"),
     _p(colour_by_size, "connectivity", shape="same"),
     _p(swap_background, shape="same"),
+    _p(paint_by_line, "colour_axis", shape="same"),
     _p(crop_colour, "colour"),
     _p(trim_border),
     _p(keep_colour, "colour", shape="same"),
