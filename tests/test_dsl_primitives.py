@@ -378,6 +378,17 @@ def test_count_row():
     assert P.count_row(g([[1, 2]])) is None and P.count_row(g([[0]])) is None
 
 
+def test_feature_cell():
+    x = g([[1, 0, 1], [0, 0, 0], [2, 2, 0]])
+    eq(P.feature_cell(x, "objects8"), [[3]])
+    eq(P.feature_cell(x, "objects4"), [[3]])
+    eq(P.feature_cell(x, "colours"), [[2]])
+    eq(P.feature_cell(x, "mirror_h"), [[2]])
+    eq(P.feature_cell(g([[1, 0, 1]]), "mirror_h"), [[1]])
+    eq(P.feature_cell(g([[1, 0, 1]]), "mirror_v"), [[1]])
+    assert P.feature_cell(g([[0, 0]]), "objects8") is None
+
+
 def test_periodic_extend():
     eq(P.periodic_extend(g([[1, 2, 1, 2], [0, 0, 0, 0]]), 1, 2), [[1, 2, 1, 2, 1, 2, 1, 2], [0] * 8])
     eq(P.periodic_extend(g([[1, 2, 3, 1, 2, 3, 1]]), 1, 2), [[1, 2, 3] * 4 + [1, 2]])

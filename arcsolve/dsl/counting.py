@@ -1,9 +1,13 @@
 """Outputs made from counts: a cell of the most frequent colour, colours ranked by how often
-they occur, a row as long as the number of cells."""
+they occur, a row as long as the number of cells, a cell coding a count or a symmetry."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
+
+from arcsolve.dsl.objects import objects
 
 Array = np.ndarray
 
@@ -41,3 +45,19 @@ def count_row(g: Array) -> Array | None:
         return None
     colour = int(np.flatnonzero(counts)[0]) + 1
     return np.full((1, int(counts.max())), colour, dtype=g.dtype)
+
+
+# Features of a whole grid, as a code 1..9 (counts are capped at 9; yes/no is 1/2).
+FEATURES = MappingProxyType({
+    "objects8": lambda g: len(objects(g, "multi8")),
+    "objects4": lambda g: len(objects(g, "colour4")),
+    "colours": lambda g: int(np.count_nonzero(_colour_counts(g))),
+    "mirror_h": lambda g: 1 if np.array_equal(g, g[:, ::-1]) else 2,
+    "mirror_v": lambda g: 1 if np.array_equal(g, g[::-1]) else 2,
+})
+
+
+def feature_cell(g: Array, feature: str) -> Array | None:
+    """A 1x1 grid coding a feature of the grid (objects, colours, mirror symmetry), for a learned colour map."""
+    code = min(FEATURES[feature](g), 9)
+    return None if code == 0 else np.array([[code]], dtype=g.dtype)

@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.counting import FEATURES
 from arcsolve.dsl.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
 from arcsolve.dsl.rules import fit_rule
 
@@ -169,5 +170,6 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "rank": lambda grids, targets, facts: [("most",), ("least",)],
     "cell_rule": _cell_rule,
     "skip": lambda grids, targets, facts: [(0,), (1,)],
+    "feature": lambda grids, targets, facts: [(f,) for f in FEATURES],
     "colour_axis": lambda grids, targets, facts: list(product(_present(grids), ("h", "v"))),
 })

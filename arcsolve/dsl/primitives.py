@@ -24,7 +24,7 @@ from arcsolve.dsl.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
-from arcsolve.dsl.counting import colour_cell, colour_ranking, count_row
+from arcsolve.dsl.counting import colour_cell, colour_ranking, count_row, feature_cell
 from arcsolve.dsl.drawing import fill_bbox, halo, interior, rays
 from arcsolve.dsl.geometry import (
     antitranspose,
@@ -425,6 +425,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(colour_cell, "rank"),
     _p(colour_ranking, "skip"),
     _p(count_row),
+    _p(feature_cell, "feature"),
     _p(upscale_by_colours),
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
