@@ -113,6 +113,18 @@ def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeyp
     assert expanded == [0]  # only the input's state was expanded; depth 2 came from the lookahead
 
 
+def test_states_closer_to_the_targets_come_first():
+    train = [([[1, 0], [0, 0]], [[1, 1], [0, 0]]), ([[2, 2]], [[2, 2]])]
+    searcher = _Search(make_task(train, [[[3, 0]]]), 1.0, 3, 100)
+    near = (np.array([[1, 1], [0, 0]]), np.array([[2, 0]]), np.array([[3, 0]]))
+    far = (np.array([[1, 0], [1, 1]]), np.array([[2, 2, 2]]), np.array([[3, 0]]))
+    assert searcher.distance(near) == 0.5  # right on the first pair, half wrong on the second
+    assert searcher.distance(far) == 0.75 + 1.0  # three cells of four wrong; a wrong size
+    frontier = [("far", far), ("near", near)]
+    frontier.sort(key=lambda item: searcher.distance(item[1]))
+    assert [name for name, _ in frontier] == ["near", "far"]
+
+
 @pytest.mark.parametrize("task_id", ["3c9b0459", "6150a2bd", "007bbfb7", "d037b0a7", "08ed6ac7", "4258a5f9",
                                      "5bd6f4ac", "a87f7484", "54d9e175"])
 def test_real_arc_tasks_are_solved(training, task_id):

@@ -45,6 +45,7 @@ MAX_CANDIDATES = 3
 COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 LOOKAHEAD = True  # try every last step on a level's states before expanding them in full
+ORDER_BY_DISTANCE = True  # visit a level's states closest to the targets first
 
 
 @dataclass(frozen=True)
@@ -232,6 +233,14 @@ class _Search:
                     self.accept(program + (step,), train_out, test_out)
         return True
 
+    def distance(self, state: State) -> float:
+        """How far a state's train grids are from the targets: the share of wrong cells, summed
+        over the pairs (a grid of another size counts as all wrong). Closer states go first."""
+        return sum(
+            float(np.mean(g != t)) if g.shape == t.shape else 1.0
+            for g, t in zip(state[: self.n_train], self.targets, strict=True)
+        )
+
     def levels(self) -> None:
         """Search level by level; stop after the first level that verifies a program.
 
@@ -247,6 +256,8 @@ class _Search:
             if self.found:
                 return
             last = depth == self.max_depth
+            if ORDER_BY_DISTANCE:
+                frontier.sort(key=lambda item: self.distance(item[1]))
             if last or (LOOKAHEAD and depth > 1):
                 for program, state in frontier:
                     if not self.finish(program, state) or (last and len(distinct(self.found)) >= 2):
