@@ -147,7 +147,7 @@ def _symmetric(g: Array, o: Obj) -> bool:
     return bool(np.array_equal(c, c[:, ::-1]) or np.array_equal(c, c[::-1]))
 
 
-SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] = MappingProxyType({
+SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]] = MappingProxyType({
     "largest": lambda g, objs: _unique_best([o.size for o in objs], max),
     "smallest": lambda g, objs: _unique_best([o.size for o in objs], min),
     "most_colours": lambda g, objs: _unique_best([len(o.colours) for o in objs], max),
@@ -157,7 +157,7 @@ SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] = Map
 })
 
 # Selectors only worth cropping to (the search tries them with crop_object alone).
-CROP_SELECTORS: MappingProxyType[str, Callable[[Array, list[Obj]], int | None]] = MappingProxyType({
+CROP_SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]] = MappingProxyType({
     "common_shape": lambda g, objs: _most_common([o.shape_key() for o in objs]),
     "most_secondary": lambda g, objs: _unique_best([_secondary_cells(g, o) for o in objs], max),
     "has_hole": lambda g, objs: _unique_key([_has_hole(o) for o in objs]),
@@ -183,6 +183,12 @@ def _touches_border(g: Array, o: Obj) -> bool:
     return rows.start == 0 or cols.start == 0 or rows.stop == g.shape[0] or cols.stop == g.shape[1]
 
 
+def _key_counts(objs: tuple[Obj, ...]) -> list[int]:
+    """For each object, how many objects (itself included) have its shape."""
+    keys = [o.shape_key() for o in objs]
+    return [keys.count(k) for k in keys]
+
+
 def _yes_no(flags: list[bool]) -> list[int]:
     return [1 if f else 2 for f in flags]
 
@@ -196,12 +202,6 @@ PROPERTIES: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], list[int] |
     "touches_border": lambda g, objs: _yes_no([_touches_border(g, o) for o in objs]),
     "unique_shape": lambda g, objs: _yes_no([n == 1 for n in _key_counts(objs)]),
 })
-
-
-def _key_counts(objs: tuple[Obj, ...]) -> list[int]:
-    """For each object, how many objects (itself included) have its shape."""
-    keys = [o.shape_key() for o in objs]
-    return [keys.count(k) for k in keys]
 
 
 @grid_memo(4096)

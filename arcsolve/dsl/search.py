@@ -5,8 +5,10 @@ once, so the work is shared across test inputs and equal states (same grids ever
 are explored once. Level by level, every inferred step is applied to every stored state;
 a program is accepted if it reproduces each train output exactly, directly or after a
 cell-wise colour map fitted on the train pairs, and if its test outputs have a size that
-the train pairs allow. The last level is evaluated lazily, pair by pair, and skips steps
-whose shape effect cannot give the target sizes. The clock is checked at every step.
+the train pairs allow. The last step is evaluated lazily, pair by pair, and skips steps
+whose shape effect cannot give the target sizes; this cheap pass also looks one step
+ahead before each level is expanded in full, and a level's states are visited closest to
+the targets first. The clock is checked at every step.
 
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
 single program verifies, the last twentieth of the budget goes to overlaying a few pieces
@@ -44,8 +46,6 @@ MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
 COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
-LOOKAHEAD = True  # try every last step on a level's states before expanding them in full
-ORDER_BY_DISTANCE = True  # visit a level's states closest to the targets first
 
 
 @dataclass(frozen=True)
@@ -256,9 +256,8 @@ class _Search:
             if self.found:
                 return
             last = depth == self.max_depth
-            if ORDER_BY_DISTANCE:
-                frontier.sort(key=lambda item: self.distance(item[1]))
-            if last or (LOOKAHEAD and depth > 1):
+            frontier.sort(key=lambda item: self.distance(item[1]))
+            if last or depth > 1:
                 for program, state in frontier:
                     if not self.finish(program, state) or (last and len(distinct(self.found)) >= 2):
                         return
