@@ -282,6 +282,20 @@ def test_colour_by_size():
        [[4, 4, 0, 0, 1], [4, 4, 0, 0, 0], [0, 0, 0, 3, 3], [1, 0, 0, 3, 0]])
 
 
+def test_majority_lines():
+    x = g([[1, 1, 2], [3, 4, 5], [6, 7, 7]])
+    eq(P.majority_lines(x, "h"), [[1, 1, 1], [3, 4, 5], [7, 7, 7]])
+    eq(P.majority_lines(g([[2, 0], [2, 1], [5, 1]]), "v"), [[2, 1], [2, 1], [2, 1]])
+    stripes = g([[4, 4, 4, 4], [4, 1, 4, 4], [2, 2, 2, 2]])  # rows: one noise cell; columns: more
+    eq(P.majority_lines(stripes, "auto"), [[4, 4, 4, 4], [4, 4, 4, 4], [2, 2, 2, 2]])
+    assert P.majority_lines(g([[1, 2], [2, 1]]), "auto") is None
+
+
+def test_majority_objects():
+    x = g([[1, 1, 0, 0], [1, 2, 0, 3], [0, 0, 0, 3]])
+    eq(P.majority_objects(x), [[1, 1, 0, 0], [1, 1, 0, 3], [0, 0, 0, 3]])
+
+
 def test_paint_by_line():
     x = g([[2, 5, 5], [3, 0, 5], [1, 4, 5]])
     eq(P.paint_by_line(x, 5, "h"), [[2, 2, 2], [3, 0, 3], [1, 4, 5]])  # two other colours: unchanged

@@ -172,4 +172,5 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "skip": lambda grids, targets, facts: [(0,), (1,)],
     "feature": lambda grids, targets, facts: [(f,) for f in FEATURES],
     "colour_axis": lambda grids, targets, facts: list(product(_present(grids), ("h", "v"))),
+    "line_axis": lambda grids, targets, facts: [("h",), ("v",), ("auto",)],
 })

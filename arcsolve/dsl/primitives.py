@@ -180,6 +180,34 @@ def recolor(g: Array, mapping: tuple[tuple[int, int], ...]) -> Array:
     return table[g]
 
 
+def _majority_rows(g: Array) -> Array:
+    out = g.copy()
+    for y, row in enumerate(g):
+        counts = np.bincount(row, minlength=10)
+        if (counts == counts.max()).sum() == 1:
+            out[y] = counts.argmax()
+    return out
+
+
+def majority_lines(g: Array, axis: str) -> Array | None:
+    """Fill each row ('h'), column ('v') or the lines that change fewer cells ('auto') with its main colour."""
+    rows, cols = _majority_rows(g), _majority_rows(g.T).T
+    if axis != "auto":
+        return rows if axis == "h" else cols
+    changed_rows, changed_cols = np.count_nonzero(rows != g), np.count_nonzero(cols != g)
+    if changed_rows == changed_cols:
+        return None
+    return rows if changed_rows < changed_cols else cols
+
+
+def majority_objects(g: Array) -> Array:
+    """Recolour every object (8-connected, any colours) with its most frequent colour."""
+    out = g.copy()
+    for obj in objects(g, "multi8"):
+        out[obj.mask] = np.bincount(g[obj.mask]).argmax()
+    return out
+
+
 def _paint_rows(g: Array, c: int) -> Array:
     out = g.copy()
     for y, row in enumerate(g):
@@ -404,6 +432,8 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(colour_by_size, "connectivity", shape="same"),
     _p(swap_background, shape="same"),
     _p(paint_by_line, "colour_axis", shape="same"),
+    _p(majority_lines, "line_axis", shape="same"),
+    _p(majority_objects, shape="same"),
     _p(crop_colour, "colour"),
     _p(trim_border),
     _p(keep_colour, "colour", shape="same"),
