@@ -95,9 +95,9 @@ def test_size_rule_allows_only_the_sizes_train_pairs_imply():
 
 def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeypatch):
     train = [
-        ([[4, 4], [4, 8]], [[4, 4], [4, 4]]),
-        ([[6, 9], [9, 9]], [[9, 9], [9, 9]]),
-        ([[1, 6], [6, 6]], [[6, 6], [6, 6]]),
+        ([[4, 4], [0, 8], [4, 0]], [[4, 4], [4, 4]]),
+        ([[6, 9], [9, 0], [0, 9]], [[9, 9], [9, 9]]),
+        ([[1, 6], [6, 0], [0, 6]], [[6, 6], [6, 6]]),
     ]
     expanded = []
     original = _Search.expand
@@ -107,9 +107,9 @@ def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeyp
         return original(self, program, state, frontier)
 
     monkeypatch.setattr(_Search, "expand", expand)
-    found = search(make_task(train, [[[3, 7], [3, 3]]]), time_budget=60.0)
+    found = search(make_task(train, [[[3, 7], [3, 0], [0, 3]]]), time_budget=60.0)
     assert found[0].outputs[0].tolist() == [[3, 3], [3, 3]]
-    assert all(len(f.program) == 2 for f in found)
+    assert min(len(f.program) for f in found) == 2
     assert expanded == [0]  # only the input's state was expanded; depth 2 came from the lookahead
 
 
