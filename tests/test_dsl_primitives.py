@@ -303,6 +303,13 @@ def test_paint_by_line():
     assert P.paint_by_line(x, 6, "h") is None
 
 
+def test_paint_objects_by_line():
+    x = g([[0, 2, 0, 6], [0, 0, 0, 0], [5, 5, 0, 5], [5, 5, 0, 5]])
+    eq(P.paint_objects_by_line(x, 5, "v"), [[0, 2, 0, 6], [0, 0, 0, 0], [2, 2, 0, 6], [2, 2, 0, 6]])
+    eq(P.paint_objects_by_line(x, 5, "h"), x)  # no other colour in the rows of the 5s
+    assert P.paint_objects_by_line(x, 7, "v") is None
+
+
 def test_swap_background():
     eq(P.swap_background(g([[5, 5], [5, 0]])), [[0, 0], [0, 5]])
     assert P.swap_background(g([[0, 0], [0, 5]])) is None
@@ -508,6 +515,9 @@ def test_select_by_common_shape_secondary_cells_and_holes():
     assert select(x, "common_shape", "colour4").colours == (2,)  # three single cells
     assert select(x, "most_secondary", "multi8").colours == (3, 4)
     assert select(x, "most_secondary", "colour4") is None  # one colour each: all tie
+    assert select(x, "least_secondary", "multi8") is None  # the 1s, 2 and 5 tie at none
+    y = g([[1, 1, 0, 2, 2], [1, 3, 0, 2, 2], [1, 3, 0, 2, 4]])
+    assert select(y, "least_secondary", "multi8").colours == (2, 4)
 
 
 def test_split_into_squares_and_long_halves():

@@ -160,6 +160,7 @@ SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]]
 CROP_SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]] = MappingProxyType({
     "common_shape": lambda g, objs: _most_common([o.shape_key() for o in objs]),
     "most_secondary": lambda g, objs: _unique_best([_secondary_cells(g, o) for o in objs], max),
+    "least_secondary": lambda g, objs: _unique_best([_secondary_cells(g, o) for o in objs], min),
     "has_hole": lambda g, objs: _unique_key([_has_hole(o) for o in objs]),
 })
 

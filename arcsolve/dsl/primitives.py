@@ -224,6 +224,20 @@ def paint_by_line(g: Array, c: int, axis: str) -> Array | None:
     return _paint_rows(g, c) if axis == "h" else _paint_rows(g.T, c).T
 
 
+def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
+    """Recolour each object of colour c by the one other colour in the rows ('h') or columns ('v') it spans."""
+    objs = [o for o in objects(g, "colour4") if o.colours == (c,)]
+    if not objs:
+        return None
+    out = g.copy()
+    for obj in objs:
+        band = g[obj.box[0]] if axis == "h" else g[:, obj.box[1]]
+        others = np.unique(band[(band != 0) & (band != c)])
+        if others.size == 1:
+            out[obj.mask] = others[0]
+    return out
+
+
 def swap_background(g: Array) -> Array | None:
     """Swap the most frequent colour with 0, so that it acts as the background."""
     counts = np.bincount(g.ravel(), minlength=10)
@@ -432,6 +446,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(colour_by_size, "connectivity", shape="same"),
     _p(swap_background, shape="same"),
     _p(paint_by_line, "colour_axis", shape="same"),
+    _p(paint_objects_by_line, "colour_axis", shape="same"),
     _p(majority_lines, "line_axis", shape="same"),
     _p(majority_objects, shape="same"),
     _p(crop_colour, "colour"),
