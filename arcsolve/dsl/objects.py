@@ -242,22 +242,24 @@ def _split_by_lines(g: Array) -> list[Array] | None:
     return None
 
 
-def split(g: Array, mode: str) -> list[Array] | None:
+@grid_memo()
+def split(g: Array, mode: str) -> tuple[Array, ...] | None:
     """Equal parts of a grid: by separator lines ('lines'), into halves ('h2', 'v2', 'long2':
     across the longer side), or into squares along the longer side ('squares')."""
     h, w = g.shape
     if mode == "lines":
-        return _split_by_lines(g)
+        parts = _split_by_lines(g)
+        return None if parts is None else tuple(parts)
     if mode == "long2":
         mode = "v2" if h > w else "h2" if w > h else ""
     if mode == "squares":
         if h > w and h % w == 0:
-            return [g[i : i + w] for i in range(0, h, w)]
+            return tuple(g[i : i + w] for i in range(0, h, w))
         if w > h and w % h == 0:
-            return [g[:, i : i + h] for i in range(0, w, h)]
+            return tuple(g[:, i : i + h] for i in range(0, w, h))
         return None
     if mode == "h2" and w % 2 == 0:
-        return [g[:, : w // 2], g[:, w // 2 :]]
+        return g[:, : w // 2], g[:, w // 2 :]
     if mode == "v2" and h % 2 == 0:
-        return [g[: h // 2], g[h // 2 :]]
+        return g[: h // 2], g[h // 2 :]
     return None
