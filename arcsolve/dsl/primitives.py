@@ -45,7 +45,15 @@ from arcsolve.dsl.geometry import (
     upscale,
     upscale_by_colours,
 )
-from arcsolve.dsl.objects import PROPERTIES, enclosed, label, objects, select, split
+from arcsolve.dsl.objects import enclosed, label, select, split
+from arcsolve.dsl.painting import (
+    colour_by,
+    colour_by_size,
+    majority_lines,
+    majority_objects,
+    paint_by_line,
+    paint_objects_by_line,
+)
 from arcsolve.dsl.rules import Table, apply_rule
 
 Array = np.ndarray
@@ -129,26 +137,6 @@ def trim_border(g: Array) -> Array | None:
     return g[1:-1, 1:-1] if min(g.shape) > 2 else None
 
 
-def colour_by_size(g: Array, conn: str) -> Array:
-    """Paint every object with its size in cells (9 for 9 or more), for a learned colour map."""
-    out = np.zeros_like(g)
-    for obj in objects(g, conn):
-        out[obj.mask] = min(obj.size, 9)
-    return out
-
-
-def colour_by(g: Array, prop: str, conn: str) -> Array | None:
-    """Paint every object with a code for a property (size rank, has a hole, ...), for a learned colour map."""
-    objs = objects(g, conn)
-    codes = PROPERTIES[prop](g, objs) if len(objs) > 1 else None
-    if codes is None:
-        return None
-    out = np.zeros_like(g)
-    for obj, code in zip(objs, codes, strict=True):
-        out[obj.mask] = min(code, 9)
-    return out
-
-
 def crop_corner(g: Array, corner: str, h: int, w: int) -> Array | None:
     """Crop an h x w window at a corner ('tl', 'tr', 'bl', 'br') of a larger grid."""
     H, W = g.shape
@@ -178,64 +166,6 @@ def recolor(g: Array, mapping: tuple[tuple[int, int], ...]) -> Array:
     for a, b in mapping:
         table[a] = b
     return table[g]
-
-
-def _majority_rows(g: Array) -> Array:
-    out = g.copy()
-    for y, row in enumerate(g):
-        counts = np.bincount(row, minlength=10)
-        if (counts == counts.max()).sum() == 1:
-            out[y] = counts.argmax()
-    return out
-
-
-def majority_lines(g: Array, axis: str) -> Array | None:
-    """Fill each row ('h'), column ('v') or the lines that change fewer cells ('auto') with its main colour."""
-    rows, cols = _majority_rows(g), _majority_rows(g.T).T
-    if axis != "auto":
-        return rows if axis == "h" else cols
-    changed_rows, changed_cols = np.count_nonzero(rows != g), np.count_nonzero(cols != g)
-    if changed_rows == changed_cols:
-        return None
-    return rows if changed_rows < changed_cols else cols
-
-
-def majority_objects(g: Array) -> Array:
-    """Recolour every object (8-connected, any colours) with its most frequent colour."""
-    out = g.copy()
-    for obj in objects(g, "multi8"):
-        out[obj.mask] = np.bincount(g[obj.mask]).argmax()
-    return out
-
-
-def _paint_rows(g: Array, c: int) -> Array:
-    out = g.copy()
-    for y, row in enumerate(g):
-        others = np.unique(row[(row != 0) & (row != c)])
-        if others.size == 1:
-            out[y, row == c] = others[0]
-    return out
-
-
-def paint_by_line(g: Array, c: int, axis: str) -> Array | None:
-    """Recolour the cells of colour c in each row ('h') or column ('v') by the one other colour in it."""
-    if not (g == c).any():
-        return None
-    return _paint_rows(g, c) if axis == "h" else _paint_rows(g.T, c).T
-
-
-def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
-    """Recolour each object of colour c by the one other colour in the rows ('h') or columns ('v') it spans."""
-    objs = [o for o in objects(g, "colour4") if o.colours == (c,)]
-    if not objs:
-        return None
-    out = g.copy()
-    for obj in objs:
-        band = g[obj.box[0]] if axis == "h" else g[:, obj.box[1]]
-        others = np.unique(band[(band != 0) & (band != c)])
-        if others.size == 1:
-            out[obj.mask] = others[0]
-    return out
 
 
 def swap_background(g: Array) -> Array | None:
