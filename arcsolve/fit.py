@@ -8,15 +8,15 @@ loss)` can be fitted: LatFormer, its colour-attention and NL variants, and the b
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import torch
 from torch import nn
 
-from arcsolve.experts import EXPERTS, SCALE_FACTORS
+from arcsolve.experts import DIHEDRAL, EXPERTS, SCALE_FACTORS
 from arcsolve.latformer import N_COLOURS, LatFormer, LatFormerConfig
-from arcsolve.sizing import SizeRule, infer_size_rule
+from arcsolve.sizing import Shape, SizeRule, infer_size_rule
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
@@ -245,8 +245,18 @@ DIHEDRAL_NAMES = (
 )
 
 
-def describe_actions(model: LatFormer) -> str:
-    """The action each layer performs with discretised gates, in words (for --explain)."""
+def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool) -> bool:
+    """Does scaling n_out cells by `factor` read past the n_in input cells (so that how the
+    lattice wraps, cyclically or mirrored, changes the result)?"""
+    last = n_out * factor - 1 if down else (n_out - 1) // factor
+    return last >= n_in
+
+
+def describe_actions(model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = ()) -> str:
+    """The action each layer performs with discretised gates, in words (for --explain).
+
+    `shapes`: the (input, output) shapes the model is applied to; mirror-wrapping an axis is
+    mentioned only if it changes the result for one of them (all of them when none are given)."""
     parts = []
     for i, layer in enumerate(model.layers):
         with torch.no_grad():
@@ -258,11 +268,22 @@ def describe_actions(model: LatFormer) -> str:
             words.append(DIHEDRAL_NAMES[dihedral])
         f_r = SCALE_FACTORS[int(acts.scale_rows.argmax())]
         f_c = SCALE_FACTORS[int(acts.scale_cols.argmax())]
+        down = bool(acts.down > 0.5)
         if (f_r, f_c) != (1, 1):
-            words.append(f"{'down' if acts.down > 0.5 else 'up'}-scale {f_r}x{f_c}")
+            words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}")
         shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
-        mirrors = (("rows", acts.mirror_rows), ("columns", acts.mirror_cols))
-        mirrored = [axis for axis, p in mirrors if p is not None and p > 0.5]
+        transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
+        layer_shapes = [(inp if i == 0 else out, out) for inp, out in shapes]
+        mirrored = []
+        for axis, p, f in (("rows", acts.mirror_rows, f_r), ("columns", acts.mirror_cols, f_c)):
+            if p is None or p <= 0.5:
+                continue
+            out_axis = 0 if axis == "rows" else 1
+            in_axis = 1 - out_axis if transposed else out_axis
+            if not layer_shapes or any(
+                _wraps_past_edge(out[out_axis], inp[in_axis], f, down) for inp, out in layer_shapes
+            ):
+                mirrored.append(axis)
         if mirrored:
             words.append(f"mirror-wrap {' and '.join(mirrored)}")
         if shift != (0, 0):
@@ -315,7 +336,7 @@ def finish_solve(
     result: FitResult,
     start: float,
     source: str = "latformer",
-    describe: Callable[[nn.Module], str] = describe_actions,
+    describe: Callable[[nn.Module, Sequence[tuple[Shape, Shape]]], str] = describe_actions,
 ) -> Solution:
     """Predict the test outputs of a fitted model: attempt 1 with rounded gates, attempt 2
     with the soft ones."""
@@ -326,7 +347,9 @@ def finish_solve(
     soft = tuple(
         predict(model, p.input, s, device, cond, discrete=False) for p, s in zip(task.test, shapes, strict=True)
     )
-    detail = f"{source} ({describe(model)}; size {plan.rule.name}; {result.steps} steps)"
+    applied = [(p.input.shape, p.output.shape) for p in task.train]
+    applied += [(p.input.shape, s) for p, s in zip(task.test, shapes, strict=True)]
+    detail = f"{source} ({describe(model, applied)}; size {plan.rule.name}; {result.steps} steps)"
     candidates = [
         Candidate(hard, source, result.solved_train, score=1.0, detail=detail),
         Candidate(soft, source, False, score=0.5, detail=f"{source}, soft gates"),
@@ -342,7 +365,7 @@ def solve(
     on_step: Callable[[int, float], None] | None = None,
     make_model: Callable[[LatFormerConfig], nn.Module] = LatFormer,
     source: str = "latformer",
-    describe: Callable[[nn.Module], str] = describe_actions,
+    describe: Callable[[nn.Module, Sequence[tuple[Shape, Shape]]], str] = describe_actions,
 ) -> Solution:
     """Fit a fresh LatFormer (or `make_model(config)`, a variant) on the task's train pairs and
     predict its test outputs (`finish_solve`)."""

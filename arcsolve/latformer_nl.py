@@ -16,7 +16,7 @@ changes the optimisation path, not the model class.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import torch
@@ -25,6 +25,7 @@ from torch import nn
 from arcsolve.fit import describe_actions
 from arcsolve.fit import solve as fit_solve
 from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.sizing import Shape
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 from arcsolve.text import EMBEDDING_DIM, task_embedding
@@ -102,9 +103,10 @@ def solve(
     embedding = task_embedding(task) if text is None else text
     base = model_config or LatFormerConfig()
 
-    def describe(model: LatFormerNL) -> str:
+    def describe(model: LatFormerNL, shapes: Sequence[tuple[Shape, Shape]]) -> str:
         with_text = "text" if torch.any(embedding) else "no text"
-        return f"{with_text}; {describe_actions(_fold_text_into_gates(model, embedding.to(model.embed.weight.device)))}"
+        folded = _fold_text_into_gates(model, embedding.to(model.embed.weight.device))
+        return f"{with_text}; {describe_actions(folded, shapes)}"
 
     return fit_solve(
         task,

@@ -3,8 +3,9 @@
 LatFormer's first layer maps the input lattice onto an output lattice of a known size;
 this module decides that size. A rule must explain every train pair; the first rule in
 the order below is used: same, transposed, an integer multiple or fraction (possibly
-transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), then a fixed size. A ratio comes before a fixed size because when every train
-input has one size both fit, and a test input of another size is then far more often scaled."""
+transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), then a fixed
+size. A ratio comes before a fixed size because when every train input has one size both
+fit, and a test input of another size is then far more often scaled."""
 
 from __future__ import annotations
 

@@ -169,6 +169,23 @@ def test_model_starts_as_the_mask_action():
     assert "rotate 90 counter-clockwise" in describe_actions(model)
 
 
+def test_explanation_names_mirror_wrapping_only_where_it_changes_the_result():
+    model = LatFormer(LatFormerConfig())
+    experts = model.layers[0].experts
+    with torch.no_grad():
+        for layer in model.layers:
+            layer.experts.gate_bias.fill_(-20.0)
+        experts.gate_bias[experts.gate_slice("rotate")] = torch.tensor([20.0, -20.0])  # rotate 90
+        reflect = experts.gate_slice("reflect")
+        experts.gate_bias[reflect.start + 3] = 20.0  # mirror-wrap rows
+    first = describe_actions(model).split(";")[0]
+    assert first == "layer 0: rotate 90 counter-clockwise, then mirror-wrap rows"  # shapes unknown
+    assert describe_actions(model, [((3, 5), (5, 3))]).split(";")[0] == "layer 0: rotate 90 counter-clockwise"
+    # an output with more rows than the input has columns (which rotated rows read) wraps them
+    assert "mirror-wrap rows" in describe_actions(model, [((3, 5), (5, 3)), ((2, 2), (4, 2))])
+    assert "mirror-wrap" not in describe_actions(model, [((5, 3), (3, 5))])
+
+
 def test_size_rules():
     assert infer_size_rule([((3, 4), (3, 4)), ((5, 2), (5, 2))])((7, 1)) == (7, 1)
     assert infer_size_rule([((3, 4), (4, 3)), ((5, 2), (2, 5))]).name == "transpose"
