@@ -108,6 +108,10 @@ def test_solve_many_predicts_what_solve_predicts(rotate, reflect, side_by_side):
         # out: it reads unrounded gates, which a batch's other summation order moves slightly
         assert got[task.id].candidates[0].grids == expected.candidates[0].grids
         assert got[task.id].candidates[0].verified == expected.candidates[0].verified
+        assert got[task.id].candidates[0].detail == expected.candidates[0].detail  # action and steps
+        soft, expected_soft = got[task.id].candidates[1], expected.candidates[1]
+        assert (soft.source, soft.verified) == (expected_soft.source, False)
+        assert [g.shape for g in soft.grids] == [g.shape for g in expected_soft.grids]
 
 
 def test_solve_many_reports_a_task_without_a_size_rule_at_once():
