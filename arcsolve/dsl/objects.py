@@ -17,6 +17,7 @@ from arcsolve.dsl.memo import grid_memo
 
 Array = np.ndarray
 
+
 def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple[Array, int]:
     """Component labels 1..n of the `foreground` cells (0 elsewhere) and n, numbered in the
     order of each component's first cell (row-major)."""
