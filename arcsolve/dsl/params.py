@@ -106,6 +106,13 @@ def _present(grids: Sequence[Array]) -> list[int]:
     return sorted(_colours(grids) - {0})
 
 
+def _square_tile(grids, targets, facts) -> list[Params]:
+    """Colours to place copies at (-1: the most frequent), if every target is the grid's size squared."""
+    if any(t.shape != (g.shape[0] ** 2, g.shape[1] ** 2) for g, t in zip(grids, targets, strict=True)):
+        return []
+    return [(-1,), *((c,) for c in _present(grids))]
+
+
 def _cell_rule(grids, targets, facts) -> list[Params]:
     """A neighbourhood rule fitted on the train inputs themselves (not on derived grids, where
     a table that merely memorises would verify too easily), if they change and it exists."""
@@ -141,6 +148,10 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "split_op": lambda grids, targets, facts: list(
         product(_modes(grids), ("and", "or", "xor", "nor", "diff"))
     ),
+    "split_pair": lambda grids, targets, facts: [
+        (m,) for m in _modes(grids) if all(len(split(g, m)) == 2 for g in grids)
+    ],
+    "square_tile": _square_tile,
     "split_order": lambda grids, targets, facts: list(product(_modes(grids), (0, 1))),
     "split_pick": lambda grids, targets, facts: list(
         product(_modes(grids), ("first", "unique", "unique_mask", "asymmetric", "fullest", "emptiest"))

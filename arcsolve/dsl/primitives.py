@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.blocks import block_colours, downscale_majority, self_tile_colour, split_kron
 from arcsolve.dsl.completion import (
     periodic_extend,
     periodic_fill,
@@ -45,6 +46,7 @@ from arcsolve.dsl.geometry import (
     upscale,
     upscale_by_colours,
 )
+from arcsolve.dsl.moving import attract
 from arcsolve.dsl.objects import enclosed, label, select, split
 from arcsolve.dsl.painting import (
     colour_by,
@@ -352,10 +354,14 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(crop_object, "select_crop"),
     _p(upscale, "grow"),
     _p(downscale, "shrink"),
+    _p(downscale_majority, "shrink"),
+    _p(block_colours),
     _p(tile, "grow"),
     _p(mirror_tile, "mirror_grow"),
     _p(self_tile),
     _p(self_tile_inverse),
+    _p(self_tile_colour, "square_tile"),
+    _p(split_kron, "split_pair"),
     _p(rot_tile),
     _p(split_overlay, "split_op"),
     _p(split_stack, "split_order"),
@@ -368,6 +374,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(periodic_patch, "noise"),
     _p(periodic_extend, "grow"),
     _p(gravity, "direction", shape="same"),
+    _p(attract, "colour", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
     _p(connect, "axis", shape="same"),

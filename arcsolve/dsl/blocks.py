@@ -1,0 +1,80 @@
+"""Grids of blocks: blocks between separator lines or of a fixed size summarised to one
+cell each, and Kronecker products that place a whole pattern at the cells of a mask."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arcsolve.dsl.objects import split
+
+Array = np.ndarray
+
+
+def _runs(sep: Array) -> list[tuple[int, int]]:
+    """The (start, stop) ranges between True entries of a separator vector."""
+    runs, start = [], None
+    for i, s in enumerate([*sep.tolist(), True]):
+        if not s and start is None:
+            start = i
+        elif s and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs
+
+
+def _main_colour(block: Array) -> int:
+    """The most frequent non-zero colour of a block (0 if it has none; the smallest on a tie)."""
+    counts = np.bincount(block.ravel(), minlength=10)[1:]
+    return int(counts.argmax()) + 1 if counts.any() else 0
+
+
+def block_colours(g: Array) -> Array | None:
+    """One cell per block between full separator lines of one colour (0 last): the block's main non-zero colour."""
+    h, w = g.shape
+    for colour in [int(c) for c in np.unique(g) if c != 0] + [0]:
+        rows = (g == colour).all(1) if w > 1 else np.zeros(h, bool)
+        cols = (g == colour).all(0) if h > 1 else np.zeros(w, bool)
+        if not rows.any() and not cols.any():
+            continue
+        ys, xs = _runs(rows), _runs(cols)
+        if len(ys) * len(xs) < 2:
+            continue
+        blocks = [[g[a:b, c:d] for c, d in xs] for a, b in ys]
+        if any((blk == colour).all() for row in blocks for blk in row):
+            continue
+        return np.array([[_main_colour(np.where(blk == colour, 0, blk)) for blk in row] for row in blocks],
+                        dtype=g.dtype)
+    return None
+
+
+def downscale_majority(g: Array, ky: int, kx: int) -> Array | None:
+    """Shrink ky x kx blocks to one cell each, the block's most frequent colour (zero included)."""
+    h, w = g.shape
+    if h % ky or w % kx or (ky, kx) == (1, 1):
+        return None
+    blocks = g.reshape(h // ky, ky, w // kx, kx).transpose(0, 2, 1, 3).reshape(h // ky, w // kx, -1)
+    counts = (blocks[..., None] == np.arange(10)).sum(2)
+    return counts.argmax(2).astype(g.dtype)
+
+
+def self_tile_colour(g: Array, c: int) -> Array | None:
+    """Place a copy of the grid at each cell of colour c of itself (c = -1: its most frequent colour)."""
+    if c < 0:
+        counts = np.bincount(g.ravel(), minlength=10)
+        if (counts == counts.max()).sum() != 1:
+            return None
+        c = int(counts.argmax())
+    mask = g == c
+    return np.kron(mask.astype(g.dtype), g) if mask.any() else None
+
+
+def split_kron(g: Array, mode: str) -> Array | None:
+    """Split in two parts, one of one colour: each cell of the other becomes a copy of that mask in its colour."""
+    parts = split(g, mode)
+    if parts is None or len(parts) != 2:
+        return None
+    ones = [np.count_nonzero(np.bincount(p.ravel(), minlength=10)[1:]) == 1 for p in parts]
+    if ones[0] == ones[1]:
+        return None
+    mask, pattern = (parts[0], parts[1]) if ones[0] else (parts[1], parts[0])
+    return np.kron(pattern, (mask != 0).astype(g.dtype))

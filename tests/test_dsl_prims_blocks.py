@@ -1,0 +1,75 @@
+"""Tests of the block, Kronecker-product and moving primitives (arcsolve.dsl.blocks, .moving)."""
+
+import numpy as np
+
+from arcsolve.dsl import primitives as P
+from arcsolve.dsl.params import PARAMS, task_facts
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def test_block_colours():
+    x = g([[3, 3, 1, 3],
+           [3, 3, 1, 3],
+           [1, 1, 1, 1],
+           [3, 2, 1, 3]])
+    eq(P.block_colours(x), [[3, 3], [2, 3]])  # blocks of unequal sizes, noise outvoted
+    noisy = g([[0, 4, 5, 0], [4, 0, 5, 0]])
+    eq(P.block_colours(noisy), [[4, 0]])  # an empty block gives 0
+    assert P.block_colours(g([[1, 2], [2, 1]])) is None
+
+
+def test_downscale_majority():
+    x = g([[1, 1, 0, 2], [5, 1, 2, 2]])
+    eq(P.downscale_majority(x, 2, 2), [[1, 2]])
+    eq(P.downscale_majority(g([[0, 0, 3, 3]]), 1, 2), [[0, 3]])
+    assert P.downscale_majority(x, 3, 1) is None
+
+
+def test_self_tile_colour():
+    x = g([[2, 1], [1, 1]])
+    eq(P.self_tile_colour(x, 2), [[2, 1, 0, 0], [1, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    eq(P.self_tile_colour(x, -1), [[0, 0, 2, 1], [0, 0, 1, 1], [2, 1, 2, 1], [1, 1, 1, 1]])
+    assert P.self_tile_colour(g([[1, 2]]), -1) is None  # no single most frequent colour
+    assert P.self_tile_colour(x, 5) is None
+
+
+def test_square_tile_params_need_squared_sizes():
+    x, y = g([[2, 1], [1, 1]]), np.zeros((4, 4), dtype=np.int8)
+    facts = task_facts([x], [y])
+    assert PARAMS["square_tile"]([x], [y], facts) == [(-1,), (1,), (2,)]
+    assert PARAMS["square_tile"]([x], [x], facts) == []
+
+
+def test_split_kron():
+    x = g([[2, 0, 8, 8],
+           [0, 3, 0, 8]])
+    eq(P.split_kron(x, "h2"), [[2, 2, 0, 0],
+                               [0, 2, 0, 0],
+                               [0, 0, 3, 3],
+                               [0, 0, 0, 3]])
+    assert P.split_kron(g([[1, 0, 8, 8]]), "h2") is None  # both halves one colour: ambiguous
+    assert P.split_kron(x, "v2") is None
+
+
+def test_attract():
+    x = g([[0, 5, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 2, 2, 0, 5],
+           [5, 0, 0, 0, 0]])
+    eq(P.attract(x, 2), [[0, 0, 0, 0, 0],
+                         [0, 0, 0, 0, 0],
+                         [0, 5, 0, 0, 0],
+                         [0, 2, 2, 5, 0],
+                         [5, 0, 0, 0, 0]])  # straight, straight, already touching
+    diagonal = g([[4, 0, 0], [0, 0, 0], [0, 0, 2]])
+    eq(P.attract(diagonal, 2), [[0, 0, 0], [0, 4, 0], [0, 0, 2]])
+    assert P.attract(x, 7) is None
