@@ -1,4 +1,5 @@
-"""Tests of the block, Kronecker-product and moving primitives (arcsolve.dsl.blocks, .moving)."""
+"""Tests of the primitives added after the first registry: blocks and cuts, Kronecker products,
+moving objects, colour swaps, empty-line painting."""
 
 import numpy as np
 
@@ -73,3 +74,26 @@ def test_attract():
     diagonal = g([[4, 0, 0], [0, 0, 0], [0, 0, 2]])
     eq(P.attract(diagonal, 2), [[0, 0, 0], [0, 4, 0], [0, 0, 2]])
     assert P.attract(x, 7) is None
+
+
+def test_cut_pick():
+    x = g([[1, 0, 0, 2, 3],
+           [0, 0, 0, 0, 0],
+           [4, 0, 0, 5, 0]])
+    eq(P.cut_pick(x, "fullest"), [[2, 3]])
+    eq(P.cut_pick(x, "most_colours"), [[2, 3]])
+    assert P.cut_pick(x, "emptiest") is None  # three parts of one cell tie
+    parts = g([[1, 5, 2, 5, 1],
+               [0, 5, 2, 5, 0],
+               [1, 5, 0, 5, 1]])
+    eq(P.cut_pick(parts, "unique_colours"), [[2], [2], [0]])
+
+
+def test_swap_colours():
+    eq(P.swap_colours(g([[1, 0], [3, 3]])), [[3, 0], [1, 1]])
+    assert P.swap_colours(g([[1, 2, 3]])) is None
+
+
+def test_paint_empty_lines():
+    eq(P.paint_empty_lines(g([[1, 0, 1], [0, 0, 0]]), 2), [[1, 2, 1], [2, 2, 2]])
+    assert P.paint_empty_lines(g([[1, 1], [1, 0]]), 2) is None

@@ -3,8 +3,11 @@ cell each, and Kronecker products that place a whole pattern at the cells of a m
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import split
 
 Array = np.ndarray
@@ -28,8 +31,10 @@ def _main_colour(block: Array) -> int:
     return int(counts.argmax()) + 1 if counts.any() else 0
 
 
-def block_colours(g: Array) -> Array | None:
-    """One cell per block between full separator lines of one colour (0 last): the block's main non-zero colour."""
+@grid_memo()
+def cut(g: Array) -> tuple[int, tuple[tuple[Array, ...], ...]] | None:
+    """The separator colour and the blocks between full lines of it (tried non-zero colours
+    first, 0 last), as rows of blocks; blocks may differ in size, none is all separator."""
     h, w = g.shape
     for colour in [int(c) for c in np.unique(g) if c != 0] + [0]:
         rows = (g == colour).all(1) if w > 1 else np.zeros(h, bool)
@@ -39,12 +44,44 @@ def block_colours(g: Array) -> Array | None:
         ys, xs = _runs(rows), _runs(cols)
         if len(ys) * len(xs) < 2:
             continue
-        blocks = [[g[a:b, c:d] for c, d in xs] for a, b in ys]
-        if any((blk == colour).all() for row in blocks for blk in row):
-            continue
-        return np.array([[_main_colour(np.where(blk == colour, 0, blk)) for blk in row] for row in blocks],
-                        dtype=g.dtype)
+        blocks = tuple(tuple(g[a:b, c:d] for c, d in xs) for a, b in ys)
+        if not any((blk == colour).all() for row in blocks for blk in row):
+            return colour, blocks
     return None
+
+
+def block_colours(g: Array) -> Array | None:
+    """One cell per block between full separator lines of one colour (0 last): the block's main non-zero colour."""
+    found = cut(g)
+    if found is None:
+        return None
+    sep, blocks = found
+    return np.array([[_main_colour(np.where(blk == sep, 0, blk)) for blk in row] for row in blocks],
+                    dtype=g.dtype)
+
+
+_CUT_PICKS = MappingProxyType({
+    "fullest": lambda blk: np.count_nonzero(blk),
+    "emptiest": lambda blk: -np.count_nonzero(blk),
+    "most_colours": lambda blk: np.count_nonzero(np.bincount(blk.ravel(), minlength=10)[1:]),
+    "least_colours": lambda blk: -np.count_nonzero(np.bincount(blk.ravel(), minlength=10)[1:]),
+})
+
+
+def cut_pick(g: Array, how: str) -> Array | None:
+    """Cut along full separator lines into parts of any size; keep the part picked by a criterion."""
+    found = cut(g)
+    if found is None:
+        return None
+    parts = [blk for row in found[1] for blk in row]
+    if how == "unique_colours":
+        keys = [tuple(np.unique(p[p != 0]).tolist()) for p in parts]
+        picks = [p for p, k in zip(parts, keys, strict=True) if keys.count(k) == 1]
+        return picks[0] if len(picks) == 1 else None
+    scores = [_CUT_PICKS[how](p) for p in parts]
+    best = max(scores)
+    picks = [p for p, s in zip(parts, scores, strict=True) if s == best]
+    return picks[0] if len(picks) == 1 else None
 
 
 def downscale_majority(g: Array, ky: int, kx: int) -> Array | None:

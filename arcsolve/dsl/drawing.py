@@ -80,3 +80,11 @@ def interior(g: Array, c: int) -> Array:
     for dy, dx in _HALOS["box"]:
         inside &= solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
     return np.where(inside, c, g)
+
+
+def paint_empty_lines(g: Array, c: int) -> Array | None:
+    """Colour c into every row and column that is all zero (None if there is none)."""
+    empty = ~g.any(1)[:, None] | ~g.any(0)[None, :]
+    if not empty.any() or empty.all():
+        return None
+    return np.where(empty, c, g)

@@ -87,3 +87,12 @@ def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
         if others.size == 1:
             out[obj.mask] = others[0]
     return out
+
+
+def swap_colours(g: Array) -> Array | None:
+    """Swap the grid's two non-zero colours (None unless it has exactly two)."""
+    present = np.flatnonzero(np.bincount(g.ravel(), minlength=10)[1:]) + 1
+    if present.size != 2:
+        return None
+    a, b = (int(c) for c in present)
+    return np.where(g == a, b, np.where(g == b, a, g)).astype(g.dtype)

@@ -152,6 +152,10 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
         (m,) for m in _modes(grids) if all(len(split(g, m)) == 2 for g in grids)
     ],
     "square_tile": _square_tile,
+    "cut_pick": lambda grids, targets, facts: [
+        (how,) for how in ("fullest", "emptiest", "most_colours", "least_colours", "unique_colours")
+    ],
+    "drawn": lambda grids, targets, facts: [(c,) for c in facts.drawn],
     "split_order": lambda grids, targets, facts: list(product(_modes(grids), (0, 1))),
     "split_pick": lambda grids, targets, facts: list(
         product(_modes(grids), ("first", "unique", "unique_mask", "asymmetric", "fullest", "emptiest"))

@@ -15,7 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.blocks import block_colours, downscale_majority, self_tile_colour, split_kron
+from arcsolve.dsl.blocks import block_colours, cut_pick, downscale_majority, self_tile_colour, split_kron
 from arcsolve.dsl.completion import (
     periodic_extend,
     periodic_fill,
@@ -26,7 +26,7 @@ from arcsolve.dsl.completion import (
     symmetry_patch,
 )
 from arcsolve.dsl.counting import colour_cell, colour_ranking, count_row, feature_cell
-from arcsolve.dsl.drawing import fill_bbox, halo, interior, rays
+from arcsolve.dsl.drawing import fill_bbox, halo, interior, paint_empty_lines, rays
 from arcsolve.dsl.geometry import (
     antitranspose,
     downscale,
@@ -55,6 +55,7 @@ from arcsolve.dsl.painting import (
     majority_objects,
     paint_by_line,
     paint_objects_by_line,
+    swap_colours,
 )
 from arcsolve.dsl.rules import Table, apply_rule
 
@@ -366,6 +367,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(split_overlay, "split_op"),
     _p(split_stack, "split_order"),
     _p(split_pick, "split_pick"),
+    _p(cut_pick, "cut_pick"),
     _p(symmetrize, "symmetry", shape="same"),
     _p(symmetry_patch, "symmetry"),
     _p(symmetry_fill, "lost_colour", shape="same"),
@@ -382,6 +384,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(fill_colour_boxes, shape="same"),
     _p(colour_by_size, "connectivity", shape="same"),
     _p(swap_background, shape="same"),
+    _p(swap_colours, shape="same"),
     _p(paint_by_line, "colour_axis", shape="same"),
     _p(paint_objects_by_line, "colour_axis", shape="same"),
     _p(majority_lines, "line_axis", shape="same"),
@@ -402,6 +405,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(halo, "halo", shape="same"),
     _p(rays, "rays", shape="same"),
     _p(fill_bbox, "drawn_colour", shape="same"),
+    _p(paint_empty_lines, "drawn", shape="same"),
     _p(interior, "recoloured", shape="same"),
     _p(crop_corner, "corner"),
     _p(colour_cell, "rank"),
