@@ -1,11 +1,14 @@
 """Batched fitting: many fits advance as one vmapped computation (issue 9).
 
-A *member* is one fit (one task, one restart). Members whose computation has the same shape
-(a `signature`: the model's configuration, the shapes of their example groups, the number of
-colour maps per step) stack their parameters (`torch.func.stack_module_state`) and take
-every step together: one `vmap(functional_call)` forward over the stack, one backward of the
-summed losses (members share no parameter, so each gets exactly its own gradient) and one
-Adam update with a step count per member. A member leaves the batch as soon as it
+A *member* is one fit (one task, one restart). Members of one `signature` (the model's
+configuration, the number of colour maps per step, the canvas sides their lattices are
+padded to) stack their parameters (`torch.func.stack_module_state`) and take every step
+together, whatever their grid shapes: every train pair of every member sits on an S×S
+canvas with its own lattice kernels (`arcsolve.latformer.lattices`; padded cells get zero
+mask rows and columns and no loss), and one `vmap(functional_call)` forward runs over all
+the pairs with their members' parameters gathered in. Then one backward of the summed
+losses (members share no parameter, so each gets exactly its own gradient) and one Adam
+update with a step count per member. A member leaves the batch as soon as it
 reproduces its train pairs, runs out of steps or time, or is cancelled, and a queued member
 of the same signature takes its place.
 
@@ -26,10 +29,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
+from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from arcsolve.fit import (
     Example,
@@ -39,13 +45,11 @@ from arcsolve.fit import (
     colour_permutations,
     finish_solve,
     fixed_colours,
-    group_by_shape,
     maps_per_step,
     plan_fit,
-    recoloured,
     restart_model,
 )
-from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.latformer import LatFormer, LatFormerConfig, Lattices, lattices
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 
@@ -63,20 +67,60 @@ class FitJob:
     cancelled: bool = False
 
 
+CANVAS_SIDES = (4, 6, 8, 10, 12, 15, 20, 25, 30)  # lattices are padded to the next of these
+
+
+def canvas_side(n: int) -> int:
+    """The canvas side a lattice side of n cells is padded to."""
+    return next((side for side in CANVAS_SIDES if side >= n), n)
+
+
+def canvas(examples: list[Example]) -> tuple[int, int]:
+    """(S_out, S_in): the canvas sides of a job's output and input lattices."""
+    return (
+        canvas_side(max(max(y.shape) for _, y in examples)),
+        canvas_side(max(max(x.shape) for x, _ in examples)),
+    )
+
+
 def signature(job: FitJob) -> Hashable:
-    """Jobs with equal signatures can share a batch: same model, same tensor shapes."""
-    groups = tuple((tuple(xs.shape), tuple(ys.shape)) for xs, ys in group_by_shape(job.examples))
+    """Jobs with equal signatures can share a batch: same model and fitting rules, the same
+    number of colour maps per step and the same canvas sides; the grids may differ in shape."""
     model_config = getattr(job.model, "config", None)
     cond = None if job.cond is None else tuple(job.cond.shape)
     c = job.config
     fit_rules = (c.lr, c.gate_lr, c.check_every, c.smoothing_loss)
-    return (type(job.model).__name__, repr(model_config), groups, maps_per_step(job.examples, c), cond, fit_rules)
+    maps = maps_per_step(job.examples, c)
+    return (type(job.model).__name__, repr(model_config), canvas(job.examples), maps, cond, fit_rules)
+
+
+def _pad(grid: torch.Tensor, side: int) -> torch.Tensor:
+    """A grid in the top-left corner of a side × side canvas of zeros."""
+    out = grid.new_zeros(side, side)
+    out[: grid.shape[0], : grid.shape[1]] = grid
+    return out
+
+
+class _Units(NamedTuple):
+    """Every train pair of every member, on canvases: the batch's rows (one per pair)."""
+
+    member: torch.Tensor  # (U,) which member each pair belongs to
+    xs: torch.Tensor  # (U, S_in, S_in) input colours
+    ys: torch.Tensor  # (U, S_out, S_out) output colours
+    weight: torch.Tensor  # (U, S_out, S_out) 1/(H·W) on the real output cells, 0 on padding
+    lattice: Lattices  # stacked over the pairs
+
+
+def _join(trees: list, how: Callable = torch.stack):
+    """Stack (or concatenate) pytrees of tensors of one structure, leaf by leaf."""
+    leaves, specs = zip(*(tree_flatten(t) for t in trees), strict=True)
+    return tree_unflatten([how(group) for group in zip(*leaves, strict=True)], specs[0])
 
 
 @dataclass(eq=False)
 class _Member:
     job: FitJob
-    groups: list[tuple[torch.Tensor, torch.Tensor]]
+    units: _Units  # its pairs, member index 0
     fixed: list[int]
     generator: torch.Generator
     check_perms: torch.Tensor
@@ -90,18 +134,37 @@ class _Member:
 
 
 class _Batch:
-    """The members of one signature, their stacked parameters and Adam state."""
+    """The members of one signature, their stacked parameters and Adam state.
+
+    A step's rows are the members' train pairs, each on an S×S canvas (`lattices`), with
+    its member's parameters gathered in: one vmapped forward for every pair of every member,
+    whatever their shapes. Padded cells weigh nothing in the loss and in the checks."""
 
     betas, eps = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
 
-    def __init__(self, template: nn.Module, augmentations: int, device: torch.device):
+    def __init__(self, template: nn.Module, augmentations: int, sides: tuple[int, int], device: torch.device):
         self.base = copy.deepcopy(template).to("meta")  # the architecture, without weights
         self.augmentations = augmentations
+        self.sides = sides
         self.device = device
         self.members: list[_Member] = []
         self.params: dict[str, torch.Tensor] = {}
         self.buffers: dict[str, torch.Tensor] = {}
         self.state: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}  # Adam moments
+        self._units: _Units | None = None  # every member's units, rebuilt after a join or leave
+
+    def _member_units(self, job: FitJob) -> _Units:
+        S_out, S_in = self.sides
+        span = 2**job.model.config.shift_bits - 1
+        dtype = next(job.model.parameters()).dtype
+        rows = []
+        for x, y in job.examples:
+            weight = _pad(torch.ones_like(y, dtype=dtype), S_out) / y.numel()
+            lattice = lattices(tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype)
+            rows.append((_pad(x, S_in), _pad(y, S_out), weight, lattice))
+        xs, ys, weight, lattice = (_join(list(column)) for column in zip(*rows, strict=True))
+        member = torch.zeros(len(rows), dtype=torch.long, device=self.device)
+        return _Units(member, xs, ys, weight, lattice)
 
     def join(self, job: FitJob) -> None:
         """Add a job's model to the stack, with fresh Adam state; its colour maps come from
@@ -110,7 +173,7 @@ class _Batch:
         check_generator = torch.Generator().manual_seed(-1 - job.config.seed)
         member = _Member(
             job,
-            group_by_shape(job.examples),
+            self._member_units(job),
             fixed,
             torch.Generator().manual_seed(job.config.seed),
             colour_permutations(self.augmentations, fixed, check_generator).to(self.device),
@@ -125,6 +188,7 @@ class _Batch:
             old = self.state.get(name)
             self.state[name] = zeros if old is None else (torch.cat([old[0], zeros[0]]), torch.cat([old[1], zeros[1]]))
         self.members.append(member)
+        self._units = None
 
     @staticmethod
     def _concat(old: dict, new: dict, grad: bool) -> dict:
@@ -141,6 +205,7 @@ class _Batch:
         self.buffers = {k: v[index] for k, v in self.buffers.items()}
         self.state = {k: (m[index], v[index]) for k, (m, v) in self.state.items()}
         self.members = [self.members[i] for i in keep]
+        self._units = None
 
     def model_of(self, i: int) -> nn.Module:
         """Member i's parameters, copied back into its own module."""
@@ -154,48 +219,58 @@ class _Batch:
 
     # ------------------------------------------------------------------ the computation
 
-    @staticmethod
-    def _stacked_groups(members: list[_Member], perms: torch.Tensor) -> list[tuple[torch.Tensor, torch.Tensor]]:
-        """Per group, the members' recoloured pairs: (B, A·n, h, w) and (B, A·n, H, W)."""
-        out = []
-        for g in range(len(members[0].groups)):
-            xs = torch.stack([m.groups[g][0] for m in members])
-            ys = torch.stack([m.groups[g][1] for m in members])
-            out.append((vmap(recoloured)(perms, xs), vmap(recoloured)(perms, ys)))
-        return out
+    def units(self, indices: list[int] | None = None) -> _Units:
+        """The units of these members (all by default), with member indices into that list."""
+        if indices is None and self._units is not None:
+            return self._units
+        chosen = range(len(self.members)) if indices is None else indices
+        parts = [self.members[i].units for i in chosen]
+        member = torch.cat([torch.full_like(u.member, k) for k, u in enumerate(parts)])
+        units = _Units(member, *_join([u[1:] for u in parts], torch.cat))
+        if indices is None:
+            self._units = units
+        return units
 
     @staticmethod
-    def _conds(members: list[_Member]) -> torch.Tensor | None:
+    def _rows(params: dict, buffers: dict, members: list[_Member], units: _Units, perms: torch.Tensor) -> tuple:
+        """Per unit: its member's parameters, buffers and condition, and its recoloured pair,
+        (U, A, S_in, S_in) and (U, A, S_out, S_out), under its member's colour maps."""
+        index = units.member
+        gathered = {k: v[index] for k, v in params.items()}
+        buffers = {k: v[index] for k, v in buffers.items()}
         conds = [m.job.cond for m in members]
-        return None if conds[0] is None else torch.stack(conds)
+        cond = None if conds[0] is None else torch.stack(conds)[index]
+        unit_perms = perms[index]  # (U, A, 10)
+        xs = vmap(lambda p, g: p[:, g])(unit_perms, units.xs)
+        ys = vmap(lambda p, g: p[:, g])(unit_perms, units.ys)
+        return gathered, buffers, cond, xs, ys
 
-    def _forward(self, params, buffers, xb, out_shape, yb, cond, discrete=False, smooth=False):
-        return functional_call(
-            self.base, (params, buffers), (xb, out_shape, yb), {"cond": cond, "discrete": discrete, "smooth": smooth}
-        )
+    def _forward(self, params, buffers, x, lattice, cond, discrete=False, smooth=False):
+        out_shape = (self.sides[0], self.sides[0])
+        kwargs = {"cond": cond, "discrete": discrete, "smooth": smooth, "lattice": lattice}
+        return functional_call(self.base, (params, buffers), (x, out_shape), kwargs)[0]
 
     def losses(self, smoothing_loss: bool) -> torch.Tensor:
-        """One training step's loss per member, (B,), with fresh colour permutations."""
+        """One training step's loss per member, (B,), with fresh colour permutations: each
+        pair's mean cross-entropy over its real cells and colour maps, summed over the pairs
+        (as `arcsolve.fit.fit` weighs them)."""
         perms = torch.stack(
             [colour_permutations(self.augmentations, m.fixed, m.generator) for m in self.members]
         ).to(self.device)
-        groups = self._stacked_groups(self.members, perms)
-        weights = [len(xs) for xs, _ in self.members[0].groups]  # each pair weighs the same
+        units = self.units()
+        params, buffers, cond, xs, ys = self._rows(self.params, self.buffers, self.members, units, perms)
 
-        def member_loss(params, buffers, xbs, ybs, cond):
+        def unit_loss(params, buffers, x, y, weight, lattice, cond):
             loss = 0.0
-            for xb, yb, weight in zip(xbs, ybs, weights, strict=True):
-                out_shape = tuple(yb.shape[1:])
-                loss = loss + weight * self._forward(params, buffers, xb, out_shape, yb, cond)[1]
-                if smoothing_loss:
-                    loss = loss + weight * self._forward(params, buffers, xb, out_shape, yb, cond, smooth=True)[1]
+            for smooth in (False, True) if smoothing_loss else (False,):
+                logits = self._forward(params, buffers, x, lattice, cond, smooth=smooth)
+                ce = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(y.shape)
+                loss = loss + (ce * weight).sum() / len(x)
             return loss
 
-        cond = self._conds(self.members)
-        xbs, ybs = [x for x, _ in groups], [y for _, y in groups]
-        return vmap(member_loss, in_dims=(0, 0, 0, 0, None if cond is None else 0))(
-            self.params, self.buffers, xbs, ybs, cond
-        )
+        in_dims = (0, 0, 0, 0, 0, 0, None if cond is None else 0)
+        per_unit = vmap(unit_loss, in_dims=in_dims)(params, buffers, xs, ys, units.weight, units.lattice, cond)
+        return per_unit.new_zeros(len(self.members)).index_add(0, units.member, per_unit)
 
     def train_step(self, lrs: dict[str, float], smoothing_loss: bool) -> None:
         """One step for every member: losses, one backward, each member's loss recorded, Adam."""
@@ -225,26 +300,26 @@ class _Batch:
                 p.grad = None
 
     def reproduced(self, indices: list[int]) -> list[bool]:
-        """Do these members, with discretised gates, reproduce their pairs under their check maps?"""
+        """Do these members, with discretised gates, reproduce their pairs (real cells) under
+        their check maps?"""
         members = [self.members[i] for i in indices]
         index = torch.tensor(indices, dtype=torch.long, device=self.device)
         params = {k: v.detach()[index] for k, v in self.params.items()}
         buffers = {k: v[index] for k, v in self.buffers.items()}
-        ok = torch.ones(len(members), dtype=torch.bool, device=self.device)
+        units = self.units(indices)
         perms = torch.stack([m.check_perms for m in members])
-        cond = self._conds(members)
+        params, buffers, cond, xs, ys = self._rows(params, buffers, members, units, perms)
+
+        def unit_logits(params, buffers, x, lattice, cond):
+            return self._forward(params, buffers, x, lattice, cond, discrete=True)
+
         with torch.no_grad():
-            for xb, yb in self._stacked_groups(members, perms):
-                out_shape = tuple(yb.shape[2:])
-
-                def member_logits(params, buffers, x, c, out_shape=out_shape):
-                    return self._forward(params, buffers, x, out_shape, None, c, discrete=True)[0]
-
-                logits = vmap(member_logits, in_dims=(0, 0, 0, None if cond is None else 0))(params, buffers, xb, cond)
-                ok &= (logits.argmax(-1) == yb).flatten(1).all(1)
-        return ok.tolist()
-
-
+            in_dims = (0, 0, 0, 0, None if cond is None else 0)
+            logits = vmap(unit_logits, in_dims=in_dims)(params, buffers, xs, units.lattice, cond)
+        real = (units.weight > 0)[:, None]  # (U, 1, S_out, S_out)
+        right = ((logits.argmax(-1) == ys) | ~real).flatten(1).all(1)  # (U,)
+        wrong = torch.zeros(len(members), dtype=torch.long, device=self.device)
+        return (wrong.index_add(0, units.member, (~right).long()) == 0).tolist()
 def fit_many(
     jobs: Iterable[FitJob],
     on_done: Callable[[FitJob, nn.Module, FitResult], Iterable[FitJob]],
@@ -269,7 +344,7 @@ def _run_signature(queues: dict[Hashable, deque[FitJob]], key: Hashable, capacit
     """Run the batch of one signature until its queue is empty and every member has left."""
     first = queues[key][0]
     device = first.examples[0][0].device
-    batch = _Batch(first.model, maps_per_step(first.examples, first.config), device)
+    batch = _Batch(first.model, maps_per_step(first.examples, first.config), canvas(first.examples), device)
     lrs = {n: first.config.gate_lr if "gate" in n else first.config.lr for n, _ in first.model.named_parameters()}
     while True:
         queue = queues[key]  # finished() may queue follow-ups here while the batch runs

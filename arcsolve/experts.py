@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 import torch
@@ -277,67 +278,107 @@ def _wrap(index: torch.Tensor, n: int, mirror: bool) -> torch.Tensor:
     return torch.where(k < n, k, 2 * n - 1 - k)
 
 
+class AxisBases(NamedTuple):
+    """Frozen 1-D kernels for one output axis reading one input axis, zero-padded to a
+    canvas (n_out ≤ N_out output cells, n_in ≤ N_in input cells; no padding outside a batch)."""
+
+    up: torch.Tensor  # (2, F, N_out, N_in): up-scaling by each factor; [0] wraps cyclically, [1] mirrored
+    down: torch.Tensor  # (2, F, N_out, N_in): down-scaling likewise
+    shift: torch.Tensor  # (2·span+1, N_in, N_in): cyclic shifts on the n_in real cells
+    reverse: torch.Tensor  # (N_in, N_in): reverses the n_in real cells (a flip)
+
+
+class MaskBases(NamedTuple):
+    """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
+    rows and columns read straight (t = 0) and across (t = 1, the transposes)."""
+
+    rows: AxisBases
+    cols: AxisBases
+    rows_t: AxisBases
+    cols_t: AxisBases
+
+
 @cache
-def _shift_basis(n: int, span: int) -> torch.Tensor:
-    """Frozen 1-D kernels: cyclic shifts by −span…span on n cells, (2·span+1, n, n)."""
-    j = torch.arange(n)
-    shifts = torch.zeros(2 * span + 1, n, n)
+def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None = None) -> AxisBases:
+    """The kernels from n_out cells into n_in cells: scaling by each factor (wrapping, so it
+    tiles or crops), shifts by −span…span, the reversal; zero beyond the real cells when a
+    canvas (N_out, N_in) pads them."""
+    N_out, N_in = canvas or (n_out, n_in)
+    i, j = torch.arange(n_out), torch.arange(n_in)
+    up = torch.zeros(2, len(SCALE_FACTORS), N_out, N_in)
+    down = torch.zeros(2, len(SCALE_FACTORS), N_out, N_in)
+    for m, mirror in enumerate((False, True)):
+        for k, f in enumerate(SCALE_FACTORS):
+            up[m, k, i, _wrap(i // f, n_in, mirror)] = 1.0
+            for offset in range(f):
+                down[m, k, i, _wrap(i * f + offset, n_in, mirror)] += 1.0
+    shift = torch.zeros(2 * span + 1, N_in, N_in)
     for k, delta in enumerate(range(-span, span + 1)):
-        shifts[k, j, (j - delta) % n] = 1.0
-    return shifts
+        shift[k, j, (j - delta) % n_in] = 1.0
+    reverse = torch.zeros(N_in, N_in)
+    reverse[j, n_in - 1 - j] = 1.0
+    return AxisBases(up, down, shift, reverse)
 
 
 @cache
-def _scale_bases(n_out: int, n_in: int, mirror: bool) -> tuple[torch.Tensor, torch.Tensor]:
-    """Frozen 1-D kernels: up/down-scaling by each factor from n_out cells into n_in cells
-    (wrapping cyclically or mirrored, which tiles or crops), each (len(SCALE_FACTORS), n_out, n_in)."""
-    i = torch.arange(n_out)
-    up = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
-    down = torch.zeros(len(SCALE_FACTORS), n_out, n_in)
-    for k, f in enumerate(SCALE_FACTORS):
-        up[k, i, _wrap(i // f, n_in, mirror)] = 1.0
-        for offset in range(f):
-            down[k, i, _wrap(i * f + offset, n_in, mirror)] += 1.0
-    return up, down
+def mask_bases(
+    in_shape: tuple[int, int],
+    out_shape: tuple[int, int],
+    span: int,
+    canvas: tuple[int, int] | None = None,
+    device: torch.device | None = None,
+    dtype: torch.dtype = torch.float32,
+) -> MaskBases:
+    """The kernels for masks from an out_shape lattice onto an in_shape one, on a device;
+    with a canvas (S_out, S_in), the lattices sit in the top-left corners of S×S canvases."""
+    (h, w), (H, W) = in_shape, out_shape
+    axes = (axis_bases(H, h, span, canvas), axis_bases(W, w, span, canvas),
+            axis_bases(H, w, span, canvas), axis_bases(W, h, span, canvas))
+    return MaskBases(*(AxisBases(*(b.to(device, dtype) for b in axis)) for axis in axes))
 
 
 def axis_matrix(
-    shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor | None, n_out: int, n_in: int
+    shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor | None, bases: AxisBases
 ) -> torch.Tensor:
-    """The per-axis factor of the mask, (n_out × n_in): scale and wrap (cyclic or mirrored),
+    """The per-axis factor of the mask, (N_out × N_in): scale and wrap (cyclic or mirrored),
     then shift on the input lattice (so a shift of a smaller output is a crop at an offset)."""
-    scaling = 0
-    wraps = ((False, 1.0),) if mirror is None else ((False, 1 - mirror), (True, mirror))
-    for mirrored, weight in wraps:
-        up, dn = (b.to(shift) for b in _scale_bases(n_out, n_in, mirrored))
-        scaling = scaling + weight * ((scale * (1 - down)) @ up.flatten(1) + (scale * down) @ dn.flatten(1))
-    shifts = _shift_basis(n_in, (len(shift) - 1) // 2).to(shift)
-    translate = (shift @ shifts.flatten(1)).view(n_in, n_in)
+    up, dn = (scale * (1 - down)) @ bases.up.flatten(2), (scale * down) @ bases.down.flatten(2)
+    scaling = up + dn  # (2, N_out·N_in): cyclic, mirrored
+    scaling = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * scaling[1]
+    n_out, n_in = bases.up.shape[2:]
+    translate = (shift @ bases.shift.flatten(1)).view(n_in, n_in)
     return scaling.view(n_out, n_in) @ translate
 
 
-def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int, int]) -> torch.Tensor:
-    """The dense (H·W × h·w) mask of the product of experts for one example.
+def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
+    """The dense (H·W × h·w) mask of the product of experts for one example (canvas cells
+    when the bases are padded: cells outside the real lattices get zero rows and columns).
 
     Flips act on one axis each, so they fold into the per-axis factors; the transpose
     swaps which input axis each output axis reads. That leaves two Kronecker sums, each
     one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r) ⊗ (A_c F^c) for t = 0 and t = 1."""
-    (h, w), (H, W) = in_shape, out_shape
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
 
-    def stacks(rows: int, cols: int) -> tuple[torch.Tensor, torch.Tensor]:
-        a_r = axis_matrix(actions.shift_rows, actions.scale_rows, actions.down, actions.mirror_rows, H, rows)
-        a_c = axis_matrix(actions.shift_cols, actions.scale_cols, actions.down, actions.mirror_cols, W, cols)
-        return torch.stack([a_r, a_r.flip(1)]), torch.stack([a_c, a_c.flip(1)])
+    def stacks(row_bases: AxisBases, col_bases: AxisBases) -> tuple[torch.Tensor, torch.Tensor]:
+        a_r = axis_matrix(actions.shift_rows, actions.scale_rows, actions.down, actions.mirror_rows, row_bases)
+        a_c = axis_matrix(actions.shift_cols, actions.scale_cols, actions.down, actions.mirror_cols, col_bases)
+        return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
 
     def kron_sum(w2: torch.Tensor, a_r: torch.Tensor, a_c: torch.Tensor) -> torch.Tensor:
         # Σ_{r,c} w2[r,c] a_r[r] ⊗ a_c[c] as one (H·rows × 2) @ (2 × W·cols) product
         cols = w2 @ a_c.flatten(1)
         out = a_r.flatten(1).T @ cols.flatten(1)  # (H·rows, W·cols)
-        return out.view(H, a_r.shape[2], W, a_c.shape[2])
+        return out.view(a_r.shape[1], a_r.shape[2], a_c.shape[1], a_c.shape[2])
 
-    r0, c0 = stacks(h, w)
+    r0, c0 = stacks(bases.rows, bases.cols)
     mask = kron_sum(weights[0], r0, c0).permute(0, 2, 1, 3)  # (H, W, h, w)
-    r1, c1 = stacks(w, h)  # transposed: output rows read input columns and vice versa
+    r1, c1 = stacks(bases.rows_t, bases.cols_t)  # transposed: output rows read input columns and vice versa
     mask = mask + kron_sum(weights[1], r1, c1).permute(0, 2, 3, 1)
+    H, W, h, w = mask.shape
     return mask.reshape(H * W, h * w)
+
+
+def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int, int]) -> torch.Tensor:
+    """The dense (H·W × h·w) mask of the product of experts for one example."""
+    span, like = (len(actions.shift_rows) - 1) // 2, actions.dihedral
+    return mask_from_bases(actions, mask_bases(in_shape, out_shape, span, None, like.device, like.dtype))

@@ -17,12 +17,14 @@ the experts alone decide the transformation.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
-from arcsolve.experts import EXPERTS, Actions, MaskExperts, build_mask
+from arcsolve.experts import EXPERTS, Actions, MaskBases, MaskExperts, mask_bases, mask_from_bases
 from arcsolve.lattice import masked_attention
 
 N_COLOURS = 10
@@ -42,6 +44,48 @@ class LatFormerConfig:
     # reflections, near-zero shifts and unit scale; later layers start near the identity.
     first_gates: tuple[tuple[str, float], ...] = (("translate", -3.0), ("scale", -2.0))
     later_gates: tuple[tuple[str, float], ...] = (("translate", -3.0), ("rotate", -3.0), ("reflect", -3.0))
+
+
+class Lattices(NamedTuple):
+    """What a forward pass needs to know about its lattices: the mask kernels of the first
+    layer (output lattice onto the input lattice) and of the later ones (output onto
+    itself), and the first layer's skip connection, which adds input cell k to output cell k
+    when both lattices have as many cells (`skip_index`, weighted by `skip_on`)."""
+
+    first: MaskBases
+    later: MaskBases
+    skip_index: torch.Tensor | None  # (n_out,) input cell read by each output cell
+    skip_on: torch.Tensor | None  # (n_out,) 1 where the skip applies, 0 elsewhere
+
+
+@cache
+def lattices(
+    in_shape: tuple[int, int],
+    out_shape: tuple[int, int],
+    span: int,
+    canvas: tuple[int, int] | None = None,
+    device: torch.device | None = None,
+    dtype: torch.dtype = torch.float32,
+) -> Lattices:
+    """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
+    grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
+    examples of different shapes share tensor shapes and can be batched; cells outside the
+    real lattices get zero mask rows and columns and never reach a real cell."""
+    (h, w), (H, W) = in_shape, out_shape
+    first = mask_bases(in_shape, out_shape, span, canvas, device, dtype)
+    later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
+    if canvas is None:
+        if H * W != h * w:
+            return Lattices(first, later, None, None)
+        ones = torch.ones(H * W, device=device, dtype=dtype)
+        return Lattices(first, later, torch.arange(H * W, device=device), ones)
+    (S, s), k = canvas, torch.arange(H * W)
+    index = torch.zeros(S * S, dtype=torch.long)
+    on = torch.zeros(S * S, dtype=dtype)
+    if H * W == h * w:  # output cell k (row-major) reads input cell k (row-major)
+        index[(k // W) * S + k % W] = (k // w) * s + k % w
+        on[(k // W) * S + k % W] = 1.0
+    return Lattices(first, later, index.to(device), on.to(device))
 
 
 class ColourAttention(nn.Module):
@@ -85,7 +129,9 @@ class LatFormerLayer(nn.Module):
         nn.init.zeros_(self.ffn[-1].bias)
         self.colour = ColourAttention(config.beta) if config.beta is not None else None
 
-    def forward(self, x: torch.Tensor, mask: torch.Tensor, colours: torch.Tensor | None) -> torch.Tensor:
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor, colours: torch.Tensor | None, lattice: Lattices
+    ) -> torch.Tensor:
         # x: (B, n_in, d); mask: (n_out, n_in); colours: (10, d) embedded colour matrix
         h = self.norm(x)
         if self.first:
@@ -99,8 +145,8 @@ class LatFormerLayer(nn.Module):
             v = self.colour(v, self.k(c), self.v(c))
         out = self.o(masked_attention(self.q(query), self.k(h), v, mask))  # (B, n_out, d)
         if self.first:
-            if mask.shape[0] == mask.shape[1]:
-                out = out + self.skip(h)
+            if lattice.skip_index is not None:  # x itself, cell k onto cell k
+                out = out + lattice.skip_on[:, None] * self.skip(h).index_select(-2, lattice.skip_index)
         else:
             out = x + out
         return out + self.ffn(out)
@@ -139,18 +185,22 @@ class LatFormer(nn.Module):
         discrete: bool = False,
         smooth: bool = False,
         embedded: torch.Tensor | None = None,
+        lattice: Lattices | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """grids: (B, h, w) colours, or `embedded` (B, h, w, d) for noisy inputs;
-        returns logits (B, H, W, 10) and the cross-entropy loss when targets (B, H, W) are given."""
+        returns logits (B, H, W, 10) and the cross-entropy loss when targets (B, H, W) are given.
+        `lattice`: the examples' `Lattices` when the grids are padded canvases (batched fits);
+        by default the real lattices of these shapes."""
         B, h, w = grids.shape
         H, W = out_shape
         x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
+        if lattice is None:
+            span = 2**self.config.shift_bits - 1
+            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype)
         colours = self.embed.weight if self.config.beta is not None else None
-        shape = (h, w)
-        for layer, actions in zip(self.layers, self.actions(cond, discrete, smooth), strict=True):
-            mask = build_mask(actions, shape, (H, W)).to(x)
-            x = layer(x, mask, colours)
-            shape = (H, W)
+        for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
+            mask = mask_from_bases(actions, lattice.first if i == 0 else lattice.later)
+            x = layer(x, mask, colours, lattice)
         logits = self.head(x).view(B, H, W, N_COLOURS)
         loss = None
         if targets is not None:

@@ -6,7 +6,7 @@ import copy
 import pytest
 import torch
 
-from arcsolve.batched import FitJob, fit_many, signature, solve_many
+from arcsolve.batched import FitJob, _Batch, canvas, fit_many, signature, solve_many
 from arcsolve.fit import FitConfig, fit, restart_model, solve, task_examples
 from arcsolve.latformer import LatFormer, LatFormerConfig
 from arcsolve.loaders import load_tasks
@@ -86,14 +86,36 @@ def test_a_cancelled_job_is_never_reported(rotate):
     assert results == {}
 
 
-def test_jobs_of_other_shapes_get_their_own_batch(rotate, reflect):
+def test_jobs_of_other_grid_shapes_share_a_batch_and_each_follows_its_own_trajectory(rotate, reflect, monkeypatch):
+    # rotate's and reflect's pairs all differ in shape; padded to one canvas they step together
+    config = FitConfig(steps=3, seed=2)
+    jobs, expected = [], {}
+    for task in (rotate, reflect):
+        examples = task_examples(task, CPU)
+        expected[task.id] = fit(fresh_model(2, dtype=torch.float64), examples, config)
+        jobs.append(FitJob(task.id, fresh_model(2, dtype=torch.float64), examples, config))
+    assert signature(jobs[0]) == signature(jobs[1])
+    sizes: list[int] = []
+    step = _Batch.train_step
+    monkeypatch.setattr(_Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
+    results: dict = {}
+    fit_many(jobs, collect(results), capacity=2)
+    assert sizes == [2, 2, 2]
+    for key, want in expected.items():
+        got = results[key][1]
+        assert got.losses[:2] == pytest.approx(want.losses[:2], rel=1e-9)
+
+
+def test_jobs_of_other_canvases_get_their_own_batch(rotate):
+    scale = load_tasks(ROOT / "tasks" / "scale.json")[0]  # 3x3 inputs, 6x6 outputs
     a = FitJob("rotate", fresh_model(), task_examples(rotate, CPU), FitConfig(steps=2))
-    b = FitJob("reflect", fresh_model(), task_examples(reflect, CPU), FitConfig(steps=2))
+    b = FitJob("scale", fresh_model(), task_examples(scale, CPU), FitConfig(steps=2))
+    assert canvas(a.examples) == (6, 6) and canvas(b.examples) == (6, 4)
     assert signature(a) != signature(b)
     assert signature(a) == signature(FitJob("again", fresh_model(5), a.examples, FitConfig(steps=7, seed=5)))
     results: dict = {}
     fit_many([a, b], collect(results), capacity=4)
-    assert set(results) == {"rotate", "reflect"}
+    assert set(results) == {"rotate", "scale"}
 
 
 @pytest.mark.parametrize("side_by_side", [True, False])

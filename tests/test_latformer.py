@@ -12,10 +12,12 @@ from arcsolve.experts import (
     build_mask,
     dihedral_distribution,
     heat_kernel,
+    mask_bases,
+    mask_from_bases,
     shift_distribution,
 )
 from arcsolve.fit import FitConfig, colour_permutations, describe_actions, fit, fixed_colours, solve
-from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.latformer import LatFormer, LatFormerConfig, lattices
 from arcsolve.lattice import masked_attention
 from arcsolve.loaders import load_tasks
 from arcsolve.sizing import infer_size_rule
@@ -131,6 +133,42 @@ def test_soft_masks_are_row_stochastic_mixtures_and_differentiable():
     assert mask.shape == (48, 12) and (mask >= 0).all()
     mask.sum().backward()
     assert experts.gate_bias.grad.abs().sum() > 0
+
+
+PADDED_CASES = [((3, 5), (5, 3)), ((2, 3), (4, 9)), ((4, 4), (2, 2)), ((3, 4), (2, 6))]
+
+
+@pytest.mark.parametrize(("in_shape", "out_shape"), PADDED_CASES)
+def test_a_padded_canvas_holds_the_real_mask_and_nothing_else(in_shape, out_shape):
+    torch.manual_seed(sum(in_shape + out_shape))
+    experts = MaskExperts(ALL)
+    with torch.no_grad():
+        experts.gate_bias.normal_()  # a soft mixture of every action, mirror-wrapping included
+    actions = experts.actions()
+    (h, w), (H, W), S, s = in_shape, out_shape, 10, 8
+    padded = mask_from_bases(actions, mask_bases(in_shape, out_shape, 31, (S, s))).view(S, S, s, s)
+    real = build_mask(actions, in_shape, out_shape).view(H, W, h, w)
+    assert torch.allclose(padded[:H, :W, :h, :w], real, atol=1e-6)
+    padded[:H, :W, :h, :w] = 0
+    assert (padded == 0).all()
+
+
+@pytest.mark.parametrize(("in_shape", "out_shape"), [((3, 5), (5, 3)), ((2, 3), (4, 6)), ((4, 3), (2, 6))])
+def test_the_model_on_a_padded_canvas_gives_the_real_logits(in_shape, out_shape):
+    torch.manual_seed(0)
+    model = LatFormer(LatFormerConfig()).double()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(torch.randn_like(p) * 0.3)  # away from the identity initialisation
+    x = torch.randint(0, 10, (2, *in_shape))
+    (H, W), S, s = out_shape, 7, 6
+    canvas = torch.zeros(2, s, s, dtype=torch.long)
+    canvas[:, : in_shape[0], : in_shape[1]] = x
+    pad = lattices(in_shape, out_shape, 31, (S, s), torch.device("cpu"), torch.float64)
+    for smooth in (False, True):
+        real, _ = model(x, out_shape, smooth=smooth)
+        padded, _ = model(canvas, (S, S), smooth=smooth, lattice=pad)
+        assert torch.allclose(padded[:, :H, :W], real, atol=1e-10)
 
 
 def test_smoothing_is_heat_diffusion_over_the_group_graph():
