@@ -324,10 +324,13 @@ def fit_many(
     jobs: Iterable[FitJob],
     on_done: Callable[[FitJob, nn.Module, FitResult], Iterable[FitJob]],
     capacity: int = 16,
+    more: Callable[[int], Iterable[FitJob]] = lambda seats: (),
 ) -> None:
     """Fit every job, up to `capacity` members per batch. `on_done(job, model, result)` is
     called as each job finishes (not for cancelled ones); the jobs it returns are queued too
-    (follow-ups join a running batch when their signature matches)."""
+    (follow-ups join a running batch when their signature matches). `more(seats)` is asked
+    for new jobs whenever a batch has seats that its queue cannot fill (a stream of tasks):
+    early-stopped members leave and new work takes their seats at once."""
     queues: dict[Hashable, deque[FitJob]] = {}
 
     def enqueue(new: Iterable[FitJob]) -> None:
@@ -335,19 +338,27 @@ def fit_many(
             queues.setdefault(signature(job), deque()).append(job)
 
     enqueue(jobs)
-    while queues:
+    while True:
+        if not queues:
+            enqueue(more(capacity))
+        if not queues:
+            return
         key = next(iter(queues))
-        _run_signature(queues, key, capacity, lambda j, m, r: enqueue(on_done(j, m, r)))
+        _run_signature(queues, key, capacity, lambda j, m, r: enqueue(on_done(j, m, r)), lambda n: enqueue(more(n)))
 
 
-def _run_signature(queues: dict[Hashable, deque[FitJob]], key: Hashable, capacity: int, finished: Callable) -> None:
+def _run_signature(
+    queues: dict[Hashable, deque[FitJob]], key: Hashable, capacity: int, finished: Callable, refill: Callable
+) -> None:
     """Run the batch of one signature until its queue is empty and every member has left."""
     first = queues[key][0]
     device = first.examples[0][0].device
     batch = _Batch(first.model, maps_per_step(first.examples, first.config), canvas(first.examples), device)
     lrs = {n: first.config.gate_lr if "gate" in n else first.config.lr for n, _ in first.model.named_parameters()}
     while True:
-        queue = queues[key]  # finished() may queue follow-ups here while the batch runs
+        queue = queues[key]  # finished() and refill() may queue jobs here while the batch runs
+        if len(batch.members) + len(queue) < capacity:
+            refill(capacity - len(batch.members) - len(queue))
         while queue and len(batch.members) < capacity:
             job = queue.popleft()
             if not job.cancelled:
@@ -389,9 +400,9 @@ class _TaskRun:
 
 
 def solve_many(
-    tasks: list[tuple[Task, SolveConfig]],
+    tasks: Iterable[tuple[Task, SolveConfig]],
     on_solution: Callable[[Solution], None],
-    capacity: int = 16,
+    batch: int = 8,
     model_config: Callable[[SolveConfig], LatFormerConfig | None] = lambda config: None,
     restarts: int = 3,
     side_by_side: bool | None = None,
@@ -401,29 +412,43 @@ def solve_many(
     gates as in `fit_with_restarts`; the first restart (in order) that reproduces the train
     pairs wins, else the lowest final loss, exactly as there.
 
+    `tasks` is read lazily, a task whenever a batch has a free seat, with at most `batch`
+    tasks begun and not yet reported (and so at most `batch` · `restarts` members); a
+    stream of any length keeps the batches full, and a task's seconds count from when it
+    is taken.
+
     `side_by_side`: run a task's restarts at once (the default on a GPU, where a few more
     members cost almost nothing) or each only after the previous one failed (the default on
     a CPU, where every member costs its full compute and restart 0 usually suffices)."""
+    source = iter(tasks)
     runs: dict[str, _TaskRun] = {}
-    jobs = []
     follow_ups: dict[FitJob, FitJob] = {}
-    for task, config in tasks:
-        start = time.perf_counter()
-        plan = plan_fit(task, config, model_config(config), None, LatFormer)
-        if plan is None:
-            on_solution(Solution(task.id, [], time.perf_counter() - start))
-            continue
-        run = _TaskRun(plan, start)
-        per_run = max(1, config.steps // restarts)
-        for r in range(restarts):
-            model = restart_model(plan.make_model, r, config.seed)
-            fit_config = FitConfig(steps=per_run, seed=config.seed + r)
-            run.jobs.append(FitJob((task.id, r), model, plan.examples, fit_config, None, config.fit_seconds))
-        runs[task.id] = run
-        together = plan.device.type == "cuda" if side_by_side is None else side_by_side
-        jobs.extend(run.jobs if together else run.jobs[:1])
-        if not together:
-            follow_ups.update(zip(run.jobs, run.jobs[1:], strict=False))  # restart r+1 after r
+
+    def take(seats: int) -> list[FitJob]:
+        """The first jobs of the next tasks, until they fill `seats` seats."""
+        jobs: list[FitJob] = []
+        while len(jobs) < seats and len(runs) < batch:
+            work = next(source, None)
+            if work is None:
+                break
+            task, config = work
+            start = time.perf_counter()
+            plan = plan_fit(task, config, model_config(config), None, LatFormer)
+            if plan is None:
+                on_solution(Solution(task.id, [], time.perf_counter() - start))
+                continue
+            run = _TaskRun(plan, start)
+            per_run = max(1, config.steps // restarts)
+            for r in range(restarts):
+                model = restart_model(plan.make_model, r, config.seed)
+                fit_config = FitConfig(steps=per_run, seed=config.seed + r)
+                run.jobs.append(FitJob((task.id, r), model, plan.examples, fit_config, None, config.fit_seconds))
+            runs[task.id] = run
+            together = plan.device.type == "cuda" if side_by_side is None else side_by_side
+            jobs.extend(run.jobs if together else run.jobs[:1])
+            if not together:
+                follow_ups.update(zip(run.jobs, run.jobs[1:], strict=False))  # restart r+1 after r
+        return jobs
 
     def done(job: FitJob, model: nn.Module, result: FitResult) -> list[FitJob]:
         task_id, r = job.key
@@ -436,10 +461,11 @@ def solve_many(
         if decided is not None:
             run.reported = True
             on_solution(finish_solve(run.plan, *decided, run.start))
+            del runs[task_id]  # its models are no longer needed
         after = follow_ups.get(job)
         return [after] if after is not None and not run.reported else []
 
-    fit_many(jobs, done, capacity)
+    fit_many((), done, batch * restarts, take)
 
 
 def _decision(run: _TaskRun, restarts: int) -> tuple[nn.Module, FitResult] | None:
@@ -461,7 +487,7 @@ def _total(run: _TaskRun, last: int, kept: FitResult) -> FitResult:
 
 
 def solve_many_colour(
-    tasks: list[tuple[Task, SolveConfig]], on_solution: Callable[[Solution], None], capacity: int = 16
+    tasks: Iterable[tuple[Task, SolveConfig]], on_solution: Callable[[Solution], None], batch: int = 8
 ) -> None:
     """`arcsolve.fit.solve_colour` for many tasks: colour attention with β = config.beta."""
-    solve_many(tasks, on_solution, capacity, lambda config: LatFormerConfig(beta=config.beta))
+    solve_many(tasks, on_solution, batch, lambda config: LatFormerConfig(beta=config.beta))

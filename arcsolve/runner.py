@@ -3,7 +3,9 @@ one task at a time or in batches (`arcsolve.batched`). `eval`, `export` and `ben
 all go through `run_all`, so every way of running feeds the same resumable results file.
 
 Work is handed out lazily: at most one chunk per worker is in flight, and each chunk's
-configuration is asked for (`config_for`) only when it is handed out. So a shared time
+configuration is asked for (`config_for`) only when it is handed out. In this process
+with batches, the tasks are one stream: a batch takes the next task as soon as one of its
+seats is free. So a shared time
 budget is divided among the tasks still waiting, a run stopped early has solved a prefix,
 and on Ctrl-C only the chunks already in flight finish (and are recorded) before the
 interrupt goes on.
@@ -15,7 +17,7 @@ import multiprocessing
 import os
 import socket
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
 from arcsolve.errors import ArcsolveError
@@ -39,9 +41,10 @@ def solve_chunk(model: str, solver: Solver, chunk: list[Work], batch: int) -> li
 
 
 def _solve_chunk(
-    model: str, solver: Solver, chunk: list[Work], batch: int, record: Callable[[TaskResult], None]
+    model: str, solver: Solver, chunk: Iterable[Work], batch: int, record: Callable[[TaskResult], None]
 ) -> None:
-    if batch <= 1 or model not in BATCHED or len(chunk) == 0:
+    """Solve the tasks of `chunk` (a list, or a lazy stream) and record each result."""
+    if batch <= 1 or model not in BATCHED:
         for task, config in chunk:
             record(solve_task(solver, task, config))
         return
@@ -49,19 +52,26 @@ def _solve_chunk(
 
     module, name = BATCHED[model].split(":")
     solve_many = getattr(importlib.import_module(module), name)
-    tasks = {task.id: task for task, _ in chunk}
-    done: set[str] = set()
+    taken: dict[str, Task] = {}  # tasks read from the chunk and not yet recorded
+
+    def take(works: Iterable[Work]) -> Iterator[Work]:
+        for task, config in works:
+            taken[task.id] = task
+            yield task, config
 
     def on_solution(solution) -> None:
-        done.add(solution.task_id)
-        record(task_result(tasks[solution.task_id], solution, solution.seconds))
+        task = taken.pop(solution.task_id)
+        record(task_result(task, solution, solution.seconds))
 
-    try:
-        solve_many(chunk, on_solution, capacity=3 * batch)
-    except Exception as exc:  # noqa: BLE001 - a failing batch costs its unfinished tasks, not the run
-        for task, _ in chunk:
-            if task.id not in done:
+    works = iter(chunk)
+    while True:
+        try:
+            solve_many(take(works), on_solution, batch)
+            return
+        except Exception as exc:  # noqa: BLE001 - a failing batch costs its unfinished tasks, not the run
+            for task in list(taken.values()):
                 record(task_result(task, None, 0.0, f"{type(exc).__name__}: {exc}"))
+            taken.clear()  # and the rest of the chunk goes on in a fresh batch
 
 
 def _chunks(tasks: Sequence[Task], size: int, config_for: ConfigFor) -> Iterator[list[Work]]:
@@ -104,12 +114,15 @@ def run_all(
             started.update(task.id for task, _ in chunk)
             yield chunk
 
+    if ray_address is None and jobs == 1:
+        # one stream: a batch takes the next task as soon as a seat is free, and each task's
+        # config is asked for as it is taken
+        stream = handed_out(_chunks(tasks, 1, config_for))
+        _solve_chunk(model, solver, (work for chunk in stream for work in chunk), batch, record)
+        return [task.id for task in tasks if task.id not in started]
     chunks = handed_out(_chunks(tasks, batch, config_for))
     if ray_address is not None:
         _run_ray(model, solver, chunks, batch, record, ray_address, jobs)
-    elif jobs == 1:
-        for chunk in chunks:
-            _solve_chunk(model, solver, chunk, batch, record)
     else:
         _run_pool(model, solver, chunks, batch, record, jobs)
     return [task.id for task in tasks if task.id not in started]

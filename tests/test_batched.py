@@ -123,7 +123,7 @@ def test_solve_many_predicts_what_solve_predicts(rotate, reflect, side_by_side):
     config = SolveConfig(steps=30, device="cpu")
     got: dict = {}
     tasks = [(rotate, config), (reflect, config)]
-    solve_many(tasks, lambda s: got.setdefault(s.task_id, s), capacity=8, side_by_side=side_by_side)
+    solve_many(tasks, lambda s: got.setdefault(s.task_id, s), batch=2, side_by_side=side_by_side)
     for task in (rotate, reflect):
         expected = solve(task, config)
         # the rounded-gate answer and its verification; the soft-gate second attempt is left
@@ -134,6 +134,29 @@ def test_solve_many_predicts_what_solve_predicts(rotate, reflect, side_by_side):
         soft, expected_soft = got[task.id].candidates[1], expected.candidates[1]
         assert (soft.source, soft.verified) == (expected_soft.source, False)
         assert [g.shape for g in soft.grids] == [g.shape for g in expected_soft.grids]
+
+
+def test_a_stream_of_tasks_fills_each_seat_as_soon_as_it_is_free(rotate, reflect, monkeypatch):
+    # reflect fits for 3 x 10 steps; rotate is done after 3 one-step restarts. With two seats,
+    # the third task is taken the moment rotate is reported, and joins reflect's running batch
+    copy_of_reflect = reflect.model_copy(update={"id": "reflect-again"})
+    stream = [(reflect, SolveConfig(steps=30, device="cpu")), (rotate, SolveConfig(steps=3, device="cpu")),
+              (copy_of_reflect, SolveConfig(steps=3, device="cpu"))]
+    events: list[str] = []
+
+    def tasks():
+        for task, config in stream:
+            events.append(f"take {task.id}")
+            yield task, config
+
+    sizes: list[int] = []
+    step = _Batch.train_step
+    monkeypatch.setattr(_Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
+    solve_many(tasks(), lambda s: events.append(f"done {s.task_id}"), batch=2, side_by_side=False)
+    assert events[:4] == ["take reflect", "take rotate", "done rotate", "take reflect-again"]
+    assert events.index("done reflect") > events.index("take reflect-again")
+    assert sorted(e for e in events if e.startswith("done")) == ["done reflect", "done reflect-again", "done rotate"]
+    assert max(sizes) == 2  # never more members than seats: two tasks, one restart each at a time
 
 
 def test_solve_many_reports_a_task_without_a_size_rule_at_once():
