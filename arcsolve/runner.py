@@ -88,6 +88,18 @@ def _chunks(tasks: Sequence[Task], size: int, config_for: ConfigFor) -> Iterator
         yield chunk
 
 
+def expected_work(task: Task) -> int:
+    """A task's work, roughly: the attention cells of LatFormer's two layers over its train
+    pairs (output cells times input cells, plus output cells squared). Workers and batches
+    take the largest tasks first, so that no worker is left alone with a long task at the end
+    and a batch's members have similar sizes (and so similar canvases)."""
+    total = 0
+    for pair in task.train:
+        (h, w), (H, W) = pair.input.shape, pair.output.shape
+        total += H * W * (h * w + H * W)
+    return total
+
+
 def run_all(
     model: str,
     solver: Solver,
@@ -102,12 +114,15 @@ def run_all(
     `record(result)` as each finishes; return the ids of the tasks
     never started (config_for said stop). `jobs` worker processes (each told to use one
     CPU thread, and on a machine with GPUs one GPU each, round-robin), or Ray tasks on the
-    cluster at `ray_address` ("auto" for a running one, "local" to start one here)."""
+    cluster at `ray_address` ("auto" for a running one, "local" to start one here). Run in
+    parallel or in batches, the tasks go largest first (`expected_work`)."""
     if jobs < 1:
         raise ArcsolveError(f"jobs must be at least 1, got {jobs}")
     if batch < 1:
         raise ArcsolveError(f"batch must be at least 1, got {batch}")
     started: set[str] = set()
+    if jobs > 1 or batch > 1 or ray_address is not None:
+        tasks = sorted(tasks, key=expected_work, reverse=True)
 
     def handed_out(chunks: Iterator[list[Work]]) -> Iterator[list[Work]]:
         for chunk in chunks:

@@ -10,8 +10,9 @@ from arcsolve.errors import ArcsolveError
 from arcsolve.evaluate import evaluate, results_path
 from arcsolve.export import export_submission
 from arcsolve.loaders import load_tasks
-from arcsolve.runner import _worker_init, run_all
+from arcsolve.runner import _worker_init, expected_work, run_all
 from arcsolve.solution import SolveConfig, get_solver
+from arcsolve.tasks import task_from_dict
 from tests.conftest import ROOT
 from tests.fake_solvers import called, four_tasks, use_fakes
 
@@ -32,6 +33,21 @@ def test_handing_out_stops_when_the_config_says_so_and_names_the_tasks_left(fake
     assert [r.id for r in recorded] == ["000000a1", "000000a2"]
     assert unreached == ["000000b1", "000000b2"]
     assert [line.split()[1] for line in fake_solvers.read_text().splitlines()] == ["4.0", "3.0"]  # waiting
+
+
+def test_batches_and_workers_take_the_largest_tasks_first(fake_solvers):
+    def square(side: int, task_id: str):
+        grid = np.ones((side, side), dtype=int).tolist()
+        return task_from_dict({"train": [{"input": grid, "output": grid}], "test": [{"input": grid}]}, task_id, "-")
+
+    tasks = [square(2, "small"), square(5, "large"), square(3, "middle"), square(3, "middle-too")]
+    work = {t.id: expected_work(t) for t in tasks}
+    assert work == {"small": 32, "large": 1250, "middle": 162, "middle-too": 162}
+    in_order, batched = [], []
+    run_all("test-identity", get_solver("test-identity"), tasks, lambda t, w: SolveConfig(), in_order.append)
+    run_all("test-identity", get_solver("test-identity"), tasks, lambda t, w: SolveConfig(), batched.append, batch=2)
+    assert [r.id for r in in_order] == [t.id for t in tasks]  # one at a time: the order given
+    assert [r.id for r in batched] == ["large", "middle", "middle-too", "small"]  # stable among equals
 
 
 def test_bad_jobs_and_batch_are_refused():
