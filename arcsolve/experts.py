@@ -22,7 +22,7 @@ gates only add capacity to overfit 2–5 examples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -298,7 +298,7 @@ class MaskBases(NamedTuple):
     cols_t: AxisBases
 
 
-@cache
+@lru_cache(maxsize=1024)  # a few hundred kB each at most; a run meets far fewer sizes
 def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None = None) -> AxisBases:
     """The kernels from n_out cells into n_in cells: scaling by each factor (wrapping, so it
     tiles or crops), shifts by −span…span, the reversal; zero beyond the real cells when a
@@ -320,7 +320,7 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
     return AxisBases(up, down, shift, reverse)
 
 
-@cache
+@lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
 def mask_bases(
     in_shape: tuple[int, int],
     out_shape: tuple[int, int],

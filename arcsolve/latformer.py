@@ -17,7 +17,7 @@ the experts alone decide the transformation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import NamedTuple
 
 import torch
@@ -58,7 +58,7 @@ class Lattices(NamedTuple):
     skip_on: torch.Tensor | None  # (n_out,) 1 where the skip applies, 0 elsewhere
 
 
-@cache
+@lru_cache(maxsize=256)  # holds device tensors (`mask_bases`), so bounded as they are
 def lattices(
     in_shape: tuple[int, int],
     out_shape: tuple[int, int],
