@@ -97,3 +97,10 @@ def test_swap_colours():
 def test_paint_empty_lines():
     eq(P.paint_empty_lines(g([[1, 0, 1], [0, 0, 0]]), 2), [[1, 2, 1], [2, 2, 2]])
     assert P.paint_empty_lines(g([[1, 1], [1, 0]]), 2) is None
+
+
+def test_anchor_params_are_the_colours_that_stay_in_place():
+    x, y = g([[5, 0, 2], [0, 0, 2]]), g([[0, 5, 2], [0, 0, 2]])
+    facts = task_facts([x], [y])
+    assert PARAMS["anchor"]([x], [y], facts) == [(2,)]
+    assert PARAMS["anchor"]([x], [g([[2]])], task_facts([x], [g([[2]])])) == []

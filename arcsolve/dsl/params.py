@@ -113,6 +113,16 @@ def _square_tile(grids, targets, facts) -> list[Params]:
     return [(-1,), *((c,) for c in _present(grids))]
 
 
+def _anchors(grids, targets, facts) -> list[Params]:
+    """Colours present whose cells stay exactly in place from every train input to its output."""
+    if len(facts.inputs) != len(targets):
+        return []
+    pairs = list(zip(facts.inputs, targets, strict=True))
+    if any(a.shape != b.shape for a, b in pairs):
+        return []
+    return [(c,) for c in _present(grids) if all(np.array_equal(a == c, b == c) for a, b in pairs)]
+
+
 def _cell_rule(grids, targets, facts) -> list[Params]:
     """A neighbourhood rule fitted on the train inputs themselves (not on derived grids, where
     a table that merely memorises would verify too easily), if they change and it exists."""
@@ -152,6 +162,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
         (m,) for m in _modes(grids) if all(len(split(g, m)) == 2 for g in grids)
     ],
     "square_tile": _square_tile,
+    "anchor": _anchors,
     "cut_pick": lambda grids, targets, facts: [
         (how,) for how in ("fullest", "emptiest", "most_colours", "least_colours", "unique_colours")
     ],

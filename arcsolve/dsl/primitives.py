@@ -376,7 +376,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(periodic_patch, "noise"),
     _p(periodic_extend, "grow"),
     _p(gravity, "direction", shape="same"),
-    _p(attract, "colour", shape="same"),
+    _p(attract, "anchor", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
     _p(connect, "axis", shape="same"),
