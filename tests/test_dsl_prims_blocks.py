@@ -1,5 +1,5 @@
 """Tests of the primitives added after the first registry: blocks and cuts, Kronecker products,
-moving objects, colour swaps, empty-line painting."""
+moving and shooting objects, colour swaps, empty-line painting."""
 
 import numpy as np
 
@@ -104,3 +104,17 @@ def test_anchor_params_are_the_colours_that_stay_in_place():
     facts = task_facts([x], [y])
     assert PARAMS["anchor"]([x], [y], facts) == [(2,)]
     assert PARAMS["anchor"]([x], [g([[2]])], task_facts([x], [g([[2]])])) == []
+
+
+def test_shoot():
+    x = g([[0, 0, 0, 0, 4],
+           [3, 3, 0, 0, 0],
+           [3, 3, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 5, 0, 0, 0]])
+    eq(P.shoot(x, 3), [[0, 0, 0, 0, 4],   # not in line: stays
+                       [3, 3, 0, 0, 0],
+                       [3, 3, 0, 0, 0],
+                       [0, 5, 0, 0, 0],
+                       [0, 5, 0, 0, 0]])
+    assert P.shoot(g([[3, 0], [0, 4]]), 3) is None  # nothing in line, nothing drawn

@@ -1,4 +1,4 @@
-"""Moving objects: every object slides straight towards an anchor colour until it touches it."""
+"""Moving objects: every object slides, or draws its trail, straight towards an anchor colour until it touches it."""
 
 from __future__ import annotations
 
@@ -58,3 +58,31 @@ def attract(g: Array, c: int) -> Array | None:
             mask[ys, xs] = True
         out[ys, xs] = colours
     return out
+
+
+def shoot(g: Array, c: int) -> Array | None:
+    """From every object in line with the colour-c cells (rows or columns overlapping), draw its trail up to them."""
+    anchor = g == c
+    if not anchor.any() or anchor.all():
+        return None
+    rows, cols = np.nonzero(anchor)
+    target = (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+    out = g.copy()
+    h, w = g.shape
+    drawn = False
+    for o in objects(np.where(anchor, 0, g), "multi8"):
+        dy, dx = _direction(o.box, target)
+        if (dy == 0) == (dx == 0):  # overlapping the anchor's box, or only diagonal to it
+            continue
+        ys, xs = np.nonzero(o.mask)
+        colours = g[ys, xs]
+        mask = o.mask
+        while not _touches(mask, anchor):
+            ys, xs = ys + dy, xs + dx
+            if ys.min() < 0 or xs.min() < 0 or ys.max() >= h or xs.max() >= w:
+                break
+            mask = np.zeros_like(anchor)
+            mask[ys, xs] = True
+            out[ys, xs] = np.where(out[ys, xs] == 0, colours, out[ys, xs])
+            drawn = True
+    return out if drawn else None

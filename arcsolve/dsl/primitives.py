@@ -46,7 +46,7 @@ from arcsolve.dsl.geometry import (
     upscale,
     upscale_by_colours,
 )
-from arcsolve.dsl.moving import attract
+from arcsolve.dsl.moving import attract, shoot
 from arcsolve.dsl.objects import enclosed, label, select, split
 from arcsolve.dsl.painting import (
     colour_by,
@@ -377,6 +377,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(periodic_extend, "grow"),
     _p(gravity, "direction", shape="same"),
     _p(attract, "anchor", shape="same"),
+    _p(shoot, "anchor", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
     _p(connect, "axis", shape="same"),
