@@ -132,3 +132,40 @@ def test_real_arc_tasks_are_solved(training, task_id):
     solution = solve(task, FAST)
     assert solution.candidates, f"{task_id}: nothing verified"
     assert solution.candidates[0].grids == tuple(p.output for p in task.test)
+
+
+def test_step_cache_answers_a_repeated_question_without_running_the_step(monkeypatch):
+    from arcsolve.dsl import program
+
+    calls = []
+    original = program.apply_step
+
+    def counted(step, grid):
+        calls.append(step)
+        return original(step, grid)
+
+    monkeypatch.setattr(program, "apply_step", counted)
+    cache = program.StepCache(maxsize=1)
+    grid = np.array([[1, 2], [3, 4]], dtype=np.int8)
+    first = cache(program.Step("rot180"), grid)
+    again = cache(program.Step("rot180"), grid.copy())
+    assert first is again and again.tolist() == [[4, 3], [2, 1]]
+    assert cache(program.Step("flip_h"), grid).tolist() == [[2, 1], [4, 3]]
+    cache(program.Step("flip_h"), grid)  # over maxsize: computed, not kept
+    assert len(calls) == 3 and len(cache.results) == 1
+
+
+def test_last_steps_are_tried_on_the_smallest_train_input_first(monkeypatch):
+    train = [([[1, 0, 0], [0, 0, 0]], [[0, 0, 1], [0, 0, 0]]), ([[2]], [[2]])]
+    searcher = _Search(make_task(train, [[[3, 0]]]), 1.0, 3, 100)
+    asked = []
+    original = searcher.apply
+
+    def apply(step, grid):
+        asked.append(grid.shape)
+        return original(step, grid)
+
+    monkeypatch.setattr(searcher, "apply", apply)
+    searcher.finish((), tuple(searcher.train_in + searcher.test_in))
+    assert searcher.order == [1, 0] and asked[0] == (1, 1)
+    assert "flip_h" in [format_program(f.program) for f in searcher.found]

@@ -80,6 +80,25 @@ def apply_step(step: Step, grid: np.ndarray) -> np.ndarray | None:
     return out
 
 
+class StepCache:
+    """apply_step remembered on the step and the grid's shape, dtype and bytes, up to maxsize
+    results: the search asks the same step of the same grid again (the lookahead pass and the
+    full expansion of one state, and states that share a grid on some pair)."""
+
+    def __init__(self, maxsize: int):
+        self.maxsize = maxsize
+        self.results: dict = {}
+
+    def __call__(self, step: Step, grid: np.ndarray) -> np.ndarray | None:
+        key = (step, grid.shape, grid.dtype.char, grid.tobytes())
+        if key in self.results:
+            return self.results[key]
+        out = apply_step(step, grid)
+        if len(self.results) < self.maxsize:
+            self.results[key] = out
+        return out
+
+
 def run_program(program: Program, grid: np.ndarray) -> np.ndarray | None:
     """Run every step in order; None as soon as one does not apply."""
     for step in program:

@@ -30,7 +30,7 @@ from arcsolve.dsl.program import (
     OVERLAY,
     Program,
     Step,
-    apply_step,
+    StepCache,
     format_program,
     program_cost,
 )
@@ -46,6 +46,7 @@ MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
 COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
+MAX_CACHED = 100_000  # step results remembered per task
 
 
 @dataclass(frozen=True)
@@ -115,10 +116,12 @@ class _Search:
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
         self.targets = [p.output.to_numpy().astype(np.int8) for p in task.train]
         self.n_train = len(self.train_in)
+        self.order = sorted(range(self.n_train), key=lambda k: self.train_in[k].size)
         self.facts: Facts = task_facts(self.train_in, self.targets)
         self.fits = size_rule(self.train_in, self.targets)
         self.found: list[Found] = []
         self.seen: set[int] = set()
+        self.apply = StepCache(MAX_CACHED)
         covers = [Cover(base, self.train_in, self.targets) for base in BASES]
         self.covers = [c for c in covers if c.ok]
 
@@ -170,7 +173,7 @@ class _Search:
                 return False
             new = []
             for g in state:
-                g = apply_step(step, g)
+                g = self.apply(step, g)
                 if g is None:
                     break
                 new.append(g)
@@ -216,19 +219,20 @@ class _Search:
                 self.accept((step,), outs[: self.n_train], outs[self.n_train :])
 
     def finish(self, program: Program, state: State) -> bool:
-        """Try every last step on a state, pair by pair, stopping at the first mismatch."""
+        """Try every last step on a state, pair by pair from the smallest input, stopping at the
+        first mismatch (most steps fail on the first pair, so the cheapest pair goes first)."""
         for step in self.steps(state, last=True):
             if self.out_of_time():
                 return False
             table = np.full(10, -1, dtype=np.int8)
-            train_out = []
-            for g, target in zip(state[: self.n_train], self.targets, strict=True):
-                g = apply_step(step, g)
+            train_out = list(state[: self.n_train])
+            for k in self.order:
+                g, target = self.apply(step, state[k]), self.targets[k]
                 if g is None or g.shape != target.shape or not _fit_colours(table, g, target):
                     break
-                train_out.append(g)
+                train_out[k] = g
             else:
-                test_out = [apply_step(step, g) for g in state[self.n_train :]]
+                test_out = [self.apply(step, g) for g in state[self.n_train :]]
                 if all(g is not None for g in test_out):
                     self.accept(program + (step,), train_out, test_out)
         return True
