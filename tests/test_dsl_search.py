@@ -169,3 +169,14 @@ def test_last_steps_are_tried_on_the_smallest_train_input_first(monkeypatch):
     searcher.finish((), tuple(searcher.train_in + searcher.test_in))
     assert searcher.order == [1, 0] and asked[0] == (1, 1)
     assert "flip_h" in [format_program(f.program) for f in searcher.found]
+
+
+def test_colour_table_is_extended_only_consistently():
+    from arcsolve.dsl.search import _fit_colours
+
+    table = np.full(10, -1, dtype=np.int8)
+    assert _fit_colours(table, np.array([[1, 2], [1, 0]]), np.array([[3, 2], [3, 0]]))
+    assert table[:4].tolist() == [0, 3, 2, -1]
+    assert not _fit_colours(table.copy(), np.array([[1]]), np.array([[4]]))  # 1 is already 3
+    assert not _fit_colours(table.copy(), np.array([[5, 5]]), np.array([[6, 7]]))  # 5 -> 6 and 7
+    assert _fit_colours(table, np.array([[5, 1]]), np.array([[6, 3]])) and table[5] == 6

@@ -80,14 +80,12 @@ def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Sh
 
 def _fit_colours(table: Array, out: Array, target: Array) -> bool:
     """Extend the colour table (-1 = unset) so that table[out] == target; False if impossible."""
-    codes = np.flatnonzero(np.bincount(out.ravel() * 10 + target.ravel(), minlength=100))
-    src, dst = codes // 10, codes % 10
-    if np.any(src[1:] == src[:-1]):
+    o, t = out.ravel(), target.ravel()
+    trial = table.copy()
+    trial[o] = t  # a colour sent to two targets keeps one of them, which the check below refutes
+    if (trial[o] != t).any() or ((table >= 0) & (trial != table)).any():
         return False
-    known = table[src]
-    if np.any((known >= 0) & (known != dst)):
-        return False
-    table[src] = dst
+    table[:] = trial
     return True
 
 
