@@ -5,10 +5,11 @@ once, so the work is shared across test inputs and equal states (same grids ever
 are explored once. Level by level, every inferred step is applied to every stored state;
 a program is accepted if it reproduces each train output exactly, directly or after a
 cell-wise colour map fitted on the train pairs, and if its test outputs have a size that
-the train pairs allow. The last step is evaluated lazily, pair by pair, and skips steps
-whose shape effect cannot give the target sizes; this cheap pass also looks one step
-ahead before each level is expanded in full, and a level's states are visited closest to
-the targets first. The clock is checked at every step.
+the train pairs allow. The last step is evaluated lazily, pair by pair from the smallest
+input, and skips steps whose shape effect cannot give the target sizes; this cheap pass
+also looks one step ahead before each level is expanded in full, and a level's states are
+visited closest to the targets first. Step results are remembered per task, since the
+full expansion asks again what the lookahead asked. The clock is checked at every step.
 
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
 single program verifies, the last twentieth of the budget goes to overlaying a few pieces
