@@ -154,6 +154,7 @@ class _Batch:
         self._units: _Units | None = None  # every member's units, rebuilt after a join or leave
 
     def _member_units(self, job: FitJob) -> _Units:
+        """A job's train pairs as rows of this batch: padded to its canvases, with their kernels."""
         S_out, S_in = self.sides
         span = 2**job.model.config.shift_bits - 1
         dtype = next(job.model.parameters()).dtype
