@@ -35,7 +35,8 @@ def needs_neural(dsl: Solution) -> bool:
 
 def combine(dsl: Solution, neural: Solution | None) -> Solution:
     """The hybrid's ranking of its parts' candidates: verified ones first, the two solvers
-    alternating, best score first within each; unverified guesses (LatFormer's first) last.
+    alternating, best score first within each; unverified guesses last, the DSL's first (a
+    program exact on every train pair whose test size breaks their pattern), then LatFormer's.
     `neural` is ignored, and may be None, when the DSL alone fills both attempts."""
     if neural is None or not needs_neural(dsl):
         return Solution(dsl.task_id, list(dsl.candidates), dsl.seconds)
@@ -43,7 +44,7 @@ def combine(dsl: Solution, neural: Solution | None) -> Solution:
         sorted((c for c in dsl.candidates if c.verified), key=lambda c: -c.score),
         sorted((c for c in neural.candidates if c.verified), key=lambda c: -c.score),
     )
-    rest = [c for c in neural.candidates + dsl.candidates if not c.verified]
+    rest = [c for c in dsl.candidates + neural.candidates if not c.verified]
     return Solution(dsl.task_id, verified + rest, dsl.seconds + neural.seconds)
 
 

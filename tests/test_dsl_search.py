@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from arcsolve.dsl.program import format_program
-from arcsolve.dsl.search import _Search, search, size_rule, solve
+from arcsolve.dsl.program import Step, format_program
+from arcsolve.dsl.search import Found as _Found
+from arcsolve.dsl.search import _Search, distinct, search, size_rule, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
@@ -91,6 +92,30 @@ def test_size_rule_allows_only_the_sizes_train_pairs_imply():
     assert fits((3, 3), (6, 6)) and not fits((3, 3), (3, 3))
     fits = size_rule([a, np.zeros((5, 5))], [np.zeros((1, 1)), np.zeros((1, 1))])
     assert fits((7, 7), (1, 1)) and not fits((1, 1), (2, 2))
+
+
+def test_a_program_whose_test_size_breaks_the_train_pattern_is_kept_as_a_last_guess(monkeypatch):
+    def framed(block, side=6):  # one object on an empty grid
+        grid = np.zeros((side, side), dtype=int)
+        grid[1 : 1 + len(block), 2 : 2 + len(block[0])] = block
+        return grid.tolist()
+
+    train = [(framed([[1, 2], [2, 1]]), [[1, 2], [2, 1]]), (framed([[3, 3], [0, 3]]), [[3, 3], [0, 3]])]
+    big = [[4, 4, 4], [4, 0, 4], [4, 4, 4]]  # every train output is 2x2; this crop is 3x3
+    found = search(make_task(train, [framed(big)], [big]), time_budget=2.0)
+    sizes = [f.outputs[0].shape for f in found]
+    assert (3, 3) in sizes  # the crop: kept although the train pattern says 2x2
+    assert [f.sized for f in found] == [s == (2, 2) for s in sizes]
+    assert [f.sized for f in found] == sorted((f.sized for f in found), reverse=True)  # sized first
+    crop = found[sizes.index((3, 3))]
+    assert format_program(crop.program) == "crop_bbox" and np.array_equal(crop.outputs[0], big)
+    many = _Found((Step("rot90"), Step("rot90"), Step("rot90")), (np.zeros((2, 2), dtype=int),), cost=3.0)
+    unsized = _Found((Step("crop_bbox"),), (np.ones((3, 3), dtype=int),), cost=1.0, sized=False)
+    assert distinct([unsized, many]) == [many, unsized]
+    monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget: [many, unsized])
+    sure, guess = solve(make_task(train, [framed(big)], [big]), FAST).candidates
+    assert sure.verified and sure.detail == "rot90 | rot90 | rot90"
+    assert not guess.verified and guess.detail == "crop_bbox (test size unlike the train outputs')"
 
 
 def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeypatch):

@@ -325,6 +325,21 @@ def _hybrid_of_fakes(monkeypatch):
     monkeypatch.setitem(solution.SOLVERS, "latformer", "tests.fake_solvers:neural_like")
 
 
+def test_the_hybrid_ranks_verified_answers_first_then_the_dsl_s_guesses_then_latformer_s():
+    from arcsolve.hybrid import combine
+    from arcsolve.solution import Candidate
+
+    def answer(source: str, verified: bool, colour: int) -> Candidate:
+        return Candidate((Grid.from_numpy(np.full((2, 2), colour)),), source, verified, score=0.5)
+
+    dsl = Solution("t", [answer("dsl", True, 1), answer("dsl", False, 2)])
+    neural = Solution("t", [answer("latformer", True, 3), answer("latformer", False, 4)])
+    ranked = combine(dsl, neural).candidates
+    assert [(c.source, c.verified) for c in ranked] == [
+        ("dsl", True), ("latformer", True), ("dsl", False), ("latformer", False)
+    ]
+
+
 def test_eval_builds_the_hybrid_from_its_parts_instead_of_solving_again(monkeypatch, tmp_path, calls):
     _hybrid_of_fakes(monkeypatch)
     tasks = four_tasks()
