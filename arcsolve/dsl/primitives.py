@@ -46,6 +46,7 @@ from arcsolve.dsl.geometry import (
     upscale,
     upscale_by_colours,
 )
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.moving import attract, shoot
 from arcsolve.dsl.objects import enclosed, label, select, split
 from arcsolve.dsl.painting import (
@@ -216,25 +217,36 @@ def fill_enclosed(g: Array, c: int) -> Array:
     return np.where(enclosed(g), c, g)
 
 
-def _connect_rows(g: Array, c: int = 0) -> Array:
-    """Fill the gap between consecutive same-coloured cells of each row (with c, or their colour)."""
-    out = g.copy()
-    for y, row in enumerate(g):
-        xs = np.nonzero(row)[0]
-        for a, b in zip(xs[:-1], xs[1:], strict=True):
-            if row[a] == row[b] and b > a + 1:
-                out[y, a + 1 : b] = c or row[a]
-    return out
+def _row_gaps(g: Array) -> tuple[Array, Array]:
+    """The zero cells between two consecutive non-zero cells of one colour in their row, and
+    (on those cells) that colour."""
+    h, w = g.shape
+    cells = np.arange(h * w).reshape(h, w)
+    filled = g != 0
+    before = np.maximum.accumulate(np.where(filled, cells, -1), axis=1)  # last non-zero at or left of x
+    after = np.minimum.accumulate(np.where(filled, cells, h * w)[:, ::-1], axis=1)[:, ::-1]  # first at or right
+    colours = np.append(g.ravel(), np.array([-2, -1], dtype=g.dtype))  # index -1 (none left): -1, h * w: -2
+    left = colours[before]
+    return ~filled & (left == colours[after]), left
+
+
+@grid_memo()
+def _gaps(g: Array) -> tuple[Array, Array, Array, Array]:
+    """`_row_gaps` of the rows and of the columns: row gaps, their colours, column gaps, theirs."""
+    rows, row_colours = _row_gaps(g)
+    cols, col_colours = _row_gaps(g.T)
+    return rows, row_colours, cols.T, col_colours.T
 
 
 def _connect(g: Array, axis: str, c: int) -> Array:
-    rows = _connect_rows(g, c)
-    if axis == "h":
-        return rows
-    cols = _connect_rows(g.T, c).T
-    if axis == "v":
-        return cols
-    return np.where(rows != g, rows, cols) if axis == "hv" else np.where(cols != g, cols, rows)
+    rows, row_colours, cols, col_colours = _gaps(g)
+    if c:
+        row_colours = col_colours = np.asarray(c, dtype=g.dtype)
+    if axis in ("h", "v"):
+        return np.where(rows, row_colours, g) if axis == "h" else np.where(cols, col_colours, g)
+    if axis == "hv":
+        return np.where(rows, row_colours, np.where(cols, col_colours, g))
+    return np.where(cols, col_colours, np.where(rows, row_colours, g))
 
 
 def connect(g: Array, axis: str) -> Array:
