@@ -47,14 +47,15 @@ def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple
             x = parent[x]
         return x
 
-    links = np.unique(np.concatenate(tops).astype(np.int64) * (n_runs + 1) + np.concatenate(bottoms))
+    links = np.concatenate(tops).astype(np.int64) * (n_runs + 1) + np.concatenate(bottoms)
+    links = links[np.concatenate(([True], links[1:] != links[:-1]))] if links.size else links  # repeats: slow
     for link in links.tolist():
         a, b = root(link // (n_runs + 1)), root(link % (n_runs + 1))
         if a != b:
             parent[max(a, b)] = min(a, b)  # the smaller run id, the earlier first cell
-    roots = np.array([root(i) for i in range(n_runs + 1)])
-    numbers, inverse = np.unique(roots, return_inverse=True)  # run 0 (background) is root 0
-    return inverse[runs], len(numbers) - 1
+    roots = np.array([root(i) for i in range(n_runs + 1)])  # each run's smallest run
+    numbers = np.cumsum(roots == np.arange(n_runs + 1)) - 1  # run 0 (background) is root 0
+    return numbers[roots][runs], int(numbers[-1])
 
 
 @grid_memo()
@@ -88,9 +89,16 @@ class Obj:
 
 
 @grid_memo(2048)
+def labels(g: Array, conn: str) -> tuple[Array, int]:
+    """`label` of the non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour)."""
+    return label(g, g != 0, diagonal=conn == "multi8", by_colour=conn == "colour4")
+
+
+@grid_memo(2048)
 def objects(g: Array, conn: str) -> tuple[Obj, ...]:
-    """Components of non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour)."""
-    lab, n = label(g, g != 0, diagonal=conn == "multi8", by_colour=conn == "colour4")
+    """Components of non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour),
+    in the order of their labels (`labels`)."""
+    lab, n = labels(g, conn)
     ys, xs = np.nonzero(lab)
     ids = lab[ys, xs] - 1
     top, left = np.full(n, 99), np.full(n, 99)
@@ -101,11 +109,14 @@ def objects(g: Array, conn: str) -> tuple[Obj, ...]:
     np.maximum.at(right, ids, xs)
     present = np.zeros((n, 10), dtype=bool)
     present[ids, g[ys, xs]] = True
-    out = []
-    for i in range(n):
-        box = (slice(top[i], bottom[i] + 1), slice(left[i], right[i] + 1))
-        out.append(Obj(lab == i + 1, box, tuple(np.flatnonzero(present[i]).tolist())))
-    return tuple(out)
+    masks = lab == np.arange(1, n + 1)[:, None, None]  # (n, h, w)
+    colours: list[list[int]] = [[] for _ in range(n)]
+    for i, c in zip(*(a.tolist() for a in np.nonzero(present)), strict=True):
+        colours[i].append(c)
+    return tuple(
+        Obj(masks[i], (slice(top[i], bottom[i] + 1), slice(left[i], right[i] + 1)), tuple(colours[i]))
+        for i in range(n)
+    )
 
 
 def _unique_best(values: list, best) -> int | None:
@@ -138,6 +149,8 @@ def _secondary_cells(g: Array, o: Obj) -> int:
 def _has_hole(o: Obj) -> bool:
     """Whether some cell inside the object's box is cut off from the box's border by it."""
     box = o.mask[o.box]
+    if min(box.shape) <= 2 or box[1:-1, 1:-1].all():
+        return False  # every cell outside the object lies on the box's border
     lab, n = label(box, ~box, diagonal=False, by_colour=False)
     border = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     return bool(n > np.count_nonzero(border))

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.dsl.objects import PROPERTIES, objects
+from arcsolve.dsl.objects import PROPERTIES, labels, objects
 
 Array = np.ndarray
 
 
 def colour_by_size(g: Array, conn: str) -> Array:
     """Paint every object with its size in cells (9 for 9 or more), for a learned colour map."""
-    out = np.zeros_like(g)
-    for obj in objects(g, conn):
-        out[obj.mask] = min(obj.size, 9)
-    return out
+    lab, n = labels(g, conn)
+    sizes = np.minimum(np.bincount(lab.ravel(), minlength=n + 1), 9).astype(g.dtype)
+    sizes[0] = 0
+    return sizes[lab]
 
 
 def colour_by(g: Array, prop: str, conn: str) -> Array | None:
@@ -25,10 +25,9 @@ def colour_by(g: Array, prop: str, conn: str) -> Array | None:
     codes = PROPERTIES[prop](g, objs) if len(objs) > 1 else None
     if codes is None:
         return None
-    out = np.zeros_like(g)
-    for obj, code in zip(objs, codes, strict=True):
-        out[obj.mask] = min(code, 9)
-    return out
+    table = np.zeros(len(objs) + 1, dtype=g.dtype)
+    table[1:] = np.minimum(codes, 9)
+    return table[labels(g, conn)[0]]
 
 
 def _majority_rows(g: Array) -> Array:
