@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import objects
 
 Array = np.ndarray
@@ -37,12 +38,19 @@ def _neighbours(mask: Array, offsets) -> Array:
     return out
 
 
-def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
-    """Colour c into the zero cells next to a cell of colour src ('plus', 'diag' or 'box' neighbours)."""
+@grid_memo()
+def _halo_cells(g: Array, src: int, shape: str) -> Array | None:
+    """The zero cells that have a cell of colour src among their `shape` neighbours (None if no src)."""
     mask = g == src
     if not mask.any():
         return None
-    return np.where(_neighbours(mask, _HALOS[shape]) & (g == 0), c, g)
+    return _neighbours(mask, _HALOS[shape]) & (g == 0)
+
+
+def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
+    """Colour c into the zero cells next to a cell of colour src ('plus', 'diag' or 'box' neighbours)."""
+    cells = _halo_cells(g, src, shape)
+    return None if cells is None else np.where(cells, np.asarray(c, dtype=g.dtype), g)
 
 
 def rays(g: Array, src: int, dirs: str) -> Array | None:
