@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import PROPERTIES, labels, objects
 
 Array = np.ndarray
@@ -30,18 +31,35 @@ def colour_by(g: Array, prop: str, conn: str) -> Array | None:
     return table[labels(g, conn)[0]]
 
 
-def _majority_rows(g: Array) -> Array:
-    out = g.copy()
-    for y, row in enumerate(g):
-        counts = np.bincount(row, minlength=10)
-        if (counts == counts.max()).sum() == 1:
-            out[y] = counts.argmax()
-    return out
+def _row_counts(g: Array) -> Array:
+    """(h, k) counts of each colour in each row, k = 10 or more."""
+    h, _ = g.shape
+    k = max(10, int(g.max()) + 1)
+    return np.bincount((np.arange(h)[:, None] * k + g).ravel(), minlength=h * k).reshape(h, k)
+
+
+@grid_memo()
+def _line_counts(g: Array) -> tuple[Array, Array]:
+    """`_row_counts` of the rows and of the columns."""
+    return _row_counts(g), _row_counts(g.T)
+
+
+def _majority_rows(g: Array, counts: Array) -> Array:
+    """Each row filled with its most frequent colour, where one colour is the most frequent."""
+    single = (counts == counts.max(1, keepdims=True)).sum(1) == 1
+    return np.where(single[:, None], counts.argmax(1).astype(g.dtype)[:, None], g)
+
+
+@grid_memo()
+def _majorities(g: Array) -> tuple[Array, Array]:
+    """`_majority_rows` of the rows and of the columns."""
+    rows, cols = _line_counts(g)
+    return _majority_rows(g, rows), _majority_rows(g.T, cols).T
 
 
 def majority_lines(g: Array, axis: str) -> Array | None:
     """Fill each row ('h'), column ('v') or the lines that change fewer cells ('auto') with its main colour."""
-    rows, cols = _majority_rows(g), _majority_rows(g.T).T
+    rows, cols = _majorities(g)
     if axis != "auto":
         return rows if axis == "h" else cols
     changed_rows, changed_cols = np.count_nonzero(rows != g), np.count_nonzero(cols != g)
@@ -58,20 +76,19 @@ def majority_objects(g: Array) -> Array:
     return out
 
 
-def _paint_rows(g: Array, c: int) -> Array:
-    out = g.copy()
-    for y, row in enumerate(g):
-        others = np.unique(row[(row != 0) & (row != c)])
-        if others.size == 1:
-            out[y, row == c] = others[0]
-    return out
+def _paint_rows(g: Array, c: int, counts: Array) -> Array:
+    others = counts > 0
+    others[:, [0, c]] = False
+    single = others.sum(1) == 1
+    return np.where((g == c) & single[:, None], others.argmax(1).astype(g.dtype)[:, None], g)
 
 
 def paint_by_line(g: Array, c: int, axis: str) -> Array | None:
     """Recolour the cells of colour c in each row ('h') or column ('v') by the one other colour in it."""
     if not (g == c).any():
         return None
-    return _paint_rows(g, c) if axis == "h" else _paint_rows(g.T, c).T
+    rows, cols = _line_counts(g)
+    return _paint_rows(g, c, rows) if axis == "h" else _paint_rows(g.T, c, cols).T
 
 
 def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
