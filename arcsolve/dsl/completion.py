@@ -122,33 +122,38 @@ def symmetry_fill_patch(g: Array, noise: int) -> Array | None:
     return _patch(symmetry_fill(g, noise), g, noise)
 
 
-def _agrees(g: Array, known: Array, dy: int, dx: int) -> bool:
-    """Do the known cells agree with the known cells (dy, dx) away (True past the border)?"""
-    h, w = g.shape
-    if dy >= h or dx >= w:
-        return True
-    both = known[dy:, dx:] & known[: h - dy, : w - dx]
-    return not (g[dy:, dx:] != g[: h - dy, : w - dx])[both].any()
+def _row_periods(g: Array, known: Array) -> list[int]:
+    """The shifts dy in 1..h under which the known cells agree with the known cells dy rows
+    down (every shift past the last row agrees)."""
+    h = g.shape[0]
+    both = known[:, None] & known[None]  # (h, h, w): rows y1, y2
+    clash = (both & (g[:, None] != g[None])).any(2)
+    gaps = np.arange(h)[None] - np.arange(h)[:, None]  # y2 - y1
+    bad = np.bincount(gaps[clash & (gaps > 0)], minlength=h + 1)
+    return (np.flatnonzero(bad[1:] == 0) + 1).tolist()
 
 
-def _classes_agree(g: Array, known: Array, py: int, px: int) -> bool:
-    """Are all known cells in each (y mod py, x mod px) class one colour, and every class known?"""
-    ys, xs = np.nonzero(known)
-    codes = np.unique(((ys % py) * px + xs % px) * 10 + g[ys, xs])
-    return codes.size == np.unique(codes // 10).size == py * px
+def _classes_agree(ys: Array, xs: Array, colours: Array, py: int, px: int) -> bool:
+    """Are all known cells (ys, xs) in each (y mod py, x mod px) class one colour, and every class known?"""
+    classes = (ys % py) * px + xs % px
+    motif = np.full(py * px, -1)
+    motif[classes] = colours
+    return bool((motif >= 0).all() and (motif[classes] == colours).all())
 
 
 def _period(g: Array, noise: int) -> tuple[int, int] | None:
     """The smallest-area (py, px) period of the non-noise cells that repeats at least once."""
     h, w = g.shape
     known = g != noise
-    rows = [py for py in range(1, h + 1) if _agrees(g, known, py, 0)]
-    cols = [px for px in range(1, w + 1) if _agrees(g, known, 0, px)]
-    periods = sorted(
-        ((py, px) for py in rows for px in cols if (2 * py <= h or 2 * px <= w)),
+    rows = _row_periods(g, known)
+    cols = _row_periods(g.T, known.T)
+    ys, xs = np.nonzero(known)
+    periods = sorted(  # a motif with more cells than are known cannot be all known
+        ((py, px) for py in rows for px in cols if (2 * py <= h or 2 * px <= w) and py * px <= ys.size),
         key=lambda p: (p[0] * p[1], p),
     )
-    return next((p for p in periods if _classes_agree(g, known, *p)), None)
+    colours = g[ys, xs]
+    return next((p for p in periods if _classes_agree(ys, xs, colours, *p)), None)
 
 
 @grid_memo()
