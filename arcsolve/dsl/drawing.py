@@ -3,6 +3,7 @@ the insides of solid shapes. Each draws only over zero cells unless it says othe
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -53,20 +54,57 @@ def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
     return None if cells is None else np.where(cells, np.asarray(c, dtype=g.dtype), g)
 
 
+@lru_cache(maxsize=256)
+def _lines(h: int, w: int, dy: int, dx: int) -> tuple[Array, Array, int]:
+    """For direction (dy, dx) on an h x w grid: each cell's line along it (0 .. n - 1), its
+    step along that line, and n."""
+    ys, xs = np.indices((h, w))
+    line = xs * dy - ys * dx + h + w
+    step = ys * dy + xs * dx
+    line.flags.writeable = step.flags.writeable = False
+    return line, step, 2 * (h + w) + 1
+
+
+# Each option's ray directions as (line direction, end): end 1 goes along the line from its
+# first source, -1 back from its last. Listed from the direction that draws last (and so
+# wins where two meet) to the one that draws first.
+_RAY_LINES = MappingProxyType({
+    "h": (((0, 1), -1), ((0, 1), 1)),
+    "v": (((1, 0), -1), ((1, 0), 1)),
+    "hv": (((1, 0), -1), ((1, 0), 1), ((0, 1), -1), ((0, 1), 1)),
+    "diag": (((1, 1), -1), ((1, -1), -1), ((1, -1), 1), ((1, 1), 1)),
+})
+
+
 def rays(g: Array, src: int, dirs: str) -> Array | None:
     """From each cell of colour src (each non-zero cell if src is 0), draw its colour over zeros to the edges."""
-    ys, xs = np.nonzero(g == src if src else g != 0)
-    if ys.size == 0:
+    sources = g == src if src else g != 0
+    if not sources.any():
         return None
     h, w = g.shape
-    drawn = np.zeros_like(g)
-    steps = np.arange(1, max(h, w))[:, None]
-    for dy, dx in _RAYS[dirs]:
-        ry, rx = ys[None] + dy * steps, xs[None] + dx * steps
-        inside = (ry >= 0) & (ry < h) & (rx >= 0) & (rx < w)
-        colours = np.broadcast_to(g[ys, xs][None], ry.shape)
-        drawn[ry[inside], rx[inside]] = colours[inside]
-    return np.where((drawn != 0) & (g == 0), drawn, g)
+    if src:  # one colour: a cell is drawn if its line has a source other than itself
+        passed = np.zeros(g.shape, dtype=bool)
+        for dy, dx in {d for d, _ in _RAY_LINES[dirs]}:
+            line, _, n = _lines(h, w, dy, dx)
+            passed |= np.bincount(line[sources], minlength=n)[line] > sources
+        return np.where(passed & (g == 0), np.asarray(src, dtype=g.dtype), g)
+    # many colours: within a direction the farthest source draws last, so a cell gets the
+    # colour of its line's first source behind it; later directions draw over earlier ones
+    out = g
+    codes = {}
+    for (dy, dx), end in _RAY_LINES[dirs]:
+        line, step, n = _lines(h, w, dy, dx)
+        if (dy, dx) not in codes:  # step * 16 + colour of the line's first and last source
+            coded = step[sources] * 16 + g[sources]
+            first, last = np.full(n, 64 * (h + w)), np.full(n, -64 * (h + w))
+            np.minimum.at(first, line[sources], coded)
+            np.maximum.at(last, line[sources], coded)
+            codes[dy, dx] = first[line], last[line]
+        first, last = codes[dy, dx]
+        edge = first if end == 1 else last
+        passed = step > edge // 16 if end == 1 else step < edge // 16
+        out = np.where(passed & (out == g) & (g == 0), (edge % 16).astype(g.dtype), out)
+    return out
 
 
 def fill_bbox(g: Array, c: int, conn: str) -> Array | None:
