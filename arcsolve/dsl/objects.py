@@ -7,8 +7,10 @@ relies on an ambiguous choice fails instead of guessing.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
 
 import numpy as np
@@ -74,7 +76,7 @@ class Obj:
     box: tuple[slice, slice]  # rows, columns
     colours: tuple[int, ...]
 
-    @property
+    @cached_property
     def size(self) -> int:
         return int(self.mask.sum())
 
@@ -128,13 +130,15 @@ def _unique_best(values: list, best) -> int | None:
 
 def _unique_key(keys: list) -> int | None:
     """Index of the one key that no other object shares (None unless exactly one)."""
-    singles = [i for i, k in enumerate(keys) if keys.count(k) == 1]
+    counts = Counter(keys)
+    singles = [i for i, k in enumerate(keys) if counts[k] == 1]
     return singles[0] if len(singles) == 1 else None
 
 
 def _most_common(keys: list) -> int | None:
     """Index of an object whose key is the single most frequent one (shared by several)."""
-    counts = [keys.count(k) for k in keys]
+    counter = Counter(keys)
+    counts = [counter[k] for k in keys]
     top = max(counts)
     if top < 2 or sum(c == top for c in counts) != top:
         return None
@@ -201,7 +205,8 @@ def _touches_border(g: Array, o: Obj) -> bool:
 def _key_counts(objs: tuple[Obj, ...]) -> list[int]:
     """For each object, how many objects (itself included) have its shape."""
     keys = [o.shape_key() for o in objs]
-    return [keys.count(k) for k in keys]
+    counts = Counter(keys)
+    return [counts[k] for k in keys]
 
 
 def _yes_no(flags: list[bool]) -> list[int]:
