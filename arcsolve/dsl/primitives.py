@@ -186,10 +186,11 @@ _TO_DOWN = MappingProxyType({"down": 0, "left": 1, "up": 2, "right": 3})
 
 
 def _fall_down(g: Array) -> Array:
+    filled = g != 0
+    above = np.cumsum(filled, axis=0)  # non-zero cells at or above each cell in its column
+    ys, xs = np.nonzero(filled)
     out = np.zeros_like(g)
-    for x in range(g.shape[1]):
-        col = g[:, x][g[:, x] != 0]
-        out[g.shape[0] - col.size :, x] = col
+    out[g.shape[0] - above[-1][xs] + above[ys, xs] - 1, xs] = g[ys, xs]
     return out
 
 
