@@ -63,9 +63,11 @@ def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple
 @grid_memo()
 def enclosed(g: Array) -> Array:
     """The zero cells that cannot reach the grid's border through zero cells (4-connected)."""
-    lab, _ = label(g, g == 0, diagonal=False, by_colour=False)
-    outside = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-    return (lab != 0) & ~np.isin(lab, outside)
+    lab, n = label(g, g == 0, diagonal=False, by_colour=False)
+    outside = np.zeros(n + 1, dtype=bool)
+    outside[0] = True  # the non-zero cells
+    outside[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
+    return ~outside[lab]
 
 
 @dataclass(frozen=True)
@@ -156,8 +158,9 @@ def _has_hole(o: Obj) -> bool:
     if min(box.shape) <= 2 or box[1:-1, 1:-1].all():
         return False  # every cell outside the object lies on the box's border
     lab, n = label(box, ~box, diagonal=False, by_colour=False)
-    border = np.unique(np.r_[lab[0], lab[-1], lab[:, 0], lab[:, -1]])
-    return bool(n > np.count_nonzero(border))
+    border = np.zeros(n + 1, dtype=bool)
+    border[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
+    return bool(n > np.count_nonzero(border[1:]))
 
 
 def _symmetric(g: Array, o: Obj) -> bool:

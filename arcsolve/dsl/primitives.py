@@ -124,9 +124,9 @@ def drop_empty(g: Array) -> Array | None:
 
 def dedup_lines(g: Array) -> Array:
     """Collapse runs of identical adjacent rows and columns into one."""
-    keep_rows = np.r_[True, (g[1:] != g[:-1]).any(1)]
+    keep_rows = np.concatenate(([True], (g[1:] != g[:-1]).any(1)))
     g = g[keep_rows]
-    keep_cols = np.r_[True, (g[:, 1:] != g[:, :-1]).any(0)]
+    keep_cols = np.concatenate(([True], (g[:, 1:] != g[:, :-1]).any(0)))
     return g[:, keep_cols]
 
 
