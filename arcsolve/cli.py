@@ -60,7 +60,8 @@ JobsOpt = Annotated[
     int | None, typer.Option(help="Worker processes (default: one per visible GPU, else 1).", show_default=False)
 ]
 BatchOpt = Annotated[
-    int, typer.Option(help="Tasks fitted together as one batched computation (latformer, latformer-color).")
+    int,
+    typer.Option(help="Tasks of any grid shapes fitted as one batched computation (latformer, latformer-color)."),
 ]
 RayOpt = Annotated[
     str | None,
