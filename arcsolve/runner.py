@@ -3,12 +3,11 @@ one task at a time or in batches (`arcsolve.batched`). `eval`, `export` and `ben
 all go through `run_all`, so every way of running feeds the same resumable results file.
 
 Work is handed out lazily: at most one chunk per worker is in flight, and each chunk's
-configuration is asked for (`config_for`) only when it is handed out. In this process
-with batches, the tasks are one stream: a batch takes the next task as soon as one of its
-seats is free. So a shared time
+configuration is asked for (`config_for`) only when it is handed out. So a shared time
 budget is divided among the tasks still waiting, a run stopped early has solved a prefix,
 and on Ctrl-C only the chunks already in flight finish (and are recorded) before the
-interrupt goes on.
+interrupt goes on. In this process with batches, the tasks are one stream: a batch takes
+the next task as soon as one of its seats is free.
 """
 
 from __future__ import annotations
@@ -69,6 +68,8 @@ def _solve_chunk(
             solve_many(take(works), on_solution, batch)
             return
         except Exception as exc:  # noqa: BLE001 - a failing batch costs its unfinished tasks, not the run
+            if not taken:  # it failed before taking any task: going on would fail the same way
+                raise
             for task in list(taken.values()):
                 record(task_result(task, None, 0.0, f"{type(exc).__name__}: {exc}"))
             taken.clear()  # and the rest of the chunk goes on in a fresh batch

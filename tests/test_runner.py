@@ -10,8 +10,8 @@ from arcsolve.errors import ArcsolveError
 from arcsolve.evaluate import evaluate, results_path
 from arcsolve.export import export_submission
 from arcsolve.loaders import load_tasks
-from arcsolve.runner import _worker_init, expected_work, run_all
-from arcsolve.solution import SolveConfig, get_solver
+from arcsolve.runner import BATCHED, _worker_init, expected_work, run_all
+from arcsolve.solution import Candidate, Solution, SolveConfig, get_solver
 from arcsolve.tasks import task_from_dict
 from tests.conftest import ROOT
 from tests.fake_solvers import called, four_tasks, use_fakes
@@ -48,6 +48,25 @@ def test_batches_and_workers_take_the_largest_tasks_first(fake_solvers):
     run_all("test-identity", get_solver("test-identity"), tasks, lambda t, w: SolveConfig(), batched.append, batch=2)
     assert [r.id for r in in_order] == [t.id for t in tasks]  # one at a time: the order given
     assert [r.id for r in batched] == ["large", "middle", "middle-too", "small"]  # stable among equals
+
+
+def flaky_batches(tasks, on_solution, batch):
+    """A batched solver that fails while it holds task a1, and answers the others with their inputs."""
+    for task, _ in tasks:
+        if task.id == "000000a1":
+            raise RuntimeError("the batch broke")
+        on_solution(Solution(task.id, [Candidate(tuple(p.input for p in task.test), "flaky", verified=False)]))
+
+
+def test_a_failing_batch_costs_only_the_tasks_it_holds(monkeypatch):
+    monkeypatch.setitem(BATCHED, "test-identity", "tests.test_runner:flaky_batches")
+    recorded = []
+    solver = get_solver("test-identity")
+    run_all("test-identity", solver, four_tasks(), lambda t, w: SolveConfig(), recorded.append, batch=2)
+    errors = {r.id: r.error for r in recorded}
+    assert sorted(errors) == sorted(t.id for t in four_tasks())  # every task recorded once
+    assert errors.pop("000000a1") == "RuntimeError: the batch broke"
+    assert set(errors.values()) == {None}  # the stream went on after the failure
 
 
 def test_bad_jobs_and_batch_are_refused():
