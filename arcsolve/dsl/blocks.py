@@ -8,21 +8,9 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.objects import split
+from arcsolve.dsl.objects import cuts, split
 
 Array = np.ndarray
-
-
-def _runs(sep: Array) -> list[tuple[int, int]]:
-    """The (start, stop) ranges between True entries of a separator vector."""
-    runs, start = [], None
-    for i, s in enumerate([*sep.tolist(), True]):
-        if not s and start is None:
-            start = i
-        elif s and start is not None:
-            runs.append((start, i))
-            start = None
-    return runs
 
 
 def _main_colour(block: Array) -> int:
@@ -41,7 +29,7 @@ def cut(g: Array) -> tuple[int, tuple[tuple[Array, ...], ...]] | None:
         cols = (g == colour).all(0) if h > 1 else np.zeros(w, bool)
         if not rows.any() and not cols.any():
             continue
-        ys, xs = _runs(rows), _runs(cols)
+        ys, xs = cuts(rows), cuts(cols)
         if len(ys) * len(xs) < 2:
             continue
         blocks = tuple(tuple(g[a:b, c:d] for c, d in xs) for a, b in ys)

@@ -25,6 +25,15 @@ def _step(lo: int, hi: int, t_lo: int, t_hi: int) -> int:
     return -1 if lo >= t_hi else 1 if hi <= t_lo else 0
 
 
+def _anchor(g: Array, c: int) -> tuple[Array, tuple[slice, slice]] | None:
+    """The colour-c cells and their bounding box; None unless some cells, but not all, have colour c."""
+    anchor = g == c
+    if not anchor.any() or anchor.all():
+        return None
+    rows, cols = np.nonzero(anchor)
+    return anchor, (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+
+
 def _direction(box: tuple[slice, slice], target: tuple[slice, slice]) -> tuple[int, int]:
     """Unit step from a box towards another: straight if their rows or columns overlap, else diagonal."""
     (r, c), (tr, tc) = box, target
@@ -33,11 +42,10 @@ def _direction(box: tuple[slice, slice], target: tuple[slice, slice]) -> tuple[i
 
 def attract(g: Array, c: int) -> Array | None:
     """Slide every object not of colour c towards the colour-c cells until it touches them (None if one never does)."""
-    anchor = g == c
-    if not anchor.any() or anchor.all():
+    found = _anchor(g, c)
+    if found is None:
         return None
-    rows, cols = np.nonzero(anchor)
-    target = (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+    anchor, target = found
     out = np.where(anchor, g, 0)
     movers = objects(np.where(anchor, 0, g), "multi8")
     if not movers:
@@ -62,11 +70,10 @@ def attract(g: Array, c: int) -> Array | None:
 
 def shoot(g: Array, c: int) -> Array | None:
     """From every object in line with the colour-c cells (rows or columns overlapping), draw its trail up to them."""
-    anchor = g == c
-    if not anchor.any() or anchor.all():
+    found = _anchor(g, c)
+    if found is None:
         return None
-    rows, cols = np.nonzero(anchor)
-    target = (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
+    anchor, target = found
     out = g.copy()
     h, w = g.shape
     drawn = False

@@ -237,7 +237,7 @@ def select(g: Array, how: str, conn: str) -> Obj | None:
     return None if index is None else objs[index]
 
 
-def _cuts(lines: Array) -> list[tuple[int, int]]:
+def cuts(lines: Array) -> list[tuple[int, int]]:
     """Runs of False between True separator lines, as (start, stop) ranges."""
     runs, start = [], None
     for i, sep in enumerate(list(lines) + [True]):
@@ -257,7 +257,7 @@ def _split_by_lines(g: Array) -> list[Array] | None:
         cols = (g == colour).all(0) & (g.shape[0] > 1)
         if not rows.any() and not cols.any():
             continue
-        parts = [g[a:b, c:d] for a, b in _cuts(rows) for c, d in _cuts(cols)]
+        parts = [g[a:b, c:d] for a, b in cuts(rows) for c, d in cuts(cols)]
         clean = not any((p == colour).any() for p in parts)
         if clean and len(parts) >= 2 and len({p.shape for p in parts}) == 1:
             return parts
