@@ -16,6 +16,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.counting import FEATURES
+from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
 from arcsolve.dsl.rules import fit_rule
 
@@ -199,4 +200,5 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "feature": lambda grids, targets, facts: [(f,) for f in FEATURES],
     "colour_axis": lambda grids, targets, facts: list(product(_present(grids), ("h", "v"))),
     "line_axis": lambda grids, targets, facts: [("h",), ("v",), ("auto",)],
+    **{kind: infer for family in FAMILIES for kind, infer in family.PARAM_KINDS.items()},
 })

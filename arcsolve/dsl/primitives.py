@@ -27,6 +27,7 @@ from arcsolve.dsl.completion import (
 )
 from arcsolve.dsl.counting import colour_cell, colour_ranking, count_row, feature_cell
 from arcsolve.dsl.drawing import fill_bbox, halo, interior, paint_empty_lines, rays
+from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.geometry import (
     antitranspose,
     downscale,
@@ -427,6 +428,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(count_row),
     _p(feature_cell, "feature"),
     _p(upscale_by_colours),
+    *(_p(fn, kind, shape) for family in FAMILIES for fn, kind, shape in family.REGISTRY),
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
 )})

@@ -1,0 +1,12 @@
+"""Drawing and pattern operations found missing by studying the train tasks the search
+did not solve.
+
+A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
+shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
+`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
+"""
+
+from __future__ import annotations
+
+REGISTRY: tuple = ()
+PARAM_KINDS: dict = {}
