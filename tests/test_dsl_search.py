@@ -5,7 +5,7 @@ import pytest
 
 from arcsolve.dsl.program import Step, format_program
 from arcsolve.dsl.search import Found as _Found
-from arcsolve.dsl.search import _Search, distinct, search, size_rule, solve
+from arcsolve.dsl.search import _Search, distinct, ranked_colours, search, size_rule, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
@@ -62,11 +62,30 @@ def test_split_and_overlay_with_colour():
 def test_colour_map_fitted_pair_by_pair_is_not_applied_to_unseen_colours():
     train = [([[2, 0], [0, 4]], [[4, 0], [0, 0]]), ([[3, 0], [0, 6]], [[6, 0], [0, 0]])]
     found = search(make_task(train, [[[1, 0], [0, 8]]]), time_budget=0.5)
-    assert not any("recolor" in format_program(f.program) for f in found)
+    assert not any("recolor" in format_program(f.program) for f in found if not f.ranked)
     general = [([[2, 0], [0, 4]], [[2, 5], [5, 4]]), ([[3, 0], [0, 6]], [[3, 5], [5, 6]])]
     found = search(make_task(general, [[[1, 0], [0, 8]]]), time_budget=0.5)
     assert format_program(found[0].program) == "recolor{0->5}"
     assert found[0].outputs[0].tolist() == [[1, 5], [5, 8]]
+
+
+def test_ranked_colours_renumber_by_frequency():
+    perm = ranked_colours(np.array([[7, 7, 7], [3, 3, 0], [9, 0, 0]]))
+    assert perm[[0, 7, 3, 9]].tolist() == [0, 1, 2, 3]
+    assert sorted(perm.tolist()) == list(range(10))  # a permutation, so it can be undone
+
+
+def test_colours_that_play_one_role_in_every_pair_are_found_ranked():
+    # erase the rarer colour: a different colour in each pair, so no fixed-colour program
+    # holds, but with colours ranked it is colour 2 everywhere
+    train = [([[1, 2, 1, 1], [2, 1, 1, 1]], [[1, 0, 1, 1], [0, 1, 1, 1]]),
+             ([[3, 3, 6], [3, 6, 3], [3, 3, 3]], [[3, 3, 0], [3, 0, 3], [3, 3, 3]])]
+    task = make_task(train, [[[4, 4, 4, 9], [9, 4, 4, 4]]])
+    found = search(task, time_budget=1.0)
+    assert found[0].ranked and format_program(found[0].program) == "recolor{2->0}"
+    assert found[0].outputs[0].tolist() == [[4, 4, 4, 0], [0, 4, 4, 4]]
+    detail = solve(task, SolveConfig(time_budget=1.0)).candidates[0].detail
+    assert detail == "colours ranked by frequency: recolor{2->0}"
 
 
 def test_no_verified_program_gives_no_candidates():
@@ -135,7 +154,9 @@ def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeyp
     found = search(make_task(train, [[[3, 7], [3, 0], [0, 3]]]), time_budget=60.0)
     assert found[0].outputs[0].tolist() == [[3, 3], [3, 3]]
     assert min(len(f.program) for f in found) == 2
-    assert expanded == [0]  # only the input's state was expanded; depth 2 came from the lookahead
+    # each view of the task (as given, colours ranked) expanded only the input's state:
+    # depth 2 came from the lookahead
+    assert expanded == [0, 0]
 
 
 def test_states_closer_to_the_targets_come_first():

@@ -21,8 +21,8 @@ that are each right where they draw.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -50,6 +50,9 @@ MAX_CANDIDATES = 3
 COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
+RANKED_COST = 0.5  # added to a program found on the pairs with ranked colours
+SHARED_PASSES = 2  # passes the views of a task take in turns: depth 1, then the programs of length 2
+_END = object()
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class Found:
     outputs: tuple[Array, ...]
     cost: float
     sized: bool = True  # its test outputs have a size the train pairs' size pattern allows
+    ranked: bool = False  # found on the pairs with their colours ranked (`ranked_colours`)
 
 
 def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Shape, Shape], bool]:
@@ -108,15 +112,40 @@ def _colour_step(table: Array) -> tuple[Step, ...]:
     return (Step("recolor", (mapping,)),) if mapping else ()
 
 
-class _Search:
-    """The state of one task's search: inputs, targets, seen states and accepted programs."""
+def ranked_colours(grid: Array) -> Array:
+    """A permutation `perm[old] = new` of the colours 0-9 that renumbers the grid's non-zero
+    colours 1, 2, ... from the most frequent (the smaller colour first on a tie); 0 stays 0
+    and the colours the grid lacks take the numbers left, in order."""
+    counts = np.bincount(grid.ravel(), minlength=10)
+    present = sorted((c for c in range(1, 10) if counts[c]), key=lambda c: (-counts[c], c))
+    absent = [c for c in range(1, 10) if not counts[c]]
+    perm = np.empty(10, dtype=np.int8)
+    perm[[0, *present, *absent]] = np.arange(10)
+    return perm
 
-    def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int):
+
+class _Search:
+    """The state of one task's search: inputs, targets, seen states and accepted programs.
+
+    With `ranked`, every pair is seen with its colours renumbered by `ranked_colours` of its
+    input (the output gets the input's numbering), so that one program can serve pairs that
+    play the same roles with different colours; `restore` maps test outputs back."""
+
+    def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
+                 ranked: bool = False):
         self.deadline = time.monotonic() + time_budget * (1 - COMPOSE_SHARE)
         self.max_depth, self.max_states = max_depth, max_states
         self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
         self.targets = [p.output.to_numpy().astype(np.int8) for p in task.train]
+        self.restore: list[Array] | None = None
+        if ranked:
+            perms = [ranked_colours(g) for g in self.train_in]
+            self.train_in = [m[g] for m, g in zip(perms, self.train_in, strict=True)]
+            self.targets = [m[g] for m, g in zip(perms, self.targets, strict=True)]
+            tests = [ranked_colours(g) for g in self.test_in]
+            self.test_in = [m[g] for m, g in zip(tests, self.test_in, strict=True)]
+            self.restore = [np.argsort(m).astype(np.int8) for m in tests]
         self.n_train = len(self.train_in)
         self.order = sorted(range(self.n_train), key=lambda k: self.train_in[k].size)
         self.facts: Facts = task_facts(self.train_in, self.targets)
@@ -253,12 +282,13 @@ class _Search:
             for g, t in zip(state[: self.n_train], self.targets, strict=True)
         )
 
-    def levels(self) -> None:
+    def levels(self) -> Iterator[None]:
         """Search level by level; stop after the first level that verifies a program.
 
         Before a level is expanded in full (every step on every grid, to store its states),
         the cheap last-step pass (`finish`) looks for programs one step longer, so that short
-        programs late in the registry are found even when the full expansion runs out of time."""
+        programs late in the registry are found even when the full expansion runs out of time.
+        Yields after each pass, so that views of one task can take turns (`_run_views`)."""
         start: State = tuple(self.train_in + self.test_in)
         self.seen.add(hash(tuple((g.shape, g.tobytes()) for g in start)))
         self.accept((), self.train_in, self.test_in)
@@ -275,18 +305,49 @@ class _Search:
                         return
                 if self.sized() or last:
                     return
+                yield
             nxt: list = []
             for program, state in frontier:
                 if not self.expand(program, state, nxt):
                     return
             frontier = nxt
+            yield
 
-    def run(self) -> list[Found]:
-        """Single programs first; overlays of pieces only if none verifies."""
-        self.levels()
-        if not self.sized():
-            self.compose()
-        return self.found
+    def results(self) -> list[Found]:
+        """The programs found, with test outputs in the task's own colours."""
+        if self.restore is None:
+            return self.found
+        return [
+            replace(f, outputs=tuple(m[g] for m, g in zip(self.restore, f.outputs, strict=True)),
+                    cost=f.cost + RANKED_COST, ranked=True)
+            for f in self.found
+        ]
+
+
+def _run_views(views: Sequence[_Search]) -> list[Found]:
+    """Search the views of a task: they take turns pass by pass up to the complete programs
+    of length 2 (`SHARED_PASSES`), then each goes on alone in order; every view stops once
+    one has a program with an allowed test size. Overlays of pieces only if none has."""
+    runs = [view.levels() for view in views]
+
+    def done() -> bool:
+        return any(view.sized() for view in views)
+
+    live = list(runs)
+    for _ in range(SHARED_PASSES):
+        for run in list(live):
+            if done():
+                break
+            if next(run, _END) is _END:
+                live.remove(run)
+    for run in live:
+        for _ in run:
+            if done():
+                break
+    if not done():
+        for view in views:
+            view.compose()
+    return [f for view in views for f in view.results()]
 
 
 def distinct(found: Sequence[Found]) -> list[Found]:
@@ -301,8 +362,14 @@ def distinct(found: Sequence[Found]) -> list[Found]:
 def search(
     task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES
 ) -> list[Found]:
-    """Train-verified programs for a task, each with distinct test predictions, simplest first."""
-    return distinct(_Search(task, time_budget, max_depth, max_states).run())
+    """Train-verified programs for a task, each with distinct test predictions, simplest first.
+
+    The task is searched as given and, when its inputs rank their colours differently (see
+    `ranked_colours`), also with every pair's colours ranked, within one time budget."""
+    views = [_Search(task, time_budget, max_depth, max_states)]
+    if len({ranked_colours(g).tobytes() for g in views[0].train_in + views[0].test_in}) > 1:
+        views.append(_Search(task, time_budget, max_depth, max_states, ranked=True))
+    return distinct(_run_views(views))
 
 
 def solve(task: Task, config: SolveConfig) -> Solution:
@@ -315,7 +382,8 @@ def solve(task: Task, config: SolveConfig) -> Solution:
             source="dsl",
             verified=f.sized,  # one that breaks the size pattern is a guess, however exact on the train pairs
             score=1.0 / (1.0 + f.cost),
-            detail=format_program(f.program) + ("" if f.sized else " (test size unlike the train outputs')"),
+            detail=("colours ranked by frequency: " if f.ranked else "") + format_program(f.program)
+            + ("" if f.sized else " (test size unlike the train outputs')"),
         )
         for f in search(task, config.time_budget)[:MAX_CANDIDATES]
     ]
