@@ -1,5 +1,6 @@
 """Drawing and pattern operations found missing by studying the train tasks the search
-did not solve.
+did not solve: stamps learned per object, diagonal connections, line ends continued,
+copies onto marker cells, square holes filled, crossing lines.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -8,5 +9,217 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 
 from __future__ import annotations
 
-REGISTRY: tuple = ()
-PARAM_KINDS: dict = {}
+from functools import lru_cache
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.objects import Obj, objects
+
+Array = np.ndarray
+Stamps = tuple[tuple[bytes, tuple[int, int], bytes], ...]  # object key, stamp shape, stamp cells
+
+_UNKNOWN = -1  # a stamp cell the train pairs never showed (it fell outside the grid)
+_AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_DIAGONALS = ((1, 1), (1, -1))
+
+
+def _object_key(g: Array, o: Obj) -> bytes:
+    """The object's cells in its bounding box (other cells 0), with the box's size: equal for
+    objects of the same shape and colours."""
+    crop = np.where(o.mask[o.box], g[o.box], 0).astype(np.int8)
+    return bytes(crop.shape) + crop.tobytes()
+
+
+def _ring_window(o: Obj) -> tuple[slice, slice]:
+    """The object's bounding box grown by one cell on each side, in a grid padded by one."""
+    rows, cols = o.box
+    return slice(rows.start, rows.stop + 2), slice(cols.start, cols.stop + 2)
+
+
+def fit_stamps(grids: list[Array], targets: list[Array]) -> Stamps | None:
+    """For each kind of object (8-connected, same shape and colours), what the targets show
+    over its box and the ring around it. None if two objects of a kind disagree, if sizes
+    differ, or if a kind that changes anything was seen only once (no evidence of a rule)."""
+    table: dict[bytes, Array] = {}
+    seen_twice: set[bytes] = set()
+    changes: set[bytes] = set()
+    for g, t in zip(grids, targets, strict=True):
+        if g.shape != t.shape:
+            return None
+        padded = np.pad(t.astype(np.int8), 1, constant_values=_UNKNOWN)
+        before = np.pad(g.astype(np.int8), 1, constant_values=_UNKNOWN)
+        for o in objects(g, "multi8"):
+            window = _ring_window(o)
+            seen = padded[window]
+            key = _object_key(g, o)
+            if (seen != before[window]).any():
+                changes.add(key)
+            if key in table:
+                seen_twice.add(key)
+            known = table.setdefault(key, seen.copy())
+            both = (known != _UNKNOWN) & (seen != _UNKNOWN)
+            if (known[both] != seen[both]).any():
+                return None
+            table[key] = np.where(known != _UNKNOWN, known, seen)
+    if not changes <= seen_twice:
+        return None
+    return tuple(sorted((key, s.shape, s.tobytes()) for key, s in table.items()))
+
+
+@lru_cache(maxsize=64)
+def _stamp_lookup(table: Stamps) -> dict[bytes, Array]:
+    return {key: np.frombuffer(cells, dtype=np.int8).reshape(shape) for key, shape, cells in table}
+
+
+def stamp_objects(g: Array, table: Stamps) -> Array | None:
+    """Redraw each object and the ring around it as the train pairs showed for its kind (None on an unseen kind)."""
+    objs = objects(g, "multi8")
+    stamps = _stamp_lookup(table)
+    if not objs:
+        return None
+    out = np.pad(g, 1)
+    free = np.pad(g == 0, 1)
+    for o in objs:
+        stamp = stamps.get(_object_key(g, o))
+        if stamp is None:
+            return None
+        window = _ring_window(o)
+        own = np.pad(o.mask, 1)[window]
+        put = (stamp != _UNKNOWN) & (own | free[window])
+        out[window][put] = stamp[put]
+    return out[1:-1, 1:-1]
+
+
+def connect_diagonal(g: Array) -> Array | None:
+    """Draw a diagonal line between consecutive same-coloured cells of each diagonal, over zero cells."""
+    ys, xs = np.nonzero(g)
+    out = g.copy()
+    for dy, dx in _DIAGONALS:
+        line = xs * dy - ys * dx  # constant along the direction (dy, dx)
+        order = np.lexsort((ys, line))
+        y, x, ln = ys[order], xs[order], line[order]
+        pairs = np.nonzero((ln[1:] == ln[:-1]) & (g[y[1:], x[1:]] == g[y[:-1], x[:-1]])
+                           & (y[1:] - y[:-1] > 1))[0]
+        for i in pairs.tolist():
+            steps = np.arange(1, y[i + 1] - y[i])
+            ly, lx = y[i] + steps * dy, x[i] + steps * dx
+            out[ly, lx] = np.where(out[ly, lx] == 0, g[y[i], x[i]], out[ly, lx])  # the first line wins
+    return None if np.array_equal(out, g) else out
+
+
+def extend_tips(g: Array) -> Array | None:
+    """Continue each line end (a cell with one non-zero neighbour of eight) away from it, up to an obstacle."""
+    h, w = g.shape
+    solid = np.pad(g != 0, 1)
+    behind = [solid[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w] for dy, dx in _AROUND]
+    tips = (g != 0) & (np.sum(behind, axis=0) == 1)
+    out = g.copy()
+    for (dy, dx), back in zip(_AROUND, behind, strict=True):
+        for y, x in zip(*np.nonzero(tips & back), strict=True):
+            colour = g[y, x]
+            y, x = y + dy, x + dx
+            while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
+                out[y, x] = colour
+                y, x = y + dy, x + dx
+    return None if np.array_equal(out, g) else out
+
+
+def copy_to_markers(g: Array) -> Array | None:
+    """Copy the one object of several cells onto each lone cell, aligned on its cell of that colour or its centre."""
+    objs = objects(g, "multi8")
+    shapes = [o for o in objs if o.size > 1]
+    markers = [o for o in objs if o.size == 1]
+    if len(shapes) != 1 or not markers:
+        return None
+    shape = shapes[0]
+    pattern = np.where(shape.mask[shape.box], g[shape.box], 0)
+    ph, pw = pattern.shape
+    cells = np.argwhere(pattern != 0)
+    h, w = g.shape
+    out = g.copy()
+    for marker in markers:
+        y, x = marker.box[0].start, marker.box[1].start
+        same = np.argwhere(pattern == g[y, x])
+        if len(same) == 1:
+            ay, ax = same[0]
+        elif ph % 2 and pw % 2:
+            ay, ax = ph // 2, pw // 2
+        else:
+            return None
+        out[y, x] = 0
+        at = cells + (y - ay, x - ax)
+        inside = (at >= 0).all(1) & (at[:, 0] < h) & (at[:, 1] < w)
+        out[at[inside, 0], at[inside, 1]] = pattern[cells[inside, 0], cells[inside, 1]]
+    return out
+
+
+@grid_memo()
+def _square_holes(g: Array, k: int) -> Array | None:
+    """Non-overlapping k x k squares of zero cells, taken greedily in reading order (None if none)."""
+    h, w = g.shape
+    if h < k or w < k:
+        return None
+    empty = sliding_window_view(g == 0, (k, k)).all((2, 3))
+    if not empty.any():
+        return None
+    taken = np.zeros(g.shape, dtype=bool)
+    for y, x in zip(*np.nonzero(empty), strict=True):
+        if not taken[y : y + k, x : x + k].any():
+            taken[y : y + k, x : x + k] = True
+    return taken
+
+
+def fill_squares(g: Array, k: int, c: int) -> Array | None:
+    """Colour c into k x k squares of zero cells, non-overlapping, taken in reading order."""
+    holes = _square_holes(g, k)
+    return None if holes is None else np.where(holes, np.asarray(c, dtype=g.dtype), g)
+
+
+def _line_colours(g: Array) -> Array | None:
+    """Each row's one non-zero colour (0 for an empty row); None if a row has two."""
+    top = g.max(1)
+    return top if ((g == top[:, None]) | (g == 0)).all() else None
+
+
+def cross_lines(g: Array, c: int) -> Array | None:
+    """Draw each non-zero cell's row and column in its colour over zeros; colour c where a row and a column cross."""
+    rows, cols = _line_colours(g), _line_colours(g.T)
+    if rows is None or cols is None or np.count_nonzero(g) < 2:
+        return None
+    across, down = rows[:, None] != 0, cols[None, :] != 0
+    zero = g == 0
+    out = np.where(zero & across, rows[:, None], g)
+    out = np.where(zero & down, cols[None, :], out)
+    return np.where(zero & across & down, np.asarray(c, dtype=g.dtype), out).astype(g.dtype)
+
+
+def _stamps(grids, targets, facts) -> list[tuple]:
+    """Stamps fitted on the train inputs themselves (on derived grids a table that merely
+    memorises would verify too easily), if the targets differ from them."""
+    if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
+        return []
+    if all(g.shape == t.shape and np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
+        return []
+    table = fit_stamps(list(grids), list(targets))
+    return [] if table is None else [(table,)]
+
+
+def _square_holes_params(grids, targets, facts) -> list[tuple]:
+    """Square sizes 2 and 3 in each colour that the targets draw on zero cells."""
+    return [(k, c) for k in (2, 3) for c in facts.drawn]
+
+
+REGISTRY: tuple = (
+    (stamp_objects, "stamps", "same"),
+    (connect_diagonal, "none", "same"),
+    (extend_tips, "none", "same"),
+    (copy_to_markers, "none", "same"),
+    (fill_squares, "square_holes", "same"),
+    (cross_lines, "drawn", "same"),
+)
+PARAM_KINDS: dict = {
+    "stamps": _stamps,
+    "square_holes": _square_holes_params,
+}

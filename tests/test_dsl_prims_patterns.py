@@ -1,0 +1,132 @@
+"""Tests of the pattern primitives: stamps learned per object, diagonal connections, line
+ends continued, copies onto markers, square holes filled, crossing lines."""
+
+import numpy as np
+
+from arcsolve.dsl import patterns as P
+from arcsolve.dsl.params import PARAMS, task_facts
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def test_stamp_objects():
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [0, 1, 0, 0, 1, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 3]])
+    y = g([[0, 2, 0, 0, 2, 0, 0],
+           [2, 1, 2, 2, 1, 2, 0],
+           [0, 2, 0, 0, 2, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 3]])
+    table = P.fit_stamps([x], [y])  # the 3 changes nothing: once is enough
+    new = g([[1, 0, 0],
+             [0, 0, 0],
+             [0, 0, 3]])
+    eq(P.stamp_objects(new, table), [[1, 2, 0],
+                                     [2, 0, 0],
+                                     [0, 0, 3]])  # the 3's ring was only seen at the edge: zeros stay
+    assert P.stamp_objects(g([[0, 4], [0, 0]]), table) is None  # a kind of object never seen
+    assert P.fit_stamps([x], [np.where(y == 3, 5, y)]) is None  # the 3 changes, seen only once
+    assert P.fit_stamps([x, x], [y, np.where(y == 2, 6, y)]) is None  # one kind, two stamps
+
+
+def test_stamps_params_fit_only_the_inputs():
+    x = g([[0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    y = g([[0, 2, 0, 0], [2, 1, 2, 0], [0, 2, 0, 0], [0, 0, 0, 0]])
+    x2, y2 = np.rot90(x).copy(), np.rot90(y).copy()
+    facts = task_facts([x, x2], [y, y2])
+    [(table,)] = PARAMS["stamps"]([x, x2], [y, y2], facts)
+    eq(P.stamp_objects(x, table), y)
+    assert PARAMS["stamps"]([x.copy(), x2], [y, y2], facts) == []  # a derived grid, not the input
+    assert PARAMS["stamps"]([x], [x], task_facts([x], [x])) == []  # nothing to draw
+
+
+def test_connect_diagonal():
+    x = g([[2, 0, 0, 0, 4],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [4, 0, 0, 0, 2]])
+    eq(P.connect_diagonal(x), [[2, 0, 0, 0, 4],
+                               [0, 2, 0, 4, 0],
+                               [0, 0, 2, 0, 0],
+                               [0, 4, 0, 2, 0],
+                               [4, 0, 0, 0, 2]])  # the second line stops at the first (no zero left)
+    assert P.connect_diagonal(g([[3, 0, 0], [0, 0, 0], [0, 0, 5]])) is None  # two colours
+    assert P.connect_diagonal(g([[3, 0], [0, 3]])) is None  # already touching
+
+
+def test_extend_tips():
+    x = g([[0, 0, 0, 0, 0],
+           [0, 1, 1, 0, 0],
+           [0, 1, 1, 0, 0],
+           [0, 0, 0, 1, 0],
+           [0, 0, 0, 0, 0]])
+    eq(P.extend_tips(x), [[0, 0, 0, 0, 0],
+                          [0, 1, 1, 0, 0],
+                          [0, 1, 1, 0, 0],
+                          [0, 0, 0, 1, 0],
+                          [0, 0, 0, 0, 1]])
+    line = g([[0, 0, 0, 0, 5],
+              [0, 3, 3, 0, 0]])
+    eq(P.extend_tips(line), [[0, 0, 0, 0, 5],
+                             [3, 3, 3, 3, 3]])  # both ends of a bar; a lone cell has no direction
+    assert P.extend_tips(g([[0, 4, 0], [4, 4, 4]])) is None  # no cell has a single neighbour
+
+
+def test_copy_to_markers():
+    x = g([[0, 2, 0, 0, 0, 0],
+           [2, 1, 2, 0, 0, 0],
+           [0, 3, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 5, 0],
+           [0, 0, 0, 0, 0, 0]])
+    eq(P.copy_to_markers(x), [[0, 2, 0, 0, 0, 0],
+                              [2, 1, 2, 0, 0, 0],
+                              [0, 3, 0, 0, 0, 0],
+                              [0, 0, 0, 0, 2, 0],
+                              [0, 0, 0, 2, 1, 2],
+                              [0, 0, 0, 0, 3, 0]])  # centred on a marker of a colour it lacks
+    y = g([[4, 4, 0, 0],
+           [0, 6, 0, 0],
+           [0, 0, 0, 0],
+           [0, 0, 0, 6]])
+    eq(P.copy_to_markers(y), [[4, 4, 0, 0],
+                              [0, 6, 0, 0],
+                              [0, 0, 4, 4],
+                              [0, 0, 0, 6]])  # aligned on its one cell of the marker's colour
+    assert P.copy_to_markers(g([[4, 4, 0, 0], [0, 0, 0, 5]])) is None  # even size: no centre
+    assert P.copy_to_markers(g([[4, 0, 0], [0, 0, 5]])) is None  # no object of several cells
+
+
+def test_fill_squares():
+    x = g([[0, 0, 0, 5],
+           [0, 0, 0, 0],
+           [5, 0, 0, 0]])
+    eq(P.fill_squares(x, 2, 7), [[7, 7, 0, 5],
+                                 [7, 7, 7, 7],
+                                 [5, 0, 7, 7]])  # squares overlapping a taken one are skipped
+    assert P.fill_squares(x, 3, 7) is None
+    assert P.fill_squares(g([[0, 5], [5, 0]]), 2, 7) is None
+
+
+def test_cross_lines():
+    x = g([[0, 0, 0, 0],
+           [0, 8, 0, 0],
+           [0, 0, 0, 0],
+           [0, 0, 0, 7]])
+    eq(P.cross_lines(x, 2), [[0, 8, 0, 7],
+                             [8, 8, 8, 2],
+                             [0, 8, 0, 7],
+                             [7, 2, 7, 7]])
+    assert P.cross_lines(g([[0, 3], [0, 0]]), 2) is None  # one cell: nothing crosses
+    assert P.cross_lines(g([[3, 4], [0, 0]]), 2) is None  # a row of two colours
