@@ -1,0 +1,83 @@
+"""Tests of the assembling primitives: tilings of transformed copies, reflections sharing
+their edge line, patterns continued to a fixed size, grown edges."""
+
+import numpy as np
+
+from arcsolve.dsl import assembling as A
+from arcsolve.dsl.params import PARAMS, task_facts
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert actual.dtype == np.int8
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def infer(kind, grids, targets):
+    return PARAMS[kind](grids, targets, task_facts(grids, targets))
+
+
+def test_dihedral_tile():
+    x = g([[1, 2], [3, 4]])
+    eq(A.dihedral_tile(x, "id rot180"), [[1, 2, 4, 3], [3, 4, 2, 1]])
+    eq(A.dihedral_tile(x, "transpose / rot90"), [[1, 3], [2, 4], [2, 4], [1, 3]])
+    eq(A.dihedral_tile(g([[1, 2]]), "flip_h id / id flip_h"), [[2, 1, 1, 2], [1, 2, 2, 1]])
+    assert A.dihedral_tile(g([[1, 2]]), "id rot90") is None  # a turned copy of a non-square grid
+
+
+def test_dihedral_layout_is_learned_from_the_targets():
+    x, y = g([[1, 2], [3, 3]]), g([[5, 0, 0], [5, 6, 0], [0, 0, 0]])
+    layout = "id rot90 / rot180 flip_v"
+    targets = [A.dihedral_tile(x, layout), A.dihedral_tile(y, layout)]
+    assert infer("dihedral_layout", [x, y], targets) == [(layout,)]
+    assert infer("dihedral_layout", [x, y], [targets[0], np.tile(y, (2, 2))]) == []  # no common layout
+    assert infer("dihedral_layout", [x], [np.tile(x, (2, 3))]) == [("id id id / id id id",)]
+    assert infer("dihedral_layout", [x], [x]) == []
+    symmetric = g([[7, 7]])  # several transforms fit: the identity is named
+    assert infer("dihedral_layout", [symmetric], [np.tile(symmetric, (2, 1))]) == [("id / id",)]
+
+
+def test_reflect_tile():
+    x = g([[1, 2, 3], [4, 5, 6]])
+    eq(A.reflect_tile(x, 1, 3), [[1, 2, 3, 2, 1, 2, 3], [4, 5, 6, 5, 4, 5, 6]])
+    eq(A.reflect_tile(x, 3, 1), [[1, 2, 3], [4, 5, 6], [1, 2, 3], [4, 5, 6]])
+    eq(A.reflect_tile(g([[1], [2], [3]]), 2, 1), [[1], [2], [3], [2], [1]])
+    assert A.reflect_tile(g([[1, 2]]), 2, 1) is None  # one row cannot be reflected down
+
+
+def test_reflect_grow_params():
+    x = np.zeros((3, 5), dtype=np.int8)
+    assert infer("reflect_grow", [x], [np.zeros((9, 5), dtype=np.int8)]) == [(4, 1)]
+    assert infer("reflect_grow", [x], [np.zeros((5, 13), dtype=np.int8)]) == [(2, 3)]
+    assert infer("reflect_grow", [x], [np.zeros((4, 5), dtype=np.int8)]) == []
+    assert infer("reflect_grow", [x], [x]) == []
+
+
+def test_continue_pattern():
+    stripes = g([[1, 0], [2, 2], [1, 0], [2, 2], [1, 0]])
+    eq(A.continue_pattern(stripes, 7, 2), [[1, 0], [2, 2], [1, 0], [2, 2], [1, 0], [2, 2], [1, 0]])
+    stairs = g([[1, 1, 0, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0]])  # each two rows further: one right
+    eq(A.continue_pattern(stairs, 6, 5), [[1, 1, 0, 0, 0], [0, 1, 0, 0, 0], [0, 1, 1, 0, 0],
+                                          [0, 0, 1, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 1, 0]])
+    eq(A.continue_pattern(g([[3, 0, 0, 3], [0, 3, 0, 0]]), 2, 7), [[3, 0, 0, 3, 0, 0, 3], [0, 3, 0, 0, 3, 0, 0]])
+    assert A.continue_pattern(g([[3, 0, 3]]), 2, 3) is None  # one row shows no period down
+    assert A.continue_pattern(stripes, 4, 2) is None  # smaller than the grid
+    assert A.continue_pattern(np.zeros((2, 2), dtype=np.int8), 3, 2) is None
+
+
+def test_fixed_size_params():
+    x, y = np.zeros((2, 3), dtype=np.int8), np.zeros((5, 3), dtype=np.int8)
+    t = np.zeros((5, 4), dtype=np.int8)
+    assert infer("fixed_size", [x, y], [t, t]) == [(5, 4)]
+    assert infer("fixed_size", [x, y], [t, np.zeros((5, 3), dtype=np.int8)]) == []
+    assert infer("fixed_size", [x, y], [x, x]) == []
+
+
+def test_grow_edges():
+    eq(A.grow_edges(g([[1, 2], [3, 8]])),
+       [[0, 1, 2, 0], [1, 1, 2, 2], [3, 3, 8, 8], [0, 3, 8, 0]])
+    eq(A.grow_edges(g([[5]])), [[0, 5, 0], [5, 5, 5], [0, 5, 0]])
