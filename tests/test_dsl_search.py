@@ -5,7 +5,7 @@ import pytest
 
 from arcsolve.dsl.program import Step, format_program
 from arcsolve.dsl.search import Found as _Found
-from arcsolve.dsl.search import _Search, distinct, ranked_colours, search, size_rule, solve
+from arcsolve.dsl.search import _run_views, _Search, distinct, ranked_colours, search, size_rule, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
@@ -75,17 +75,29 @@ def test_ranked_colours_renumber_by_frequency():
     assert sorted(perm.tolist()) == list(range(10))  # a permutation, so it can be undone
 
 
-def test_colours_that_play_one_role_in_every_pair_are_found_ranked():
+def test_colours_that_play_one_role_in_every_pair_are_found_ranked(monkeypatch):
     # erase the rarer colour: a different colour in each pair, so no fixed-colour program
     # holds, but with colours ranked it is colour 2 everywhere
     train = [([[1, 2, 1, 1], [2, 1, 1, 1]], [[1, 0, 1, 1], [0, 1, 1, 1]]),
              ([[3, 3, 6], [3, 6, 3], [3, 3, 3]], [[3, 3, 0], [3, 0, 3], [3, 3, 3]])]
     task = make_task(train, [[[4, 4, 4, 9], [9, 4, 4, 4]]])
-    found = search(task, time_budget=1.0)
+    plain = _Search(task, 1.0, 0, 100)  # depth 0: only the identity, which does not verify
+    ranked = _Search(task, 1.0, 2, 100, ranked=True)
+    found = distinct(_run_views(plain, ranked, 1.0))
     assert found[0].ranked and format_program(found[0].program) == "recolor{2->0}"
-    assert found[0].outputs[0].tolist() == [[4, 4, 4, 0], [0, 4, 4, 4]]
+    assert found[0].outputs[0].tolist() == [[4, 4, 4, 0], [0, 4, 4, 4]]  # back in the task's colours
+    monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget: found)
     detail = solve(task, SolveConfig(time_budget=1.0)).candidates[0].detail
     assert detail == "colours ranked by frequency: recolor{2->0}"
+
+
+def test_a_task_whose_inputs_rank_colours_alike_gets_no_ranked_view(monkeypatch):
+    views = []
+    monkeypatch.setattr("arcsolve.dsl.search._run_views", lambda plain, ranked, budget: views.append(ranked) or [])
+    train = [([[1, 1, 2]], [[2, 1, 1]]), ([[1, 2, 1]], [[1, 2, 1]])]  # 1 the commoner colour in every input
+    search(make_task(train, [[[1, 1, 1, 2]]]), time_budget=0.1)
+    search(make_task(train, [[[3, 3, 1]]]), time_budget=0.1)  # the test input ranks 3 first
+    assert views[0] is None and views[1] is not None
 
 
 def test_no_verified_program_gives_no_candidates():
@@ -154,9 +166,7 @@ def test_two_step_programs_are_found_before_the_second_level_is_expanded(monkeyp
     found = search(make_task(train, [[[3, 7], [3, 0], [0, 3]]]), time_budget=60.0)
     assert found[0].outputs[0].tolist() == [[3, 3], [3, 3]]
     assert min(len(f.program) for f in found) == 2
-    # each view of the task (as given, colours ranked) expanded only the input's state:
-    # depth 2 came from the lookahead
-    assert expanded == [0, 0]
+    assert expanded == [0]  # only the input's state was expanded; depth 2 came from the lookahead
 
 
 def test_states_closer_to_the_targets_come_first():

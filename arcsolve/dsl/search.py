@@ -51,7 +51,8 @@ COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 RANKED_COST = 0.5  # added to a program found on the pairs with ranked colours
-SHARED_PASSES = 2  # passes the views of a task take in turns: depth 1, then the programs of length 2
+SHARED_PASSES = 2  # the plain view's passes before the ranked view's turn: depth 1, programs of length 2
+RANKED_SHARE = 0.25  # of the time budget, at most, for the view with ranked colours
 _END = object()
 
 
@@ -324,26 +325,29 @@ class _Search:
         ]
 
 
-def _run_views(views: Sequence[_Search]) -> list[Found]:
-    """Search the views of a task: they take turns pass by pass up to the complete programs
-    of length 2 (`SHARED_PASSES`), then each goes on alone in order; every view stops once
-    one has a program with an allowed test size. Overlays of pieces only if none has."""
-    runs = [view.levels() for view in views]
+def _run_views(plain: _Search, ranked: _Search | None, time_budget: float) -> list[Found]:
+    """Search a task as given and, if there is one, its view with ranked colours.
+
+    The plain view goes first up to its complete programs of length 2; then the ranked view
+    searches the programs of length 1 and 2 in at most `RANKED_SHARE` of the budget; then the
+    plain view goes on to depth 3 in the time left. Every view stops once one has a program
+    with an allowed test size; overlays of pieces are tried only if none has."""
+    views = [plain] if ranked is None else [plain, ranked]
 
     def done() -> bool:
         return any(view.sized() for view in views)
 
-    live = list(runs)
+    run = plain.levels()
     for _ in range(SHARED_PASSES):
-        for run in list(live):
-            if done():
-                break
-            if next(run, _END) is _END:
-                live.remove(run)
-    for run in live:
-        for _ in run:
-            if done():
-                break
+        if done() or next(run, _END) is _END:
+            break
+    if ranked is not None and not done():
+        ranked.deadline = min(ranked.deadline, time.monotonic() + RANKED_SHARE * time_budget)
+        for _ in ranked.levels():
+            pass
+    for _ in run:
+        if done():
+            break
     if not done():
         for view in views:
             view.compose()
@@ -365,11 +369,13 @@ def search(
     """Train-verified programs for a task, each with distinct test predictions, simplest first.
 
     The task is searched as given and, when its inputs rank their colours differently (see
-    `ranked_colours`), also with every pair's colours ranked, within one time budget."""
-    views = [_Search(task, time_budget, max_depth, max_states)]
-    if len({ranked_colours(g).tobytes() for g in views[0].train_in + views[0].test_in}) > 1:
-        views.append(_Search(task, time_budget, max_depth, max_states, ranked=True))
-    return distinct(_run_views(views))
+    `ranked_colours`), also with every pair's colours ranked, to depth 2, within one time
+    budget (`_run_views`)."""
+    plain = _Search(task, time_budget, max_depth, max_states)
+    ranked = None
+    if len({ranked_colours(g).tobytes() for g in plain.train_in + plain.test_in}) > 1:
+        ranked = _Search(task, time_budget, min(max_depth, 2), max_states, ranked=True)
+    return distinct(_run_views(plain, ranked, time_budget))
 
 
 def solve(task: Task, config: SolveConfig) -> Solution:
