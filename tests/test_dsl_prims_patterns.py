@@ -1,5 +1,6 @@
 """Tests of the pattern primitives: stamps learned per object, diagonal connections, line
-ends continued, copies onto markers, square holes filled, crossing lines."""
+ends continued, copies onto markers, square holes filled, crossing lines, enclosed regions
+filled by their shape."""
 
 import numpy as np
 
@@ -130,3 +131,36 @@ def test_cross_lines():
                              [7, 2, 7, 7]])
     assert P.cross_lines(g([[0, 3], [0, 0]]), 2) is None  # one cell: nothing crosses
     assert P.cross_lines(g([[3, 4], [0, 0]]), 2) is None  # a row of two colours
+
+
+def test_fill_holes():
+    x = g([[5, 5, 5, 5, 0, 0, 0],
+           [5, 0, 0, 5, 5, 5, 5],
+           [5, 0, 0, 5, 0, 0, 5],
+           [5, 5, 5, 5, 0, 5, 5],
+           [5, 0, 5, 0, 0, 0, 0],
+           [5, 5, 5, 0, 0, 0, 0]])
+    eq(P.fill_holes(x, "square", 2), [[5, 5, 5, 5, 0, 0, 0],
+                                      [5, 2, 2, 5, 5, 5, 5],
+                                      [5, 2, 2, 5, 0, 0, 5],
+                                      [5, 5, 5, 5, 0, 5, 5],
+                                      [5, 2, 5, 0, 0, 0, 0],
+                                      [5, 5, 5, 0, 0, 0, 0]])  # the open room stays
+    eq(P.fill_holes(x, "odd", 7), np.where((np.arange(6)[:, None] == 4) & (np.arange(7) == 1), 7, x))
+    eq(P.fill_holes(x, "even", 7), np.where((x == 0) & (np.arange(6)[:, None] < 3) & (np.arange(7) < 3), 7, x))
+    assert P.fill_holes(g([[5, 0], [0, 5]]), "rect", 2) is None  # nothing enclosed
+
+
+def test_elbow():
+    x = g([[0, 2, 0, 0],
+           [0, 0, 0, 0],
+           [0, 0, 0, 3]])
+    eq(P.elbow(x, 2, 3, 8, "h"), [[0, 2, 8, 8],
+                                  [0, 0, 0, 8],
+                                  [0, 0, 0, 3]])
+    eq(P.elbow(x, 2, 3, 8, "v"), [[0, 2, 0, 0],
+                                  [0, 8, 0, 0],
+                                  [0, 8, 8, 3]])
+    assert P.elbow(g([[2, 2, 3]]), 2, 3, 8, "h") is None  # two cells of colour 2
+    facts = task_facts([x], [P.elbow(x, 2, 3, 8, "h")])
+    assert PARAMS["elbow"]([x], [x], facts) == [(2, 3, 8, "h"), (2, 3, 8, "v")]

@@ -1,6 +1,7 @@
 """Drawing and pattern operations found missing by studying the train tasks the search
-did not solve: stamps learned per object, diagonal connections, line ends continued,
-copies onto marker cells, square holes filled, crossing lines.
+did not solve: stamps learned per kind of object, diagonal connections, line ends
+continued, copies onto marker cells, square holes filled, crossing lines, enclosed regions
+filled by their shape.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -10,12 +11,13 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 from __future__ import annotations
 
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.objects import Obj, objects
+from arcsolve.dsl.objects import Obj, enclosed, label, objects
 
 Array = np.ndarray
 Stamps = tuple[tuple[bytes, tuple[int, int], bytes], ...]  # object key, stamp shape, stamp cells
@@ -92,37 +94,79 @@ def stamp_objects(g: Array, table: Stamps) -> Array | None:
     return out[1:-1, 1:-1]
 
 
+@lru_cache(maxsize=256)
+def _line_order(h: int, w: int, dy: int, dx: int) -> tuple[Array, Array, Array]:
+    """The cells of an h x w grid (flat indices) sorted along the lines of direction (dy, dx),
+    line by line and step by step; for each sorted position, where its line starts; and the
+    position of each cell in that order."""
+    ys, xs = np.indices((h, w))
+    line = (xs * dy - ys * dx + h + w).ravel()
+    order = np.lexsort(((ys * dy + xs * dx).ravel(), line))
+    sorted_line = line[order]
+    starts = np.flatnonzero(np.r_[True, sorted_line[1:] != sorted_line[:-1]])
+    line_start = np.repeat(starts, np.diff(np.r_[starts, h * w]))
+    rank = np.empty(h * w, dtype=np.intp)
+    rank[order] = np.arange(h * w)
+    for a in (order, line_start, rank):
+        a.flags.writeable = False
+    return order, line_start, rank
+
+
+def _behind(g: Array, dy: int, dx: int) -> Array:
+    """For each cell, the flat index of the nearest non-zero cell at or behind it along (dy, dx)
+    on its line, or -1."""
+    h, w = g.shape
+    order, line_start, rank = _line_order(h, w, dy, dx)
+    pos = np.arange(h * w)
+    last = np.maximum.accumulate(np.where(g.ravel()[order] != 0, pos, -1))
+    found = np.where(last >= line_start, order[np.maximum(last, 0)], -1)
+    return found[rank].reshape(h, w)
+
+
+def _with_none(values: Array, none) -> Array:
+    """The values, flattened, with one more at the end: what index -1 (no cell) reads."""
+    out = np.empty(values.size + 1, dtype=values.dtype)
+    out[:-1] = values.ravel()
+    out[-1] = none
+    return out
+
+
 def connect_diagonal(g: Array) -> Array | None:
     """Draw a diagonal line between consecutive same-coloured cells of each diagonal, over zero cells."""
     ys, xs = np.nonzero(g)
+    colours = g[ys, xs]
     out = g.copy()
     for dy, dx in _DIAGONALS:
         line = xs * dy - ys * dx  # constant along the direction (dy, dx)
         order = np.lexsort((ys, line))
-        y, x, ln = ys[order], xs[order], line[order]
-        pairs = np.nonzero((ln[1:] == ln[:-1]) & (g[y[1:], x[1:]] == g[y[:-1], x[:-1]])
-                           & (y[1:] - y[:-1] > 1))[0]
-        for i in pairs.tolist():
-            steps = np.arange(1, y[i + 1] - y[i])
-            ly, lx = y[i] + steps * dy, x[i] + steps * dx
-            out[ly, lx] = np.where(out[ly, lx] == 0, g[y[i], x[i]], out[ly, lx])  # the first line wins
+        y, x, ln, c = ys[order], xs[order], line[order], colours[order]
+        pair = (ln[1:] == ln[:-1]) & (c[1:] == c[:-1]) & (y[1:] - y[:-1] > 1)
+        if not pair.any():
+            continue
+        gaps = (y[1:] - y[:-1] - 1)[pair]
+        steps = np.arange(gaps.sum()) - np.repeat(np.cumsum(gaps) - gaps, gaps) + 1
+        ly, lx = np.repeat(y[:-1][pair], gaps) + steps * dy, np.repeat(x[:-1][pair], gaps) + steps * dx
+        free = out[ly, lx] == 0  # the first line wins where two cross
+        out[ly[free], lx[free]] = np.repeat(c[:-1][pair], gaps)[free]
     return None if np.array_equal(out, g) else out
 
 
 def extend_tips(g: Array) -> Array | None:
     """Continue each line end (a cell with one non-zero neighbour of eight) away from it, up to an obstacle."""
     h, w = g.shape
-    solid = np.pad(g != 0, 1)
+    solid = np.zeros((h + 2, w + 2), dtype=np.int8)
+    solid[1:-1, 1:-1] = g != 0
     behind = [solid[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w] for dy, dx in _AROUND]
-    tips = (g != 0) & (np.sum(behind, axis=0) == 1)
-    out = g.copy()
+    tips = (g != 0) & (sum(behind) == 1)
+    if not tips.any():
+        return None
+    out = g
     for (dy, dx), back in zip(_AROUND, behind, strict=True):
-        for y, x in zip(*np.nonzero(tips & back), strict=True):
-            colour = g[y, x]
-            y, x = y + dy, x + dx
-            while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
-                out[y, x] = colour
-                y, x = y + dy, x + dx
+        sources = tips & (back == 1)
+        if not sources.any():
+            continue
+        nearest = _behind(g, dy, dx)
+        out = np.where((g == 0) & _with_none(sources, False)[nearest], g.ravel()[nearest], out)
     return None if np.array_equal(out, g) else out
 
 
@@ -177,6 +221,46 @@ def fill_squares(g: Array, k: int, c: int) -> Array | None:
     return None if holes is None else np.where(holes, np.asarray(c, dtype=g.dtype), g)
 
 
+@grid_memo()
+def _holes(g: Array) -> tuple[Array, Array, Array] | None:
+    """The enclosed zero regions (4-connected) as labels 1..n, and for each label (0: none)
+    whether the region fills its bounding box, and its height minus its width; None if none."""
+    lab, n = label(g, enclosed(g), diagonal=False, by_colour=False)
+    if n == 0:
+        return None
+    ys, xs = np.nonzero(lab)
+    ids = lab[ys, xs]
+    top, left = np.full(n + 1, 99), np.full(n + 1, 99)
+    bottom, right = np.full(n + 1, -1), np.full(n + 1, -1)
+    np.minimum.at(top, ids, ys)
+    np.minimum.at(left, ids, xs)
+    np.maximum.at(bottom, ids, ys)
+    np.maximum.at(right, ids, xs)
+    height, width = bottom - top + 1, right - left + 1
+    full = np.bincount(ids, minlength=n + 1) == height * width
+    full[0] = False
+    return lab, full, np.where(height == width, height % 2, -1)
+
+
+# Which enclosed regions `fill_holes` fills: from (fills its box, 1 / 0 for an odd / even
+# square and -1 for a rectangle that is not square).
+_HOLE_KINDS = MappingProxyType({
+    "rect": lambda full, square: full,
+    "square": lambda full, square: full & (square >= 0),
+    "odd": lambda full, square: full & (square == 1),
+    "even": lambda full, square: full & (square == 0),
+})
+
+
+def fill_holes(g: Array, kind: str, c: int) -> Array | None:
+    """Colour c into the enclosed zero regions that are full rectangles, squares, or squares of odd or even side."""
+    found = _holes(g)
+    if found is None:
+        return None
+    lab, full, square = found
+    return np.where(_HOLE_KINDS[kind](full, square)[lab], np.asarray(c, dtype=g.dtype), g)
+
+
 def _line_colours(g: Array) -> Array | None:
     """Each row's one non-zero colour (0 for an empty row); None if a row has two."""
     top = g.max(1)
@@ -195,6 +279,25 @@ def cross_lines(g: Array, c: int) -> Array | None:
     return np.where(zero & across & down, np.asarray(c, dtype=g.dtype), out).astype(g.dtype)
 
 
+def _single_cell(g: Array, colour: int) -> tuple[int, int] | None:
+    """Where the grid's one cell of a colour is (None if it has none or several)."""
+    ys, xs = np.nonzero(g == colour)
+    return (int(ys[0]), int(xs[0])) if len(ys) == 1 else None
+
+
+def elbow(g: Array, a: int, b: int, c: int, first: str) -> Array | None:
+    """Join the one cell of colour a to the one of colour b by an L of colour c over zeros, first along 'h' or 'v'."""
+    start, end = _single_cell(g, a), _single_cell(g, b)
+    if start is None or end is None:
+        return None
+    (y0, x0), (y1, x1) = start, end
+    turn = (y0, x1) if first == "h" else (y1, x0)
+    path = np.zeros(g.shape, dtype=bool)
+    for (ya, xa), (yb, xb) in ((start, turn), (turn, end)):
+        path[min(ya, yb) : max(ya, yb) + 1, min(xa, xb) : max(xa, xb) + 1] = True
+    return np.where(path & (g == 0), np.asarray(c, dtype=g.dtype), g)
+
+
 def _stamps(grids, targets, facts) -> list[tuple]:
     """Stamps fitted on the train inputs themselves (on derived grids a table that merely
     memorises would verify too easily), if the targets differ from them."""
@@ -204,6 +307,19 @@ def _stamps(grids, targets, facts) -> list[tuple]:
         return []
     table = fit_stamps(list(grids), list(targets))
     return [] if table is None else [(table,)]
+
+
+def _hole_params(grids, targets, facts) -> list[tuple]:
+    """Each kind of region in each colour that the targets draw on zero cells."""
+    return [(kind, c) for kind in _HOLE_KINDS for c in facts.drawn]
+
+
+def _elbow_params(grids, targets, facts) -> list[tuple]:
+    """Pairs of colours that every grid has exactly one cell of, each drawn colour, both turns."""
+    present = sorted({int(c) for g in grids for c in np.unique(g)} - {0})
+    single = [c for c in present if all(_single_cell(g, c) is not None for g in grids)]
+    return [(a, b, c, first) for i, a in enumerate(single) for b in single[i + 1 :]
+            for c in facts.drawn for first in ("h", "v")]
 
 
 def _square_holes_params(grids, targets, facts) -> list[tuple]:
@@ -218,8 +334,12 @@ REGISTRY: tuple = (
     (copy_to_markers, "none", "same"),
     (fill_squares, "square_holes", "same"),
     (cross_lines, "drawn", "same"),
+    (fill_holes, "hole_kinds", "same"),
+    (elbow, "elbow", "same"),
 )
 PARAM_KINDS: dict = {
     "stamps": _stamps,
     "square_holes": _square_holes_params,
+    "hole_kinds": _hole_params,
+    "elbow": _elbow_params,
 }
