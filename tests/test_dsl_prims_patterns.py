@@ -1,6 +1,6 @@
 """Tests of the pattern primitives: stamps learned per object, diagonal connections, line
 ends continued, copies onto markers, square holes filled, crossing lines, enclosed regions
-filled by their shape."""
+filled by their shape, L-shaped joins, lone cells moved onto lines."""
 
 import numpy as np
 
@@ -164,3 +164,24 @@ def test_elbow():
     assert P.elbow(g([[2, 2, 3]]), 2, 3, 8, "h") is None  # two cells of colour 2
     facts = task_facts([x], [P.elbow(x, 2, 3, 8, "h")])
     assert PARAMS["elbow"]([x], [x], facts) == [(2, 3, 8, "h"), (2, 3, 8, "v")]
+
+
+def test_join_lines():
+    x = g([[0, 3, 0, 0, 4],
+           [0, 0, 0, 0, 0],
+           [3, 3, 3, 3, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 3, 0, 0]])
+    eq(P.join_lines(x), [[0, 0, 0, 0, 0],
+                         [0, 3, 0, 0, 0],
+                         [3, 3, 3, 3, 0],
+                         [0, 0, 3, 0, 0],
+                         [0, 0, 0, 0, 0]])  # the 4 has no line: it goes
+    wall = g([[2, 0, 0, 0, 0],
+              [2, 0, 0, 2, 0],
+              [2, 0, 0, 0, 0]])
+    eq(P.join_lines(wall), [[2, 0, 0, 0, 0],
+                            [2, 2, 0, 0, 0],
+                            [2, 0, 0, 0, 0]])
+    assert P.join_lines(g([[5, 5, 5], [0, 0, 0]])) is None  # no lone cell
+    assert P.join_lines(g([[1, 1, 1], [0, 0, 0], [0, 1, 0], [0, 0, 0], [1, 1, 1]])) is None  # two lines as near

@@ -1,7 +1,7 @@
 """Drawing and pattern operations found missing by studying the train tasks the search
 did not solve: stamps learned per kind of object, diagonal connections, line ends
 continued, copies onto marker cells, square holes filled, crossing lines, enclosed regions
-filled by their shape.
+filled by their shape, L-shaped joins, lone cells moved onto the line of their colour.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -298,6 +298,45 @@ def elbow(g: Array, a: int, b: int, c: int, first: str) -> Array | None:
     return np.where(path & (g == 0), np.asarray(c, dtype=g.dtype), g)
 
 
+def _landing(line: Obj, y: int, x: int) -> tuple[int, int, int] | None:
+    """Where a cell at (y, x) lands moving straight onto a line one cell thick, beside it on
+    the cell's side, with the distance it moves; None if the line is not across its path."""
+    rows, cols = line.box
+    if rows.stop - rows.start == 1:
+        if not cols.start <= x < cols.stop:
+            return None
+        to = rows.start - 1 if y < rows.start else rows.start + 1
+        return abs(to - y), to, x
+    if not rows.start <= y < rows.stop:
+        return None
+    to = cols.start - 1 if x < cols.start else cols.start + 1
+    return abs(to - x), y, to
+
+
+def join_lines(g: Array) -> Array | None:
+    """Move each lone cell straight onto the nearest line of its colour; one with no such line in its path vanishes."""
+    lines: dict[int, list[Obj]] = {}
+    lone = []
+    for o in objects(g, "colour4"):
+        rows, cols = o.box
+        if o.size == 1:
+            lone.append(o)
+        elif o.size >= 3 and min(rows.stop - rows.start, cols.stop - cols.start) == 1:
+            lines.setdefault(o.colours[0], []).append(o)
+    if not lone or not lines:
+        return None
+    out = g.copy()
+    for o in lone:
+        y, x = o.box[0].start, o.box[1].start
+        out[y, x] = 0
+        landings = sorted(filter(None, (_landing(line, y, x) for line in lines.get(int(g[y, x]), []))))
+        if len(landings) > 1 and landings[0][0] == landings[1][0]:
+            return None
+        if landings:
+            out[landings[0][1], landings[0][2]] = g[y, x]
+    return out
+
+
 def _stamps(grids, targets, facts) -> list[tuple]:
     """Stamps fitted on the train inputs themselves (on derived grids a table that merely
     memorises would verify too easily), if the targets differ from them."""
@@ -336,6 +375,7 @@ REGISTRY: tuple = (
     (cross_lines, "drawn", "same"),
     (fill_holes, "hole_kinds", "same"),
     (elbow, "elbow", "same"),
+    (join_lines, "none", "same"),
 )
 PARAM_KINDS: dict = {
     "stamps": _stamps,
