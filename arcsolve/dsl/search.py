@@ -167,6 +167,7 @@ class _Search:
         shapes = [g.shape for g in grids]
         wanted = [t.shape for t in self.targets]
         out = []
+        inferred: dict[str, list] = {}  # parameter kinds shared by several primitives are inferred once
         for prim in PRIMITIVES.values():
             if last and prim.shape == "same" and shapes != wanted:
                 continue
@@ -174,8 +175,9 @@ class _Search:
                 continue
             if last and prim.shape == "any" and shapes == wanted:
                 continue
-            for params in PARAMS[prim.params](grids, self.targets, self.facts):
-                out.append(Step(prim.name, tuple(params)))
+            if prim.params not in inferred:
+                inferred[prim.params] = PARAMS[prim.params](grids, self.targets, self.facts)
+            out.extend(Step(prim.name, tuple(params)) for params in inferred[prim.params])
         return out
 
     def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array]):
