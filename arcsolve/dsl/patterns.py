@@ -72,15 +72,16 @@ def fit_stamps(grids: list[Array], targets: list[Array]) -> Stamps | None:
 
 @lru_cache(maxsize=64)
 def _stamp_lookup(table: Stamps) -> dict[bytes, Array]:
+    """The stamps of a table by object key, as arrays."""
     return {key: np.frombuffer(cells, dtype=np.int8).reshape(shape) for key, shape, cells in table}
 
 
 def stamp_objects(g: Array, table: Stamps) -> Array | None:
     """Redraw each object and the ring around it as the train pairs showed for its kind (None on an unseen kind)."""
     objs = objects(g, "multi8")
-    stamps = _stamp_lookup(table)
     if not objs:
         return None
+    stamps = _stamp_lookup(table)
     out = np.pad(g, 1)
     free = np.pad(g == 0, 1)
     for o in objs:
@@ -224,7 +225,8 @@ def fill_squares(g: Array, k: int, c: int) -> Array | None:
 @grid_memo()
 def _holes(g: Array) -> tuple[Array, Array, Array] | None:
     """The enclosed zero regions (4-connected) as labels 1..n, and for each label (0: none)
-    whether the region fills its bounding box, and its height minus its width; None if none."""
+    whether the region fills its bounding box, and 1 / 0 if that box is a square of odd /
+    even side (-1 if it is not square); None if there is no enclosed region."""
     lab, n = label(g, enclosed(g), diagonal=False, by_colour=False)
     if n == 0:
         return None
@@ -276,7 +278,7 @@ def cross_lines(g: Array, c: int) -> Array | None:
     zero = g == 0
     out = np.where(zero & across, rows[:, None], g)
     out = np.where(zero & down, cols[None, :], out)
-    return np.where(zero & across & down, np.asarray(c, dtype=g.dtype), out).astype(g.dtype)
+    return np.where(zero & across & down, np.asarray(c, dtype=g.dtype), out)
 
 
 def _single_cell(g: Array, colour: int) -> tuple[int, int] | None:
