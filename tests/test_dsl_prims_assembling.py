@@ -37,6 +37,8 @@ def test_dihedral_layout_is_learned_from_the_targets():
     assert infer("dihedral_layout", [x, y], [targets[0], np.tile(y, (2, 2))]) == []  # no common layout
     assert infer("dihedral_layout", [x], [np.tile(x, (2, 3))]) == [("id id id / id id id",)]
     assert infer("dihedral_layout", [x], [x]) == []
+    assert infer("dihedral_layout", [x], [np.tile(x, (5, 4))]) == []  # more than 16 copies
+    assert infer("dihedral_layout", [g([[3]])], [g([[3, 3]])]) == []  # one cell: tile says it
     symmetric = g([[7, 7]])  # several transforms fit: the identity is named
     assert infer("dihedral_layout", [symmetric], [np.tile(symmetric, (2, 1))]) == [("id / id",)]
 

@@ -51,8 +51,9 @@ def dihedral_tile(g: Array, layout: str) -> Array | None:
 
 
 def _fit_layout(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[str]]:
-    """The one layout of transformed copies that builds every target from its grid, if any
-    (several copies of more than one copy each, same counts on every pair)."""
+    """The one layout of transformed copies that builds every target from its grid, if any:
+    2 to 16 copies, as many on every pair, of grids larger than one cell (whose copies are all
+    alike)."""
     counts = set()
     for g, t in zip(grids, targets, strict=True):
         (h, w), (th, tw) = g.shape, t.shape
@@ -62,17 +63,19 @@ def _fit_layout(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[
     if len(counts) != 1:
         return []
     ky, kx = counts.pop()
-    if ky * kx < 2:
+    if not 2 <= ky * kx <= 16 or any(g.size == 1 for g in grids):
         return []
     square = all(g.shape[0] == g.shape[1] for g in grids)
     names = [n for n in DIHEDRAL if square or n in ("id", "flip_h", "flip_v", "rot180")]
-    copies = [t.reshape(ky, g.shape[0], kx, g.shape[1]).swapaxes(1, 2) for g, t in zip(grids, targets, strict=True)]
+    pairs = list(zip(grids, targets, strict=True))
+    looks = {n: [DIHEDRAL[n](g).tobytes() for g, _ in pairs] for n in names}
+    blocks = [t.reshape(ky, g.shape[0], kx, g.shape[1]).swapaxes(1, 2) for g, t in pairs]
     rows = []
     for i in range(ky):
         row = []
         for j in range(kx):
-            fits = [n for n in names if all(
-                np.array_equal(DIHEDRAL[n](g), c[i, j]) for g, c in zip(grids, copies, strict=True))]
+            copy = [b[i, j].tobytes() for b in blocks]
+            fits = [n for n in names if looks[n] == copy]
             if not fits:
                 return []
             row.append(fits[0])
