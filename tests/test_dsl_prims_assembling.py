@@ -83,3 +83,9 @@ def test_grow_edges():
     eq(A.grow_edges(g([[1, 2], [3, 8]])),
        [[0, 1, 2, 0], [1, 1, 2, 2], [3, 3, 8, 8], [0, 3, 8, 0]])
     eq(A.grow_edges(g([[5]])), [[0, 5, 0], [5, 5, 5], [0, 5, 0]])
+
+
+def test_grow_edges_is_tried_only_where_the_targets_have_room_around_the_grid():
+    x = np.zeros((2, 3), dtype=np.int8)
+    assert infer("room_around", [x], [np.zeros((4, 5), dtype=np.int8)]) == [()]
+    assert infer("room_around", [x], [np.zeros((4, 4), dtype=np.int8)]) == []

@@ -198,15 +198,22 @@ def grow_edges(g: Array) -> Array:
     return out
 
 
+def _room_around(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
+    """No parameters, if every target is at least one cell wider than its grid on each side."""
+    pairs = zip(grids, targets, strict=True)
+    return [()] if all(t.shape[0] >= g.shape[0] + 2 and t.shape[1] >= g.shape[1] + 2 for g, t in pairs) else []
+
+
 REGISTRY: tuple = (
     (dihedral_tile, "dihedral_layout", "any"),
     (reflect_tile, "reflect_grow", "any"),
     (continue_pattern, "fixed_size", "any"),
-    (grow_edges, "none", "any"),
+    (grow_edges, "room_around", "any"),
 )
 
 PARAM_KINDS: dict = {
     "dihedral_layout": lambda grids, targets, facts: _fit_layout(grids, targets),
     "reflect_grow": lambda grids, targets, facts: _reflect_counts(grids, targets),
     "fixed_size": lambda grids, targets, facts: _fixed_size(grids, targets),
+    "room_around": lambda grids, targets, facts: _room_around(grids, targets),
 }
