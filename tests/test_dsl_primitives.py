@@ -545,6 +545,8 @@ def test_params_infer_factors_colours_and_shifts():
     assert (0, 2) in facts.shifts
     facts = task_facts([g([[1, 0, 3]])], [g([[2, 4, 3]])])
     assert facts.drawn == (4,) and facts.recoloured == (2,)
+    other_size = task_facts([g([[1, 0]])], [g([[1, 8], [8, 1]])])
+    assert other_size.drawn == (8,)  # cells do not correspond: the colour the output adds
     assert PARAMS["corner"]([g([[1, 2], [3, 4]])], [g([[1]])], facts) == [
         ("tl", 1, 1), ("tr", 1, 1), ("bl", 1, 1), ("br", 1, 1)]
     assert PARAMS["corner"]([g([[1]])], [g([[1]])], facts) == []

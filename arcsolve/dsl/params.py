@@ -37,7 +37,7 @@ class Facts:
     out_colours: tuple[int, ...]
     lost_colours: tuple[int, ...]  # in some input, in no output: candidates for 'noise'
     shifts: tuple[tuple[int, int], ...]
-    drawn: tuple[int, ...] = ()  # colours that outputs put on an input's zero cells (same sizes)
+    drawn: tuple[int, ...] = ()  # colours outputs put on an input's zero cells, or new in them (other sizes)
     recoloured: tuple[int, ...] = ()  # colours that non-zero input cells change into (same sizes)
     inputs: tuple[Array, ...] = field(default=(), compare=False, repr=False)  # the train inputs
 
@@ -65,6 +65,8 @@ def task_facts(inputs: Sequence[Array], targets: Sequence[Array]) -> Facts:
         if a.shape == b.shape:
             drawn |= {int(c) for c in np.unique(b[(a == 0) & (b != 0)])}
             recoloured |= {int(c) for c in np.unique(b[(a != 0) & (b != a)])}
+        else:  # cells do not correspond: the colours the output has and its input lacks
+            drawn |= _colours([b]) - _colours([a])
     return Facts(tuple(sorted(cin)), tuple(sorted(cout)), tuple(sorted(cin - cout)), shifts,
                  tuple(sorted(drawn)), tuple(sorted(recoloured)), tuple(inputs))
 
