@@ -73,6 +73,8 @@ def test_ranked_colours_renumber_by_frequency():
     perm = ranked_colours(np.array([[7, 7, 7], [3, 3, 0], [9, 0, 0]]))
     assert perm[[0, 7, 3, 9]].tolist() == [0, 1, 2, 3]
     assert sorted(perm.tolist()) == list(range(10))  # a permutation, so it can be undone
+    assert perm[[4, 5, 6, 8]].tolist() == [4, 5, 6, 8]  # missing colours keep free numbers
+    assert perm[[1, 2]].tolist() == [7, 9]  # and take the numbers left when theirs are taken
 
 
 def test_colours_that_play_one_role_in_every_pair_are_found_ranked(monkeypatch):

@@ -115,13 +115,17 @@ def _colour_step(table: Array) -> tuple[Step, ...]:
 
 def ranked_colours(grid: Array) -> Array:
     """A permutation `perm[old] = new` of the colours 0-9 that renumbers the grid's non-zero
-    colours 1, 2, ... from the most frequent (the smaller colour first on a tie); 0 stays 0
-    and the colours the grid lacks take the numbers left, in order."""
+    colours 1, 2, ... from the most frequent (the smaller colour first on a tie). 0 stays 0,
+    and so does every colour the grid lacks whose number is not taken, so that a colour new
+    in the outputs keeps its number; the other missing colours take the numbers left."""
     counts = np.bincount(grid.ravel(), minlength=10)
     present = sorted((c for c in range(1, 10) if counts[c]), key=lambda c: (-counts[c], c))
-    absent = [c for c in range(1, 10) if not counts[c]]
-    perm = np.empty(10, dtype=np.int8)
-    perm[[0, *present, *absent]] = np.arange(10)
+    perm = np.full(10, -1, dtype=np.int8)
+    perm[[0, *present]] = np.arange(len(present) + 1)
+    keep = [c for c in range(len(present) + 1, 10) if not counts[c]]
+    perm[keep] = keep
+    free = sorted(set(range(10)) - set(perm.tolist()))
+    perm[perm < 0] = free
     return perm
 
 
