@@ -49,7 +49,7 @@ from arcsolve.dsl.geometry import (
 )
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.moving import attract, shoot
-from arcsolve.dsl.objects import enclosed, label, select, split
+from arcsolve.dsl.objects import enclosed, select, split
 from arcsolve.dsl.painting import (
     colour_by,
     colour_by_size,
@@ -100,9 +100,10 @@ def erase_object(g: Array, how: str, conn: str) -> Array | None:
 
 def denoise(g: Array) -> Array:
     """Erase isolated single cells (components of size 1, 8-connected, any colour)."""
-    lab, n = label(g, g != 0, diagonal=True, by_colour=False)
-    sizes = np.bincount(lab.ravel(), minlength=n + 1)
-    return np.where(sizes[lab] == 1, 0, g)
+    filled = np.pad(g != 0, 1).astype(np.uint8)
+    across = filled[:, :-2] + filled[:, 1:-1] + filled[:, 2:]
+    around = across[:-2] + across[1:-1] + across[2:]  # non-zero cells in each 3x3 window
+    return np.where((g != 0) & (around == 1), 0, g)
 
 
 def keep_blocks(g: Array) -> Array | None:
@@ -263,7 +264,15 @@ def bridge(g: Array, axis: str, c: int) -> Array:
 
 def fill_colour_boxes(g: Array) -> Array:
     """Fill the zero cells in the bounding box of each colour's cells with that colour (smaller boxes on top)."""
-    boxes = [(b, c) for c in range(1, 10) if (b := _box(g == c)) is not None]
+    h, w = g.shape
+    in_rows = np.zeros((10, h), dtype=bool)  # colour c has a cell in row y
+    in_cols = np.zeros((10, w), dtype=bool)
+    in_rows[g, np.arange(h)[:, None]] = True
+    in_cols[g, np.arange(w)] = True
+    boxes = []
+    for c in np.flatnonzero(in_rows[1:].any(1)).tolist():
+        rows, cols = np.flatnonzero(in_rows[c + 1]), np.flatnonzero(in_cols[c + 1])
+        boxes.append(((slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)), c + 1))
     boxes.sort(key=lambda bc: -(bc[0][0].stop - bc[0][0].start) * (bc[0][1].stop - bc[0][1].start))
     out = g.copy()
     for (rows, cols), c in boxes:
