@@ -32,12 +32,25 @@ def test_stamp_objects():
     new = g([[1, 0, 0],
              [0, 0, 0],
              [0, 0, 3]])
-    eq(P.stamp_objects(new, table), [[1, 2, 0],
-                                     [2, 0, 0],
-                                     [0, 0, 3]])  # the 3's ring was only seen at the edge: zeros stay
-    assert P.stamp_objects(g([[0, 4], [0, 0]]), table) is None  # a kind of object never seen
+    eq(P.stamp_objects(new, "exact", table), [[1, 2, 0],
+                                              [2, 0, 0],
+                                              [0, 0, 3]])  # the 3's ring was seen at the edge only
+    assert P.stamp_objects(g([[0, 4], [0, 0]]), "exact", table) is None  # a kind of object never seen
     assert P.fit_stamps([x], [np.where(y == 3, 5, y)]) is None  # the 3 changes, seen only once
     assert P.fit_stamps([x, x], [y, np.where(y == 2, 6, y)]) is None  # one kind, two stamps
+
+
+def test_stamp_objects_with_relative_colours():
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [0, 1, 2, 0, 0, 3, 4],
+           [0, 0, 0, 0, 0, 0, 0]])
+    y = g([[0, 0, 0, 0, 0, 0, 0],
+           [2, 1, 2, 0, 4, 3, 4],
+           [0, 0, 0, 0, 0, 0, 0]])  # each pair of cells gets its second colour on its left
+    assert P.fit_stamps([x], [y], "exact") is None  # two kinds, each changing, each seen once
+    table = P.fit_stamps([x], [y], "relative")
+    eq(P.stamp_objects(g([[0, 0, 0], [0, 7, 5]]), "relative", table), [[0, 0, 0], [5, 7, 5]])
+    assert P.stamp_objects(g([[0, 0, 0], [0, 7, 7]]), "relative", table) is None  # one colour: another kind
 
 
 def test_stamps_params_fit_only_the_inputs():
@@ -45,8 +58,10 @@ def test_stamps_params_fit_only_the_inputs():
     y = g([[0, 2, 0, 0], [2, 1, 2, 0], [0, 2, 0, 0], [0, 0, 0, 0]])
     x2, y2 = np.rot90(x).copy(), np.rot90(y).copy()
     facts = task_facts([x, x2], [y, y2])
-    [(table,)] = PARAMS["stamps"]([x, x2], [y, y2], facts)
-    eq(P.stamp_objects(x, table), y)
+    [(exact_mode, exact), (relative_mode, relative)] = PARAMS["stamps"]([x, x2], [y, y2], facts)
+    assert (exact_mode, relative_mode) == ("exact", "relative")
+    eq(P.stamp_objects(x, "exact", exact), y)
+    eq(P.stamp_objects(x, "relative", relative), y)
     assert PARAMS["stamps"]([x.copy(), x2], [y, y2], facts) == []  # a derived grid, not the input
     assert PARAMS["stamps"]([x], [x], task_facts([x], [x])) == []  # nothing to draw
 

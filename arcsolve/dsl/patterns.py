@@ -27,11 +27,18 @@ _AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 _DIAGONALS = ((1, 1), (1, -1))
 
 
-def _object_key(g: Array, o: Obj) -> bytes:
+def _object_key(g: Array, o: Obj, colours: str) -> tuple[bytes, list[int]]:
     """The object's cells in its bounding box (other cells 0), with the box's size: equal for
-    objects of the same shape and colours."""
+    objects of the same shape and colours. With colours 'relative', the colours are numbered
+    in reading order (equal for objects that differ only by a renaming of their colours), and
+    they come with the key in that order."""
     crop = np.where(o.mask[o.box], g[o.box], 0).astype(np.int8)
-    return bytes(crop.shape) + crop.tobytes()
+    if colours == "exact":
+        return bytes(crop.shape) + crop.tobytes(), []
+    own = list(dict.fromkeys(crop[crop != 0].tolist()))
+    numbers = np.zeros(10, dtype=np.int8)
+    numbers[own] = np.arange(1, len(own) + 1)
+    return bytes(crop.shape) + numbers[crop].tobytes(), own
 
 
 def _ring_window(o: Obj) -> tuple[slice, slice]:
@@ -40,10 +47,11 @@ def _ring_window(o: Obj) -> tuple[slice, slice]:
     return slice(rows.start, rows.stop + 2), slice(cols.start, cols.stop + 2)
 
 
-def fit_stamps(grids: list[Array], targets: list[Array]) -> Stamps | None:
-    """For each kind of object (8-connected, same shape and colours), what the targets show
-    over its box and the ring around it. None if two objects of a kind disagree, if sizes
-    differ, or if a kind that changes anything was seen only once (no evidence of a rule)."""
+def fit_stamps(grids: list[Array], targets: list[Array], colours: str = "exact") -> Stamps | None:
+    """For each kind of object (8-connected, same shape and colours, see `_object_key`), what
+    the targets show over its box and the ring around it, relative colours written -2 - i for
+    the object's i-th colour. None if two objects of a kind disagree, if sizes differ, or if a
+    kind that changes anything was seen only once (no evidence of a rule)."""
     table: dict[bytes, Array] = {}
     seen_twice: set[bytes] = set()
     changes: set[bytes] = set()
@@ -54,13 +62,15 @@ def fit_stamps(grids: list[Array], targets: list[Array]) -> Stamps | None:
         before = np.pad(g.astype(np.int8), 1, constant_values=_UNKNOWN)
         for o in objects(g, "multi8"):
             window = _ring_window(o)
-            seen = padded[window]
-            key = _object_key(g, o)
+            key, own = _object_key(g, o, colours)
+            seen = padded[window].copy()
             if (seen != before[window]).any():
                 changes.add(key)
+            for i, c in enumerate(own):
+                seen[padded[window] == c] = -2 - i
             if key in table:
                 seen_twice.add(key)
-            known = table.setdefault(key, seen.copy())
+            known = table.setdefault(key, seen)
             both = (known != _UNKNOWN) & (seen != _UNKNOWN)
             if (known[both] != seen[both]).any():
                 return None
@@ -76,7 +86,7 @@ def _stamp_lookup(table: Stamps) -> dict[bytes, Array]:
     return {key: np.frombuffer(cells, dtype=np.int8).reshape(shape) for key, shape, cells in table}
 
 
-def stamp_objects(g: Array, table: Stamps) -> Array | None:
+def stamp_objects(g: Array, colours: str, table: Stamps) -> Array | None:
     """Redraw each object and the ring around it as the train pairs showed for its kind (None on an unseen kind)."""
     objs = objects(g, "multi8")
     if not objs:
@@ -85,12 +95,17 @@ def stamp_objects(g: Array, table: Stamps) -> Array | None:
     out = np.pad(g, 1)
     free = np.pad(g == 0, 1)
     for o in objs:
-        stamp = stamps.get(_object_key(g, o))
+        key, own = _object_key(g, o, colours)
+        stamp = stamps.get(key)
         if stamp is None:
             return None
+        if own:  # relative colours: -2 - i is the object's i-th colour
+            refs = stamp <= -2
+            stamp = stamp.copy()
+            stamp[refs] = np.asarray(own, dtype=np.int8)[-2 - stamp[refs]]
         window = _ring_window(o)
-        own = np.pad(o.mask, 1)[window]
-        put = (stamp != _UNKNOWN) & (own | free[window])
+        own_cells = np.pad(o.mask, 1)[window]
+        put = (stamp != _UNKNOWN) & (own_cells | free[window])
         out[window][put] = stamp[put]
     return out[1:-1, 1:-1]
 
@@ -341,13 +356,14 @@ def join_lines(g: Array) -> Array | None:
 
 def _stamps(grids, targets, facts) -> list[tuple]:
     """Stamps fitted on the train inputs themselves (on derived grids a table that merely
-    memorises would verify too easily), if the targets differ from them."""
+    memorises would verify too easily), with colours exact and relative, if the targets
+    differ from the inputs."""
     if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
         return []
     if all(g.shape == t.shape and np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
         return []
-    table = fit_stamps(list(grids), list(targets))
-    return [] if table is None else [(table,)]
+    tables = ((colours, fit_stamps(list(grids), list(targets), colours)) for colours in ("exact", "relative"))
+    return [(colours, table) for colours, table in tables if table is not None]
 
 
 def _hole_params(grids, targets, facts) -> list[tuple]:
