@@ -588,6 +588,8 @@ def test_program_is_data_printable_and_runnable():
     assert hash(program) == hash(tuple(program))
     eq(run_program(program, g([[0, 1], [0, 0]])), [[2]])
     assert run_program((Step("crop_bbox"),), np.zeros((2, 2), dtype=int)) is None
+    stamps = ((b"kind a", (3, 3), b"cells"), (b"kind b", (3, 3), b"cells"))
+    assert str(Step("stamp_objects", ("relative", stamps))) == "stamp_objects{relative,2 kinds}"
 
 
 LARGE_SHIFTS = [(9, 0), (0, -9), (2, 1)]
