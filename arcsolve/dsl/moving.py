@@ -4,20 +4,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.dsl.objects import objects
+from arcsolve.dsl.objects import labels
 
 Array = np.ndarray
 
 
-def _touches(mask: Array, anchor: Array) -> bool:
-    """Whether a cell of mask is one of the eight neighbours of (or on) an anchor cell."""
-    grown = mask.copy()
-    grown[1:] |= mask[:-1]
-    grown[:-1] |= mask[1:]
+def _near(anchor: Array) -> Array:
+    """The cells that are one of the eight neighbours of (or on) an anchor cell."""
+    grown = anchor.copy()
+    grown[1:] |= anchor[:-1]
+    grown[:-1] |= anchor[1:]
     wide = grown.copy()
     wide[:, 1:] |= grown[:, :-1]
     wide[:, :-1] |= grown[:, 1:]
-    return bool((wide & anchor).any())
+    return wide
+
+
+def _steps_to_touch(near: Array, ys: Array, xs: Array, dy: int, dx: int) -> tuple[int | None, int]:
+    """How many (dy, dx) steps bring the cells (ys, xs) next to an anchor (`near`) first (None if
+    they never do inside the grid), and how many steps they can take before leaving it."""
+    h, w = near.shape
+    room = 0 if (dy, dx) == (0, 0) else h + w  # h + w: more than any move needs
+    if dy:
+        room = min(room, int(h - 1 - ys.max() if dy > 0 else ys.min()))
+    if dx:
+        room = min(room, int(w - 1 - xs.max() if dx > 0 else xs.min()))
+    k = np.arange(room + 1)[:, None]
+    touching = near[ys + k * dy, xs + k * dx].any(1)
+    return (int(touching.argmax()) if touching.any() else None), room
+
+
+def _movers(g: Array, anchor: Array) -> list[tuple[Array, Array]]:
+    """The cells (ys, xs) of each object (8-connected, any colours) off the anchor, in `objects` order."""
+    lab, n = labels(np.where(anchor, 0, g), "multi8")
+    if n == 0:
+        return []
+    ys, xs = np.nonzero(lab)
+    ids = lab[ys, xs]
+    order = np.argsort(ids, kind="stable")  # object by object, each in row-major order
+    ends = np.cumsum(np.bincount(ids)[1:])[:-1]
+    return list(zip(np.split(ys[order], ends), np.split(xs[order], ends), strict=True))
 
 
 def _step(lo: int, hi: int, t_lo: int, t_hi: int) -> int:
@@ -34,10 +60,10 @@ def _anchor(g: Array, c: int) -> tuple[Array, tuple[slice, slice]] | None:
     return anchor, (slice(rows.min(), rows.max() + 1), slice(cols.min(), cols.max() + 1))
 
 
-def _direction(box: tuple[slice, slice], target: tuple[slice, slice]) -> tuple[int, int]:
-    """Unit step from a box towards another: straight if their rows or columns overlap, else diagonal."""
-    (r, c), (tr, tc) = box, target
-    return _step(r.start, r.stop, tr.start, tr.stop), _step(c.start, c.stop, tc.start, tc.stop)
+def _direction(ys: Array, xs: Array, target: tuple[slice, slice]) -> tuple[int, int]:
+    """Unit step from the cells' box towards another box: straight if their rows or columns overlap, else diagonal."""
+    tr, tc = target
+    return (_step(ys.min(), ys.max() + 1, tr.start, tr.stop), _step(xs.min(), xs.max() + 1, tc.start, tc.stop))
 
 
 def attract(g: Array, c: int) -> Array | None:
@@ -47,24 +73,16 @@ def attract(g: Array, c: int) -> Array | None:
         return None
     anchor, target = found
     out = np.where(anchor, g, 0)
-    movers = objects(np.where(anchor, 0, g), "multi8")
+    movers = _movers(g, anchor)
     if not movers:
         return None
-    h, w = g.shape
-    for o in movers:
-        dy, dx = _direction(o.box, target)
-        ys, xs = np.nonzero(o.mask)
-        colours = g[ys, xs]
-        mask = o.mask
-        while not _touches(mask, anchor):
-            if (dy, dx) == (0, 0):
-                return None
-            ys, xs = ys + dy, xs + dx
-            if ys.min() < 0 or xs.min() < 0 or ys.max() >= h or xs.max() >= w:
-                return None
-            mask = np.zeros_like(anchor)
-            mask[ys, xs] = True
-        out[ys, xs] = colours
+    near = _near(anchor)
+    for ys, xs in movers:
+        dy, dx = _direction(ys, xs, target)
+        steps, _ = _steps_to_touch(near, ys, xs, dy, dx)
+        if steps is None:
+            return None
+        out[ys + steps * dy, xs + steps * dx] = g[ys, xs]
     return out
 
 
@@ -75,21 +93,21 @@ def shoot(g: Array, c: int) -> Array | None:
         return None
     anchor, target = found
     out = g.copy()
-    h, w = g.shape
+    near = _near(anchor)
     drawn = False
-    for o in objects(np.where(anchor, 0, g), "multi8"):
-        dy, dx = _direction(o.box, target)
+    for ys, xs in _movers(g, anchor):
+        dy, dx = _direction(ys, xs, target)
         if (dy == 0) == (dx == 0):  # overlapping the anchor's box, or only diagonal to it
             continue
-        ys, xs = np.nonzero(o.mask)
-        colours = g[ys, xs]
-        mask = o.mask
-        while not _touches(mask, anchor):
-            ys, xs = ys + dy, xs + dx
-            if ys.min() < 0 or xs.min() < 0 or ys.max() >= h or xs.max() >= w:
-                break
-            mask = np.zeros_like(anchor)
-            mask[ys, xs] = True
-            out[ys, xs] = np.where(out[ys, xs] == 0, colours, out[ys, xs])
-            drawn = True
+        steps, room = _steps_to_touch(near, ys, xs, dy, dx)
+        last = room if steps is None else steps
+        if last == 0:
+            continue
+        k = np.arange(1, last + 1)[:, None]
+        cells = ((ys + k * dy) * g.shape[1] + xs + k * dx).ravel()  # step by step, nearest first
+        cells, first = np.unique(cells, return_index=True)  # a cell keeps the first colour drawn on it
+        colours = np.tile(g[ys, xs], last)[first]
+        flat = out.reshape(-1)
+        flat[cells] = np.where(flat[cells] == 0, colours, flat[cells])
+        drawn = True
     return out if drawn else None
