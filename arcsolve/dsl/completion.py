@@ -66,34 +66,62 @@ def _shifted(g: Array, m: Array, dy: int, dx: int) -> tuple[Array, Array]:
     return g[y0:y1, x0:x1], m[y0 + dy : y1 + dy, x0 + dx : x1 + dx]
 
 
-def _mirror_views(g: Array):
-    """(family, A, B) for every mirror of the plane whose axis crosses the grid, B being the
-    mirror image of A: left-right and top-bottom about any line, and both diagonals."""
-    h, w = g.shape
-    flipped, turned, anti = g[:, ::-1], g[::-1], g.T[::-1, ::-1]
-    for s in range(1, 2 * w - 2):  # x <-> s - x
-        yield "h", *_shifted(g, flipped, 0, w - 1 - s)
-    for s in range(1, 2 * h - 2):  # y <-> s - y
-        yield "v", *_shifted(g, turned, h - 1 - s, 0)
-    for d in range(-(h - 2), w - 1):  # (y, x) <-> (x - d, y + d)
-        yield "diag", *_shifted(g, g.T, d, -d)
-    for s in range(1, h + w - 2):  # (y, x) <-> (s - x, s - y)
-        yield "anti", *_shifted(g, anti, w - 1 - s, h - 1 - s)
+def _mirror_shifts(h: int, w: int) -> list[tuple[str, int, int]]:
+    """Every mirror of the plane whose axis crosses an h x w grid, as the image of the grid
+    that it pairs cells with and the shift (dy, dx) that aligns that image (see `_shifted`):
+    left-right and top-bottom about any line, and both diagonals."""
+    return (
+        [("flip_h", 0, w - 1 - s) for s in range(1, 2 * w - 2)]  # x <-> s - x
+        + [("flip_v", h - 1 - s, 0) for s in range(1, 2 * h - 2)]  # y <-> s - y
+        + [("transpose", d, -d) for d in range(-(h - 2), w - 1)]  # (y, x) <-> (x - d, y + d)
+        + [("anti", w - 1 - s, h - 1 - s) for s in range(1, h + w - 2)]  # (y, x) <-> (s - x, s - y)
+    )
+
+
+def _mirror_view(g: Array, image: str, dy: int, dx: int) -> tuple[Array, Array]:
+    """Views (A, B) of g, B being the mirror image of A, for one mirror of `_mirror_shifts`."""
+    images = {"flip_h": g[:, ::-1], "flip_v": g[::-1], "transpose": g.T, "anti": g.T[::-1, ::-1]}
+    return _shifted(g, images[image], dy, dx)
+
+
+def _pair_counts(inside: Array, g: Array, noise: int) -> tuple[Array, Array, Array]:
+    """For each s, over the pairs of `inside` cells (y, x1), (y, x2) with x1 + x2 = s: how many
+    there are, how many have both cells known (not noise), and how many of those agree."""
+    w = g.shape[1]
+    known = inside & (g != noise)
+    by_colour = known.T[:, :, None] & (g.T[:, :, None] == np.unique(g[known]))  # (x, y, colour)
+    columns = [m.reshape(w, -1).astype(float) for m in (inside.T, known.T, by_colour)]
+    sums = np.add.outer(np.arange(w), np.arange(w)).ravel()  # x1 + x2
+    return tuple(np.bincount(sums, weights=(m @ m.T).ravel(), minlength=2 * w - 1) for m in columns)
 
 
 def _mirrors(g: Array, noise: int) -> list[int]:
-    """For each family, the index of the mirror with the most related pairs of known cells,
-    if it relates at least half of them and they all agree."""
+    """For each family, the index (in `_mirror_shifts`) of the mirror with the most related
+    pairs of known cells, if it relates at least half of them and they all agree."""
+    h, w = g.shape
     half = (g != noise).sum() / 2
-    best: dict[str, tuple[int, int]] = {}
-    for i, (family, a, b) in enumerate(_mirror_views(g)):
-        if a.size < half:
-            continue
-        both = (a != noise) & (b != noise)
-        overlap = int(both.sum())
-        if overlap >= half and overlap > best.get(family, (0, 0))[0] and (a == b)[both].all():
-            best[family] = (overlap, i)
-    return sorted(i for _, i in best.values())
+    # the diagonal mirrors pair cells along each anti-diagonal x + y (transpose) or each
+    # diagonal x - y (anti): a skewed layout with those as rows makes them left-right mirrors
+    ys, xs = np.indices((h, w))
+    skewed = np.zeros((h + w - 1, h + w - 1), dtype=g.dtype)
+    on_grid = np.zeros(skewed.shape, dtype=bool)
+    skewed[ys + xs, xs - ys + h - 1], on_grid[ys + xs, xs - ys + h - 1] = g, True
+    whole = np.ones(g.shape, dtype=bool)
+    diagonal = slice(2, max(2, 2 * (h + w) - 5), 2)  # x - y + h - 1 summing to 2 (d + h - 1)
+    families = (  # cells that exist, the layout, and the sums of paired positions of its mirrors
+        (whole, g, slice(1, max(1, 2 * w - 2))),
+        (whole.T, g.T, slice(1, max(1, 2 * h - 2))),
+        (on_grid, skewed, diagonal),
+        (on_grid.T, skewed.T, diagonal),
+    )
+    chosen, first = [], 0
+    for inside, layout, mirrors in families:
+        size, overlap, agree = (counts[mirrors] for counts in _pair_counts(inside, layout, noise))
+        valid = (size >= half) & (overlap >= half) & (overlap > 0) & (agree == overlap)
+        if valid.any():
+            chosen.append(first + int(np.argmax(np.where(valid, overlap, -1))))
+        first += size.size
+    return chosen
 
 
 @grid_memo()
@@ -104,12 +132,12 @@ def symmetry_fill(g: Array, noise: int) -> Array | None:
     chosen = _mirrors(g, noise)
     if not chosen:
         return None
+    mirrors = _mirror_shifts(*g.shape)
     out = g.copy()
     for _ in range(4):  # a cell's mirror may itself be filled by another mirror first
         before = out.copy()
-        views = list(_mirror_views(out))
         for i in chosen:
-            _, a, b = views[i]
+            a, b = _mirror_view(out, *mirrors[i])
             fill = (a == noise) & (b != noise)
             a[fill] = b[fill].copy()
         if np.array_equal(before, out):
