@@ -1,6 +1,11 @@
 """Completing objects and patterns: each object made whole by its own symmetry, and
 patterns continued inside the region they partly fill.
 
+`mirror_objects` finds each object's own axis or centre (not the grid's) as the one its
+cells agree with most; `continue_band` repeats the band of rows (or columns) that holds the
+content along it, with the band's own period; `diagonal_fill` fills a grid whose colours
+repeat along diagonals. The whole-grid completions are in `arcsolve.dsl.completion`.
+
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
 `arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
@@ -8,5 +13,175 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 
 from __future__ import annotations
 
-REGISTRY: tuple = ()
-PARAM_KINDS: dict = {}
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.objects import objects
+
+Array = np.ndarray
+
+GROUPS = ("h", "v", "hv", "rot")
+_MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
+
+
+_TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
+
+
+def _image(ys: Array, xs: Array, sy: Array, sx: Array, transform: str) -> tuple[Array, Array]:
+    """The images (Y, X), each (centres, cells), of cells (ys, xs) under a mirror (h, v) or
+    a turn (90, 180, 270 degrees) about the centres (sy / 2, sx / 2)."""
+    sy, sx = sy[:, None], sx[:, None]
+    if transform == "h":
+        return ys + 0 * sx, sx - xs
+    if transform == "v":
+        return sy - ys, xs + 0 * sy
+    if transform == "180":
+        return sy - ys, sx - xs
+    dy, dx = (sy - sx) // 2, (sy + sx) // 2  # a quarter turn: (y, x) -> (dy + x, dx - y)
+    return (dy + xs, dx - ys) if transform == "90" else (dx - xs, ys - dy)
+
+
+@lru_cache(maxsize=4096)
+def _centres(top: int, bottom: int, left: int, right: int, group: str) -> tuple[Array, Array]:
+    """Twice the coordinates of every centre (or axis) that the group can use inside the box
+    of rows top..bottom - 1 and columns left..right - 1."""
+    sy = np.arange(2 * top, 2 * bottom - 1) if group != "h" else np.array([0])
+    sx = np.arange(2 * left, 2 * right - 1) if group != "v" else np.array([0])
+    sy, sx = np.repeat(sy, sx.size), np.tile(sx, sy.size)
+    if group == "rot":  # a quarter turn maps cells to cells only about a centre with this parity
+        keep = (sy - sx) % 2 == 0
+        sy, sx = sy[keep], sx[keep]
+    return sy, sx
+
+
+def _best_centre(framed: Array, m: int, ys: Array, xs: Array, box: tuple[slice, slice], group: str,
+                 free: int):
+    """The images of the object's cells about the one centre whose images stay in the grid,
+    each on its own colour or on a `free` cell, that agree with the most other cells; None if
+    no centre or a tie. The grid comes `framed` by m cells of -1 (m its longer side: no image
+    lands further off)."""
+    rows, cols = box
+    sy, sx = _centres(rows.start, rows.stop, cols.start, cols.stop, group)
+    if sy.size * ys.size * len(_TRANSFORMS[group]) > _MAX_WORK:
+        return None
+    colours = framed[ys + m, xs + m]
+    agree = np.zeros(sy.size, dtype=int)
+    alive = np.arange(sy.size)
+    for transform in _TRANSFORMS[group]:  # centres that fail one transform are dropped at once
+        y, x = _image(ys, xs, sy[alive], sx[alive], transform)
+        seen = framed[y + m, x + m]
+        same = seen == colours
+        fine = (same | (seen == free)).all(1)
+        agree[alive] += (same & ((y != ys) | (x != xs))).sum(1)  # a cell on the axis proves nothing
+        alive = alive[fine]
+        if alive.size == 0:
+            return None
+    best = agree[alive].max()
+    winners = alive[agree[alive] == best]
+    if winners.size > 1:
+        return None
+    images = (_image(ys, xs, sy[winners], sx[winners], transform) for transform in _TRANSFORMS[group])
+    return [(y[0], x[0]) for y, x in images]
+
+
+def _occluders(g: Array) -> Array:
+    """The cells of each object's least frequent colour, for objects of several colours (one
+    colour covering part of the object)."""
+    hidden = np.zeros(g.shape, dtype=bool)
+    for o in objects(g, "multi8"):
+        if len(o.colours) > 1:
+            counts = np.bincount(g[o.mask], minlength=10)
+            counts[counts == 0] = g.size
+            hidden |= o.mask & (g == np.argmin(counts))
+    return hidden
+
+
+@grid_memo()
+def _mirrored(g: Array, group: str, occluded: bool) -> tuple[Array, Array] | None:
+    """The grid with each object's images added, and the mask of the cells added; None if an
+    object has no one best centre or two images of different colours meet. Images go onto
+    zero cells, or if `occluded` onto the occluders (then erased) but not onto zero cells."""
+    hidden = _occluders(g) if occluded else np.zeros(g.shape, dtype=bool)
+    known = np.where(hidden, 0, g).astype(g.dtype)
+    (h, w), m = g.shape, max(g.shape)
+    framed = np.full((h + 2 * m, w + 2 * m), -1, dtype=np.int8)
+    framed[m : m + h, m : m + w] = np.where(hidden, -2, known)
+    out = known.copy()
+    painted = []
+    for o in objects(g, "multi8"):
+        rows, cols = o.box
+        ys, xs = np.nonzero(o.mask[o.box] & (known[o.box] != 0))
+        if ys.size < 2:  # a cell alone is its own mirror image
+            continue
+        ys, xs = ys + rows.start, xs + cols.start
+        images = _best_centre(framed, m, ys, xs, o.box, group, -2 if occluded else 0)
+        if images is None:
+            return None
+        for y, x in images:
+            new = known[y, x] == 0
+            out[y[new], x[new]] = known[ys[new], xs[new]]
+            painted.append((y[new], x[new], known[ys[new], xs[new]]))
+    if any((out[y, x] != c).any() for y, x, c in painted):  # two cells, one image
+        return None
+    return out, out != known
+
+
+def mirror_objects(g: Array, group: str, colour: int) -> Array | None:
+    """Complete each object's symmetry (h, v, hv, rot) about its own axis; colour 0: mirrored, -1: occluders erased."""
+    found = _mirrored(g, group, colour < 0)
+    if found is None:
+        return None
+    out, added = found
+    if colour > 0:
+        out = np.where(added, colour, out).astype(g.dtype)
+    return None if np.array_equal(out, g) else out.copy()
+
+
+def _band_period(band: Array, whole: bool) -> int:
+    """The smallest shift p under which the band's columns repeat (each column equal to the
+    one p further on), or with `whole` the band's width."""
+    w = band.shape[1]
+    if whole:
+        return w
+    same = [np.array_equal(band[:, p:], band[:, :-p]) for p in range(1, w)]
+    return same.index(True) + 1 if True in same else w
+
+
+def continue_band(g: Array, axis: str, whole: bool) -> Array | None:
+    """Repeat the content's band of rows (axis h) or columns (v) along the grid with its own period."""
+    t = g if axis == "h" else g.T
+    rows, cols = np.flatnonzero(t.any(1)), np.flatnonzero(t.any(0))
+    if rows.size == 0:
+        return None
+    (top, bottom), (left, right) = rows[[0, -1]], cols[[0, -1]]
+    band = t[top : bottom + 1, left : right + 1]
+    p = _band_period(band, whole)
+    out = t.copy()
+    out[top : bottom + 1] = band[:, (np.arange(t.shape[1]) - left) % p]
+    out = out if axis == "h" else out.T
+    return None if np.array_equal(out, g) else np.ascontiguousarray(out)
+
+
+def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Every group with the mirrored colours kept, with each colour new in the targets, and with
+    occluders erased where the task loses a colour; for grids and targets of one size only."""
+    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+        return []
+    new = [c for c in facts.drawn if c not in facts.in_colours]
+    colours = [0, *new, *([-1] if facts.lost_colours else [])]
+    return list(product(GROUPS, colours))
+
+
+REGISTRY: tuple = (
+    (mirror_objects, "object_symmetry", "same"),
+    (continue_band, "band", "same"),
+)
+
+PARAM_KINDS: dict = {
+    "object_symmetry": _object_symmetries,
+    "band": lambda grids, targets, facts: list(product(("h", "v"), (False, True))),
+}

@@ -1,0 +1,96 @@
+"""Tests of the completing primitives: objects made symmetric about their own axes, bands
+of content continued along the grid, diagonal patterns filled."""
+
+import numpy as np
+
+from arcsolve.dsl import completing as C
+from arcsolve.dsl.params import PARAMS, task_facts
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def test_mirror_objects():
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 0, 1, 0, 0, 0],
+           [0, 0, 2, 2, 0, 0],
+           [0, 0, 2, 2, 0, 0],
+           [0, 0, 0, 0, 0, 0]])
+    eq(C.mirror_objects(x, "rot", 0), [[0, 0, 0, 0, 0, 0],
+                                       [0, 0, 1, 0, 0, 0],
+                                       [0, 0, 2, 2, 1, 0],
+                                       [0, 1, 2, 2, 0, 0],
+                                       [0, 0, 0, 1, 0, 0]])  # turned about the block's centre, not the grid's
+    eq(C.mirror_objects(x, "rot", 5), [[0, 0, 0, 0, 0, 0],
+                                       [0, 0, 1, 0, 0, 0],
+                                       [0, 0, 2, 2, 5, 0],
+                                       [0, 5, 2, 2, 0, 0],
+                                       [0, 0, 0, 5, 0, 0]])  # the cells added in a colour of their own
+    eq(C.mirror_objects(x, "hv", 0), [[0, 0, 0, 0, 0, 0],
+                                      [0, 0, 1, 1, 0, 0],
+                                      [0, 0, 2, 2, 0, 0],
+                                      [0, 0, 2, 2, 0, 0],
+                                      [0, 0, 1, 1, 0, 0]])
+    assert C.mirror_objects(x[1:4], "rot", 0) is None  # the turned 1 would leave the grid
+    assert C.mirror_objects(g([[0, 0, 0], [0, 3, 0], [0, 3, 0]]), "v", 0) is None  # already symmetric
+    assert C.mirror_objects(x.copy(), "rot", 0).dtype == np.int8
+
+
+def test_mirror_objects_erases_occluders():
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 3, 3, 4, 4, 0],
+           [0, 3, 0, 4, 4, 0],
+           [0, 3, 3, 3, 3, 0],
+           [0, 0, 0, 0, 0, 0]])
+    eq(C.mirror_objects(x, "h", -1), [[0, 0, 0, 0, 0, 0],
+                                      [0, 3, 3, 3, 3, 0],
+                                      [0, 3, 0, 0, 3, 0],
+                                      [0, 3, 3, 3, 3, 0],
+                                      [0, 0, 0, 0, 0, 0]])  # the 4s hid the right half
+    assert C.mirror_objects(x, "h", 0) is None  # with the 4s kept no axis fits
+
+
+def test_object_symmetry_params():
+    x = g([[0, 1, 0], [0, 1, 1], [0, 0, 0]])
+    y = g([[0, 1, 0], [2, 1, 1], [0, 0, 0]])
+    params = PARAMS["object_symmetry"]([x], [y], task_facts([x], [y]))
+    assert params == [(group, c) for group in C.GROUPS for c in (0, 2)]  # 2 is new, nothing lost
+    assert PARAMS["object_symmetry"]([x], [y[:2]], task_facts([x], [y[:2]])) == []
+
+
+def test_continue_band():
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [1, 2, 1, 2, 1, 0, 0],
+           [3, 0, 3, 0, 3, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0]])
+    eq(C.continue_band(x, "h", False), [[0, 0, 0, 0, 0, 0, 0],
+                                        [1, 2, 1, 2, 1, 2, 1],
+                                        [3, 0, 3, 0, 3, 0, 3],
+                                        [0, 0, 0, 0, 0, 0, 0]])  # period 2, found in the band
+    eq(C.continue_band(x, "h", True), [[0, 0, 0, 0, 0, 0, 0],
+                                       [1, 2, 1, 2, 1, 1, 2],
+                                       [3, 0, 3, 0, 3, 3, 0],
+                                       [0, 0, 0, 0, 0, 0, 0]])  # the whole band repeated
+    y = g([[0, 0, 0],
+           [0, 0, 0],
+           [1, 0, 1],
+           [2, 2, 2],
+           [1, 0, 1],
+           [0, 0, 0],
+           [0, 0, 0]])
+    eq(C.continue_band(y, "v", True), [[2, 2, 2],
+                                       [1, 0, 1],
+                                       [1, 0, 1],
+                                       [2, 2, 2],
+                                       [1, 0, 1],
+                                       [1, 0, 1],
+                                       [2, 2, 2]])  # up and down, in phase with the band
+    eq(C.continue_band(y, "v", False), [[1, 0, 1], [2, 2, 2]] * 3 + [[1, 0, 1]])
+    assert C.continue_band(np.zeros((3, 3), dtype=np.int8), "h", False) is None  # no content
+    assert C.continue_band(g([[1, 2, 1], [0, 0, 0]]), "h", False) is None  # the band fills its rows
