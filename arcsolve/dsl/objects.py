@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
 from types import MappingProxyType
 
 import numpy as np
@@ -72,15 +71,13 @@ def enclosed(g: Array) -> Array:
 
 @dataclass(frozen=True)
 class Obj:
-    """One connected component: its mask over the whole grid and its bounding box."""
+    """One connected component: its mask over the whole grid, its bounding box, its colours
+    and its number of cells."""
 
     mask: Array
     box: tuple[slice, slice]  # rows, columns
     colours: tuple[int, ...]
-
-    @cached_property
-    def size(self) -> int:
-        return int(self.mask.sum())
+    size: int
 
     def crop(self, g: Array) -> Array:
         """The grid inside the object's bounding box."""
@@ -103,22 +100,21 @@ def objects(g: Array, conn: str) -> tuple[Obj, ...]:
     """Components of non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour),
     in the order of their labels (`labels`)."""
     lab, n = labels(g, conn)
-    ys, xs = np.nonzero(lab)
-    ids = lab[ys, xs] - 1
-    top, left = np.full(n, 99), np.full(n, 99)
-    bottom, right = np.zeros(n, dtype=int), np.zeros(n, dtype=int)
-    np.minimum.at(top, ids, ys)
-    np.minimum.at(left, ids, xs)
-    np.maximum.at(bottom, ids, ys)
-    np.maximum.at(right, ids, xs)
-    present = np.zeros((n, 10), dtype=bool)
-    present[ids, g[ys, xs]] = True
-    masks = lab == np.arange(1, n + 1)[:, None, None]  # (n, h, w)
+    h, w = g.shape
+    rows, cols = np.zeros((n + 1, h), dtype=bool), np.zeros((n + 1, w), dtype=bool)
+    rows[lab, np.arange(h)[:, None]] = True  # the rows and columns that each label has cells in
+    cols[lab, np.arange(w)] = True
+    top, left = rows[1:].argmax(1).tolist(), cols[1:].argmax(1).tolist()
+    bottom, right = (h - rows[1:, ::-1].argmax(1)).tolist(), (w - cols[1:, ::-1].argmax(1)).tolist()
+    present = np.zeros((n + 1, 10), dtype=bool)
+    present[lab, g] = True
     colours: list[list[int]] = [[] for _ in range(n)]
-    for i, c in zip(*(a.tolist() for a in np.nonzero(present)), strict=True):
+    for i, c in zip(*(a.tolist() for a in np.nonzero(present[1:])), strict=True):
         colours[i].append(c)
+    sizes = np.bincount(lab.ravel(), minlength=n + 1)[1:].tolist()
+    masks = lab == np.arange(1, n + 1)[:, None, None]  # (n, h, w)
     return tuple(
-        Obj(masks[i], (slice(top[i], bottom[i] + 1), slice(left[i], right[i] + 1)), tuple(colours[i]))
+        Obj(masks[i], (slice(top[i], bottom[i]), slice(left[i], right[i])), tuple(colours[i]), sizes[i])
         for i in range(n)
     )
 

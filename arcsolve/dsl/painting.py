@@ -94,16 +94,23 @@ def paint_by_line(g: Array, c: int, axis: str) -> Array | None:
 
 def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
     """Recolour each object of colour c by the one other colour in the rows ('h') or columns ('v') it spans."""
-    objs = [o for o in objects(g, "colour4") if o.colours == (c,)]
-    if not objs:
+    lab, n = labels(g, "colour4")
+    colour = np.zeros(n + 1, dtype=g.dtype)
+    colour[lab] = g  # each object's colour (0 for the background, label 0)
+    ours = colour == c
+    ours[0] = False
+    if not ours.any():
         return None
-    out = g.copy()
-    for obj in objs:
-        band = g[obj.box[0]] if axis == "h" else g[:, obj.box[1]]
-        others = np.unique(band[(band != 0) & (band != c)])
-        if others.size == 1:
-            out[obj.mask] = others[0]
-    return out
+    rows, cols = _line_counts(g)
+    lines, counts = (lab, rows) if axis == "h" else (lab.T, cols)
+    spans = np.zeros((n + 1, lines.shape[0]), dtype=bool)
+    spans[lines, np.arange(lines.shape[0])[:, None]] = True  # the lines each object has cells in
+    start, stop = spans.argmax(1), spans.shape[1] - spans[:, ::-1].argmax(1)
+    seen = np.vstack((np.zeros(counts.shape[1], dtype=int), np.cumsum(counts > 0, axis=0)))
+    others = seen[stop] > seen[start]  # (n + 1, k): the colours in the lines each object spans
+    others[:, [0, c]] = False
+    single = ours & (others.sum(1) == 1)
+    return np.where(single, others.argmax(1), colour).astype(g.dtype)[lab]
 
 
 def swap_colours(g: Array) -> Array | None:
