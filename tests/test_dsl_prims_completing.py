@@ -64,6 +64,26 @@ def test_object_symmetry_params():
     assert PARAMS["object_symmetry"]([x], [y[:2]], task_facts([x], [y[:2]])) == []
 
 
+def test_mirror_about_core():
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [0, 1, 1, 0, 0, 0, 0],
+           [0, 0, 1, 0, 0, 0, 0],
+           [0, 0, 0, 2, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 3]])
+    eq(C.mirror_about_core(x), [[0, 0, 0, 0, 0, 0, 0],
+                                [0, 1, 1, 0, 1, 1, 0],
+                                [0, 0, 1, 0, 1, 0, 0],
+                                [0, 0, 0, 2, 0, 0, 0],
+                                [0, 0, 1, 0, 1, 0, 0],
+                                [0, 1, 1, 0, 1, 1, 0],
+                                [0, 0, 0, 0, 0, 0, 3]])  # the 2 is the core; the lone 3 stays
+    assert C.mirror_about_core(g([[1, 1, 0], [0, 1, 0], [0, 0, 2]])) is None  # mirrored 1s leave the grid
+    assert C.mirror_about_core(g([[0, 0], [0, 5]])) is None  # no object of several colours
+    assert C.mirror_about_core(g([[1, 2], [0, 0]])) is None  # two symmetric colours, one cell each
+
+
 def test_continue_band():
     x = g([[0, 0, 0, 0, 0, 0, 0],
            [1, 2, 1, 2, 1, 0, 0],
@@ -94,3 +114,21 @@ def test_continue_band():
     eq(C.continue_band(y, "v", False), [[1, 0, 1], [2, 2, 2]] * 3 + [[1, 0, 1]])
     assert C.continue_band(np.zeros((3, 3), dtype=np.int8), "h", False) is None  # no content
     assert C.continue_band(g([[1, 2, 1], [0, 0, 0]]), "h", False) is None  # the band fills its rows
+
+
+def test_diagonal_fill():
+    x = g([[1, 2, 3, 0],
+           [2, 3, 0, 0],
+           [0, 0, 0, 0]])
+    eq(C.diagonal_fill(x), [[1, 2, 3, 1],
+                            [2, 3, 1, 2],
+                            [3, 1, 2, 3]])  # colours repeat along the anti-diagonals
+    y = g([[1, 2, 0, 0],
+           [3, 1, 2, 0],
+           [0, 3, 0, 0]])
+    eq(C.diagonal_fill(y), [[1, 2, 3, 1],
+                            [3, 1, 2, 3],
+                            [2, 3, 1, 2]])  # and along the diagonals
+    assert C.diagonal_fill(g([[1, 0], [0, 0]])) is None  # a class never seen
+    assert C.diagonal_fill(g([[1, 2], [2, 1]])) is None  # nothing to fill
+    assert C.diagonal_fill(g([[1, 2, 0], [3, 4, 0]])) is None  # 2, 3 share an anti-diagonal; 1, 4 a diagonal

@@ -141,14 +141,52 @@ def mirror_objects(g: Array, group: str, colour: int) -> Array | None:
     return None if np.array_equal(out, g) else out.copy()
 
 
+def _core(g: Array, mask: Array) -> Array | None:
+    """Of an object's colours, the one whose cells are symmetric in both mirrors about their own
+    box's centre, the one with fewest cells if several; None if none or a tie."""
+    best: list[tuple[int, int]] = []
+    for c in np.unique(g[mask]).tolist():
+        part = mask & (g == c)
+        ys, xs = np.nonzero(part)
+        box = part[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        if np.array_equal(box, box[::-1]) and np.array_equal(box, box[:, ::-1]):
+            best.append((ys.size, c))
+    best.sort()
+    if not best or (len(best) > 1 and best[0][0] == best[1][0]):
+        return None
+    return mask & (g == best[0][1])
+
+
+@grid_memo()
+def mirror_about_core(g: Array) -> Array | None:
+    """Mirror each many-coloured object in both axes and about the centre of its symmetric core colour."""
+    h, w = g.shape
+    out = g.copy()
+    many = [o for o in objects(g, "multi8") if len(o.colours) > 1]
+    if not many:
+        return None
+    for o in many:
+        core = _core(g, o.mask)
+        if core is None:
+            return None
+        ys, xs = np.nonzero(core)
+        sy, sx = ys.min() + ys.max(), xs.min() + xs.max()
+        cy, cx = np.nonzero(o.mask)
+        for y, x in ((sy - cy, cx), (cy, sx - cx), (sy - cy, sx - cx)):
+            if y.min() < 0 or y.max() >= h or x.min() < 0 or x.max() >= w:
+                return None
+            free = out[y, x] == 0
+            out[y[free], x[free]] = g[cy[free], cx[free]]
+    return out  # unchanged where every object was whole already
+
+
 def _band_period(band: Array, whole: bool) -> int:
     """The smallest shift p under which the band's columns repeat (each column equal to the
     one p further on), or with `whole` the band's width."""
     w = band.shape[1]
     if whole:
         return w
-    same = [np.array_equal(band[:, p:], band[:, :-p]) for p in range(1, w)]
-    return same.index(True) + 1 if True in same else w
+    return next((p for p in range(1, w) if np.array_equal(band[:, p:], band[:, :-p])), w)
 
 
 def continue_band(g: Array, axis: str, whole: bool) -> Array | None:
@@ -166,6 +204,36 @@ def continue_band(g: Array, axis: str, whole: bool) -> Array | None:
     return None if np.array_equal(out, g) else np.ascontiguousarray(out)
 
 
+def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
+    """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
+    class known, as the colours of the p classes; None if there is none below 10."""
+    for p in range(2, 10):
+        classes = (ys + step * xs) % p
+        motif = np.full(p, -1)
+        motif[classes] = colours
+        if (motif >= 0).all() and (motif[classes] == colours).all():
+            return motif
+    return None
+
+
+@grid_memo()
+def diagonal_fill(g: Array) -> Array | None:
+    """Fill the zero cells from the colours repeating along the grid's diagonals (or anti-diagonals)."""
+    ys, xs = np.nonzero(g)
+    if ys.size == 0 or ys.size == g.size:
+        return None
+    fills = []
+    for step in (1, -1):  # anti-diagonals (y + x constant), then diagonals
+        motif = _diagonal_motif(ys, xs, g[ys, xs], step)
+        if motif is not None:
+            fills.append((motif.size, step, motif))
+    if not fills:
+        return None
+    _, step, motif = min(fills, key=lambda f: f[0])
+    y, x = np.indices(g.shape)
+    return motif[(y + step * x) % motif.size].astype(g.dtype)
+
+
 def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Every group with the mirrored colours kept, with each colour new in the targets, and with
     occluders erased where the task loses a colour; for grids and targets of one size only."""
@@ -178,7 +246,9 @@ def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) 
 
 REGISTRY: tuple = (
     (mirror_objects, "object_symmetry", "same"),
+    (mirror_about_core, "none", "same"),
     (continue_band, "band", "same"),
+    (diagonal_fill, "none", "same"),
 )
 
 PARAM_KINDS: dict = {
