@@ -100,7 +100,9 @@ def erase_object(g: Array, how: str, conn: str) -> Array | None:
 
 def denoise(g: Array) -> Array:
     """Erase isolated single cells (components of size 1, 8-connected, any colour)."""
-    filled = np.pad(g != 0, 1).astype(np.uint8)
+    h, w = g.shape
+    filled = np.zeros((h + 2, w + 2), dtype=np.uint8)  # a ring of zeros around the grid
+    filled[1:-1, 1:-1] = g != 0
     across = filled[:, :-2] + filled[:, 1:-1] + filled[:, 2:]
     around = across[:-2] + across[1:-1] + across[2:]  # non-zero cells in each 3x3 window
     return np.where((g != 0) & (around == 1), 0, g)
@@ -185,6 +187,13 @@ def swap_background(g: Array) -> Array | None:
 
 # Rotations that turn a direction into "down" (k quarter turns anticlockwise).
 _TO_DOWN = MappingProxyType({"down": 0, "left": 1, "up": 2, "right": 3})
+_QUARTER_TURNS = (None, rot90, rot180, rot270)
+
+
+def _turn(g: Array, k: int) -> Array:
+    """g turned k quarter turns anticlockwise (as np.rot90, without its overhead)."""
+    turn = _QUARTER_TURNS[k % 4]
+    return g if turn is None else turn(g)
 
 
 def _fall_down(g: Array) -> Array:
@@ -199,20 +208,20 @@ def _fall_down(g: Array) -> Array:
 def gravity(g: Array, direction: str) -> Array:
     """Let non-zero cells fall towards a side, keeping their order in each line."""
     k = _TO_DOWN[direction]
-    return np.rot90(_fall_down(np.rot90(g, k)), -k)
+    return _turn(_fall_down(_turn(g, k)), -k)
 
 
 def _extend_down(g: Array) -> Array:
     h = g.shape[0]
     last = np.maximum.accumulate(np.where(g != 0, np.arange(h)[:, None], -1), axis=0)
-    filled = np.take_along_axis(g, np.maximum(last, 0), axis=0)
+    filled = g[np.maximum(last, 0), np.arange(g.shape[1])]
     return np.where((g == 0) & (last >= 0), filled, g)
 
 
 def extend_lines(g: Array, direction: str) -> Array:
     """Extend every non-zero cell as a ray towards a side, over zero cells."""
     k = _TO_DOWN[direction]
-    return np.rot90(_extend_down(np.rot90(g, k)), -k)
+    return _turn(_extend_down(_turn(g, k)), -k)
 
 
 def fill_enclosed(g: Array, c: int) -> Array:
