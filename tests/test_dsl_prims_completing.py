@@ -114,6 +114,9 @@ def test_continue_band():
     eq(C.continue_band(y, "v", False), [[1, 0, 1], [2, 2, 2]] * 3 + [[1, 0, 1]])
     assert C.continue_band(np.zeros((3, 3), dtype=np.int8), "h", False) is None  # no content
     assert C.continue_band(g([[1, 2, 1], [0, 0, 0]]), "h", False) is None  # the band fills its rows
+    facts = task_facts([x], [x])
+    assert PARAMS["band"]([x], [x], facts) == [("h", False), ("h", True), ("v", False), ("v", True)]
+    assert PARAMS["band"]([x], [x[:2]], facts) == []  # another size
 
 
 def test_diagonal_fill():

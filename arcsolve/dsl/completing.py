@@ -2,9 +2,10 @@
 patterns continued inside the region they partly fill.
 
 `mirror_objects` finds each object's own axis or centre (not the grid's) as the one its
-cells agree with most; `continue_band` repeats the band of rows (or columns) that holds the
-content along it, with the band's own period; `diagonal_fill` fills a grid whose colours
-repeat along diagonals. The whole-grid completions are in `arcsolve.dsl.completion`.
+cells agree with most; `mirror_about_core` mirrors an object about the centre of its
+symmetric part of one colour; `continue_band` repeats the band of rows (or columns) that
+holds the content along it, with the band's own period; `diagonal_fill` fills a grid whose
+colours repeat along diagonals. The whole-grid completions are in `arcsolve.dsl.completion`.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -26,8 +27,6 @@ Array = np.ndarray
 
 GROUPS = ("h", "v", "hv", "rot")
 _MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
-
-
 _TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
 
 
@@ -244,6 +243,13 @@ def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) 
     return list(product(GROUPS, colours))
 
 
+def _bands(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Both axes, by the smallest period and by the whole band, for grids and targets of one size only."""
+    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+        return []
+    return list(product(("h", "v"), (False, True)))
+
+
 REGISTRY: tuple = (
     (mirror_objects, "object_symmetry", "same"),
     (mirror_about_core, "none", "same"),
@@ -253,5 +259,5 @@ REGISTRY: tuple = (
 
 PARAM_KINDS: dict = {
     "object_symmetry": _object_symmetries,
-    "band": lambda grids, targets, facts: list(product(("h", "v"), (False, True))),
+    "band": _bands,
 }
