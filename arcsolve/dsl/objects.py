@@ -27,19 +27,18 @@ def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple
     start = foreground.copy()
     breaks = ~foreground[:, :-1]
     if by_colour:
-        breaks = breaks | (g[:, 1:] != g[:, :-1])
+        breaks |= g[:, 1:] != g[:, :-1]
     start[:, 1:] &= breaks
-    runs = np.where(foreground, np.cumsum(start.ravel()).reshape(h, w), 0)
-    n_runs = int(runs.max(initial=0))
+    runs = np.where(foreground, start.cumsum().reshape(h, w), 0)
+    n_runs = int(np.count_nonzero(start))
     tops, bottoms = [], []  # runs of consecutive rows that touch
     for dx in (-1, 0, 1) if diagonal else (0,):
         x0, x1 = max(0, -dx), w - max(0, dx)
-        top, bottom = runs[:-1, x0:x1], runs[1:, x0 + dx : x1 + dx]
-        touch = (top > 0) & (bottom > 0)
+        touch = foreground[:-1, x0:x1] & foreground[1:, x0 + dx : x1 + dx]
         if by_colour:
             touch &= g[:-1, x0:x1] == g[1:, x0 + dx : x1 + dx]
-        tops.append(top[touch])
-        bottoms.append(bottom[touch])
+        tops.append(runs[:-1, x0:x1][touch])
+        bottoms.append(runs[1:, x0 + dx : x1 + dx][touch])
     parent = list(range(n_runs + 1))
 
     def root(x: int) -> int:
@@ -48,15 +47,21 @@ def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple
             x = parent[x]
         return x
 
-    links = np.concatenate(tops).astype(np.int64) * (n_runs + 1) + np.concatenate(bottoms)
+    links = np.concatenate(tops) * (n_runs + 1) + np.concatenate(bottoms)
     links = links[np.concatenate(([True], links[1:] != links[:-1]))] if links.size else links  # repeats: slow
     for link in links.tolist():
         a, b = root(link // (n_runs + 1)), root(link % (n_runs + 1))
         if a != b:
             parent[max(a, b)] = min(a, b)  # the smaller run id, the earlier first cell
-    roots = np.array([root(i) for i in range(n_runs + 1)])  # each run's smallest run
-    numbers = np.cumsum(roots == np.arange(n_runs + 1)) - 1  # run 0 (background) is root 0
-    return numbers[roots][runs], int(numbers[-1])
+    numbers = [0] * (n_runs + 1)  # each run's component number: its parent, an earlier run, is numbered first
+    n = 0
+    for x in range(1, n_runs + 1):
+        if parent[x] == x:
+            n += 1
+            numbers[x] = n
+        else:
+            numbers[x] = numbers[parent[x]]
+    return np.array(numbers)[runs], n
 
 
 @grid_memo()
