@@ -135,3 +135,23 @@ def test_diagonal_fill():
     assert C.diagonal_fill(g([[1, 0], [0, 0]])) is None  # a class never seen
     assert C.diagonal_fill(g([[1, 2], [2, 1]])) is None  # nothing to fill
     assert C.diagonal_fill(g([[1, 2, 0], [3, 4, 0]])) is None  # 2, 3 share an anti-diagonal; 1, 4 a diagonal
+
+
+def test_corner_rays():
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 4, 4, 0, 0, 0],
+           [0, 4, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0]])
+    eq(C.corner_rays(x), [[0, 0, 0, 0, 0, 0],
+                          [0, 0, 0, 0, 0, 0],
+                          [0, 0, 0, 0, 0, 0],
+                          [0, 4, 4, 0, 0, 0],
+                          [0, 4, 0, 0, 0, 0],
+                          [0, 0, 0, 4, 0, 0]])  # out of the open corner (4, 2), down-right
+    y = x.copy()
+    y[5, 3] = 2
+    assert C.corner_rays(y) is None  # the ray's first cell is taken
+    assert C.corner_rays(g([[4, 4, 0], [4, 4, 0], [0, 0, 0]])) is None  # a full box has no open corner
+    assert C.corner_rays(g([[4, 5, 0], [4, 0, 0], [0, 0, 0]])) is None  # an L of two colours

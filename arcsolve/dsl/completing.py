@@ -27,6 +27,8 @@ Array = np.ndarray
 
 GROUPS = ("h", "v", "hv", "rot")
 _MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
+_AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
 
 
@@ -233,6 +235,30 @@ def diagonal_fill(g: Array) -> Array | None:
     return motif[(y + step * x) % motif.size].astype(g.dtype)
 
 
+def corner_rays(g: Array) -> Array | None:
+    """Shoot a diagonal ray out of the open corner of each L of three cells (2x2 less one) up to an obstacle."""
+    h, w = g.shape
+    padded = np.zeros((h + 2, w + 2), dtype=g.dtype)
+    padded[1:-1, 1:-1] = g
+    solid = (padded != 0).view(np.int8)
+    around = sum(solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in _AROUND)
+    open_corners = (g == 0) & (around == 3)
+    if not open_corners.any():
+        return None
+    out = g.copy()
+    for dy, dx in _DIAGONALS:
+        colour = padded[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w]  # the cell across the box
+        beside = (padded[1 - dy : 1 - dy + h, 1 : 1 + w] == colour) & (padded[1 : 1 + h, 1 - dx : 1 - dx + w] == colour)
+        corner = open_corners & (colour != 0) & beside
+        for y, x in zip(*np.nonzero(corner), strict=True):
+            c = colour[y, x]
+            y, x = y + dy, x + dx
+            while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
+                out[y, x] = c
+                y, x = y + dy, x + dx
+    return None if np.array_equal(out, g) else out
+
+
 def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Every group with the mirrored colours kept, with each colour new in the targets, and with
     occluders erased where the task loses a colour; for grids and targets of one size only."""
@@ -255,6 +281,7 @@ REGISTRY: tuple = (
     (mirror_about_core, "none", "same"),
     (continue_band, "band", "same"),
     (diagonal_fill, "none", "same"),
+    (corner_rays, "none", "same"),
 )
 
 PARAM_KINDS: dict = {
