@@ -155,3 +155,19 @@ def test_corner_rays():
     assert C.corner_rays(y) is None  # the ray's first cell is taken
     assert C.corner_rays(g([[4, 4, 0], [4, 4, 0], [0, 0, 0]])) is None  # a full box has no open corner
     assert C.corner_rays(g([[4, 5, 0], [4, 0, 0], [0, 0, 0]])) is None  # an L of two colours
+
+
+def test_mirror_across_marker():
+    x = g([[0, 0, 0, 0, 0],
+           [0, 1, 1, 2, 0],
+           [0, 0, 1, 2, 0],
+           [0, 0, 0, 0, 0]])
+    eq(C.mirror_across_marker(x), [[0, 0, 0, 0, 0],
+                                   [0, 1, 1, 1, 1],
+                                   [0, 0, 1, 1, 0],
+                                   [0, 0, 0, 0, 0]])  # the 2s mark the side: the 1s reflected over them
+    eq(C.mirror_across_marker(np.rot90(x).copy()), np.rot90(C.mirror_across_marker(x)))  # above, too
+    assert C.mirror_across_marker(x[:, :4]) is None  # the image would leave the grid
+    assert C.mirror_across_marker(g([[1, 2, 1], [0, 0, 0]])) is None  # the marker between the 1s
+    assert C.mirror_across_marker(g([[1, 2], [0, 0]])) is None  # no colour is the main one
+    assert C.mirror_across_marker(g([[1, 1], [0, 0]])) is None  # no object of two colours

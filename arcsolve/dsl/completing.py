@@ -3,7 +3,8 @@ patterns continued inside the region they partly fill.
 
 `mirror_objects` finds each object's own axis or centre (not the grid's) as the one its
 cells agree with most; `mirror_about_core` mirrors an object about the centre of its
-symmetric part of one colour; `continue_band` repeats the band of rows (or columns) that
+symmetric part of one colour, `mirror_across_marker` across the edge its marker colour
+marks; `corner_rays` continues an L's open corner diagonally; `continue_band` repeats the band of rows (or columns) that
 holds the content along it, with the band's own period; `diagonal_fill` fills a grid whose
 colours repeat along diagonals. The whole-grid completions are in `arcsolve.dsl.completion`.
 
@@ -181,6 +182,51 @@ def mirror_about_core(g: Array) -> Array | None:
     return out  # unchanged where every object was whole already
 
 
+def _marker_axis(main: Array, marker: Array) -> tuple[str, int] | None:
+    """The line between an object's main part and its marker, if the marker lies wholly beyond
+    one side of the main part's box: ('h', sx) for the column sx / 2 (a left-right mirror),
+    ('v', sy) for the row sy / 2."""
+    my, mx = np.nonzero(main)
+    ky, kx = np.nonzero(marker)
+    if kx.min() > mx.max():
+        return "h", 2 * mx.max() + 1
+    if kx.max() < mx.min():
+        return "h", 2 * mx.min() - 1
+    if ky.min() > my.max():
+        return "v", 2 * my.max() + 1
+    if ky.max() < my.min():
+        return "v", 2 * my.min() - 1
+    return None
+
+
+@grid_memo()
+def mirror_across_marker(g: Array) -> Array | None:
+    """Reflect each two-coloured object's main colour across the edge where its marker colour lies, over the marker."""
+    h, w = g.shape
+    out = g.copy()
+    pairs = [o for o in objects(g, "multi8") if len(o.colours) == 2]
+    if not pairs:
+        return None
+    for o in pairs:
+        counts = np.bincount(g[o.mask], minlength=10)
+        first, second = o.colours
+        if counts[first] == counts[second]:
+            return None
+        colour = first if counts[first] > counts[second] else second
+        main = o.mask & (g == colour)
+        axis = _marker_axis(main, o.mask & ~main)
+        if axis is None:
+            return None
+        ys, xs = np.nonzero(main)
+        mirror, at = axis
+        y, x = (at - ys, xs) if mirror == "v" else (ys, at - xs)
+        out[o.mask & ~main] = 0
+        if y.min() < 0 or y.max() >= h or x.min() < 0 or x.max() >= w or (out[y, x] != 0).any():
+            return None  # the image leaves the grid or lands on another object
+        out[y, x] = colour
+    return out
+
+
 def _band_period(band: Array, whole: bool) -> int:
     """The smallest shift p under which the band's columns repeat (each column equal to the
     one p further on), or with `whole` the band's width."""
@@ -282,6 +328,7 @@ REGISTRY: tuple = (
     (continue_band, "band", "same"),
     (diagonal_fill, "none", "same"),
     (corner_rays, "none", "same"),
+    (mirror_across_marker, "none", "same"),
 )
 
 PARAM_KINDS: dict = {
