@@ -4,9 +4,10 @@ patterns continued inside the region they partly fill.
 `mirror_objects` finds each object's own axis or centre (not the grid's) as the one its
 cells agree with most; `mirror_about_core` mirrors an object about the centre of its
 symmetric part of one colour, `mirror_across_marker` across the edge its marker colour
-marks; `corner_rays` continues an L's open corner diagonally; `continue_band` repeats the band of rows (or columns) that
-holds the content along it, with the band's own period; `diagonal_fill` fills a grid whose
-colours repeat along diagonals. The whole-grid completions are in `arcsolve.dsl.completion`.
+marks; `corner_rays` continues an L's open corner diagonally; `continue_band` repeats the
+band of rows (or columns) that holds the content along it, with the band's own period;
+`diagonal_fill` fills a grid whose colours repeat along diagonals. The whole-grid
+completions are in `arcsolve.dsl.completion`.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
