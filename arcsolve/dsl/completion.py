@@ -7,6 +7,7 @@ hidden part of a symmetric or periodic picture.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import MappingProxyType
 
 import numpy as np
@@ -150,15 +151,23 @@ def symmetry_fill_patch(g: Array, noise: int) -> Array | None:
     return _patch(symmetry_fill(g, noise), g, noise)
 
 
-def _row_periods(g: Array, known: Array) -> list[int]:
+@lru_cache(maxsize=64)
+def _row_pairs(h: int) -> tuple[Array, Array, Array]:
+    """Every pair of rows y1 < y2 of h rows, and their gap y2 - y1."""
+    y1, y2 = np.nonzero(np.arange(h)[:, None] < np.arange(h))
+    gaps = y2 - y1
+    y1.flags.writeable = y2.flags.writeable = gaps.flags.writeable = False
+    return y1, y2, gaps
+
+
+def _row_periods(g: Array, known: Array) -> Array:
     """The shifts dy in 1..h under which the known cells agree with the known cells dy rows
     down (every shift past the last row agrees)."""
     h = g.shape[0]
-    both = known[:, None] & known[None]  # (h, h, w): rows y1, y2
-    clash = (both & (g[:, None] != g[None])).any(2)
-    gaps = np.arange(h)[None] - np.arange(h)[:, None]  # y2 - y1
-    bad = np.bincount(gaps[clash & (gaps > 0)], minlength=h + 1)
-    return (np.flatnonzero(bad[1:] == 0) + 1).tolist()
+    clash = (known[:, None] & known[None] & (g[:, None] != g[None])).any(2)  # (h, h): rows y1, y2
+    y1, y2, gaps = _row_pairs(h)
+    bad = np.bincount(gaps[clash[y1, y2]], minlength=h + 1)
+    return np.flatnonzero(bad[1:] == 0) + 1
 
 
 def _classes_agree(ys: Array, xs: Array, colours: Array, py: int, px: int) -> bool:
@@ -173,15 +182,17 @@ def _period(g: Array, noise: int) -> tuple[int, int] | None:
     """The smallest-area (py, px) period of the non-noise cells that repeats at least once."""
     h, w = g.shape
     known = g != noise
-    rows = _row_periods(g, known)
-    cols = _row_periods(g.T, known.T)
+    rows, cols = _row_periods(g, known), _row_periods(g.T, known.T)
+    py, px = rows[:, None].repeat(cols.size, 1).ravel(), cols[None].repeat(rows.size, 0).ravel()  # every pair
     ys, xs = np.nonzero(known)
-    periods = sorted(  # a motif with more cells than are known cannot be all known
-        ((py, px) for py in rows for px in cols if (2 * py <= h or 2 * px <= w) and py * px <= ys.size),
-        key=lambda p: (p[0] * p[1], p),
-    )
+    # repeating at least once; a motif with more cells than are known cannot be all known
+    fits = ((2 * py <= h) | (2 * px <= w)) & (py * px <= ys.size)
+    py, px = py[fits], px[fits]
     colours = g[ys, xs]
-    return next((p for p in periods if _classes_agree(ys, xs, colours, *p)), None)
+    for i in np.lexsort((px, py, py * px)).tolist():  # by area, then py, then px
+        if _classes_agree(ys, xs, colours, int(py[i]), int(px[i])):
+            return int(py[i]), int(px[i])
+    return None
 
 
 @grid_memo()
