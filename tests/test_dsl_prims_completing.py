@@ -171,3 +171,25 @@ def test_mirror_across_marker():
     assert C.mirror_across_marker(g([[1, 2, 1], [0, 0, 0]])) is None  # the marker between the 1s
     assert C.mirror_across_marker(g([[1, 2], [0, 0]])) is None  # no colour is the main one
     assert C.mirror_across_marker(g([[1, 1], [0, 0]])) is None  # no object of two colours
+
+
+def test_colour_ray():
+    x = g([[0, 0, 0, 0, 0],
+           [0, 1, 1, 0, 0],
+           [0, 1, 1, 0, 0],
+           [0, 0, 0, 0, 3],
+           [0, 0, 0, 0, 0]])
+    eq(C.colour_ray(x, 1, "dr"), [[0, 0, 0, 0, 0],
+                                  [0, 1, 1, 0, 0],
+                                  [0, 1, 1, 0, 0],
+                                  [0, 0, 0, 1, 3],
+                                  [0, 0, 0, 0, 1]])  # from the block's lower right corner only
+    eq(C.colour_ray(x, 1, "ul"), [[1, 0, 0, 0, 0],
+                                  [0, 1, 1, 0, 0],
+                                  [0, 1, 1, 0, 0],
+                                  [0, 0, 0, 0, 3],
+                                  [0, 0, 0, 0, 0]])
+    assert C.colour_ray(x, 3, "dr") is None  # the 3 is at the edge: no room
+    assert C.colour_ray(x, 5, "ul") is None  # no such colour
+    facts = task_facts([x], [C.colour_ray(x, 1, "ul")])
+    assert PARAMS["colour_heading"]([x], [x], facts) == [(1, h) for h in ("ul", "ur", "dl", "dr")]

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import product
+from types import MappingProxyType
 
 import numpy as np
 
@@ -183,6 +184,29 @@ def mirror_about_core(g: Array) -> Array | None:
     return out  # unchanged where every object was whole already
 
 
+_HEADINGS = MappingProxyType({"ul": (-1, -1), "ur": (-1, 1), "dl": (1, -1), "dr": (1, 1)})
+
+
+def colour_ray(g: Array, colour: int, heading: str) -> Array | None:
+    """Shoot a diagonal ray (ul, ur, dl, dr) from the foremost cell of each `colour` object up to an obstacle."""
+    dy, dx = _HEADINGS[heading]
+    h, w = g.shape
+    out = g.copy()
+    drawn = False
+    for o in objects(g, "colour4"):
+        if o.colours != (colour,):
+            continue
+        ys, xs = np.nonzero(o.mask)
+        ahead = dy * ys + dx * xs
+        for y, x in zip(ys[ahead == ahead.max()].tolist(), xs[ahead == ahead.max()].tolist(), strict=True):
+            y, x = y + dy, x + dx
+            while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
+                out[y, x] = colour
+                drawn = True
+                y, x = y + dy, x + dx
+    return out if drawn else None
+
+
 def _marker_axis(main: Array, marker: Array) -> tuple[str, int] | None:
     """The line between an object's main part and its marker, if the marker lies wholly beyond
     one side of the main part's box: ('h', sx) for the column sx / 2 (a left-right mirror),
@@ -330,9 +354,13 @@ REGISTRY: tuple = (
     (diagonal_fill, "none", "same"),
     (corner_rays, "none", "same"),
     (mirror_across_marker, "none", "same"),
+    (colour_ray, "colour_heading", "same"),
 )
 
 PARAM_KINDS: dict = {
     "object_symmetry": _object_symmetries,
     "band": _bands,
+    "colour_heading": lambda grids, targets, facts: list(
+        product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), _HEADINGS)
+    ),
 }
