@@ -279,8 +279,11 @@ def continue_band(g: Array, axis: str, whole: bool) -> Array | None:
 def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
     """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
     class known, as the colours of the p classes; None if there is none below 10."""
+    lines = ys + step * xs
+    if np.unique(lines).size != np.unique(lines * 10 + colours).size:  # a line of two colours
+        return None
     for p in range(2, 10):
-        classes = (ys + step * xs) % p
+        classes = lines % p
         motif = np.full(p, -1)
         motif[classes] = colours
         if (motif >= 0).all() and (motif[classes] == colours).all():
