@@ -92,24 +92,34 @@ def paint_by_line(g: Array, c: int, axis: str) -> Array | None:
     return _paint_rows(g, c, rows) if axis == "h" else _paint_rows(g.T, c, cols).T
 
 
-def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
-    """Recolour each object of colour c by the one other colour in the rows ('h') or columns ('v') it spans."""
+@grid_memo()
+def _colours_across(g: Array, axis: str) -> tuple[Array, Array, Array]:
+    """The 'colour4' labels, each object's colour (0 for label 0) and which non-zero colours
+    the rows ('h') or columns ('v') that it spans have: (n + 1, k)."""
     lab, n = labels(g, "colour4")
     colour = np.zeros(n + 1, dtype=g.dtype)
-    colour[lab] = g  # each object's colour (0 for the background, label 0)
-    ours = colour == c
-    ours[0] = False
-    if not ours.any():
-        return None
+    colour[lab] = g
     rows, cols = _line_counts(g)
     lines, counts = (lab, rows) if axis == "h" else (lab.T, cols)
-    spans = np.zeros((n + 1, lines.shape[0]), dtype=bool)
-    spans[lines, np.arange(lines.shape[0])[:, None]] = True  # the lines each object has cells in
-    start, stop = spans.argmax(1), spans.shape[1] - spans[:, ::-1].argmax(1)
-    seen = np.vstack((np.zeros(counts.shape[1], dtype=int), np.cumsum(counts > 0, axis=0)))
-    others = seen[stop] > seen[start]  # (n + 1, k): the colours in the lines each object spans
-    others[:, [0, c]] = False
-    single = ours & (others.sum(1) == 1)
+    h, k = counts.shape
+    spans = np.zeros((n + 1, h), dtype=bool)
+    spans[lines, np.arange(h)[:, None]] = True  # the lines each object has cells in
+    start, stop = spans.argmax(1), h - spans[:, ::-1].argmax(1)
+    seen = np.zeros((h + 1, k), dtype=int)  # lines before each line that have each colour
+    np.cumsum(counts > 0, axis=0, out=seen[1:])
+    others = seen[stop] > seen[start]
+    others[:, 0] = False
+    return lab, colour, others
+
+
+def paint_objects_by_line(g: Array, c: int, axis: str) -> Array | None:
+    """Recolour each object of colour c by the one other colour in the rows ('h') or columns ('v') it spans."""
+    if c == 0 or not (g == c).any():
+        return None
+    lab, colour, others = _colours_across(g, axis)
+    others = others.copy()
+    others[:, c] = False
+    single = (colour == c) & (others.sum(1) == 1)
     return np.where(single, others.argmax(1), colour).astype(g.dtype)[lab]
 
 
