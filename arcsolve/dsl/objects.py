@@ -158,6 +158,13 @@ def _has_hole(o: Obj) -> bool:
     box = o.mask[o.box]
     if min(box.shape) <= 2 or box[1:-1, 1:-1].all():
         return False  # every cell outside the object lies on the box's border
+    return _encloses(box)
+
+
+@grid_memo()
+def _encloses(box: Array) -> bool:
+    """Whether some False cell of a mask is cut off from its border by True cells (4-connected);
+    shared by every object of one shape."""
     lab, n = label(box, ~box, diagonal=False, by_colour=False)
     border = np.zeros(n + 1, dtype=bool)
     border[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
@@ -166,7 +173,7 @@ def _has_hole(o: Obj) -> bool:
 
 def _symmetric(g: Array, o: Obj) -> bool:
     c = o.crop(g)
-    return bool(np.array_equal(c, c[:, ::-1]) or np.array_equal(c, c[::-1]))
+    return bool((c == c[:, ::-1]).all() or (c == c[::-1]).all())
 
 
 SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]] = MappingProxyType({
