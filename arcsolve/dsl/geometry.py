@@ -59,7 +59,8 @@ def shift(g: Array, dy: int, dx: int) -> Array | None:
 
 def roll(g: Array, dy: int, dx: int) -> Array:
     """Translate cyclically by (dy, dx)."""
-    return np.roll(g, (dy, dx), axis=(0, 1))
+    h, w = g.shape
+    return g[((np.arange(h) - dy) % h)[:, None], (np.arange(w) - dx) % w]
 
 
 # --- scaling and tiling ---------------------------------------------------------------
