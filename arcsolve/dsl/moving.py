@@ -42,8 +42,9 @@ def _movers(g: Array, anchor: Array) -> list[tuple[Array, Array]]:
     ys, xs = np.nonzero(lab)
     ids = lab[ys, xs]
     order = np.argsort(ids, kind="stable")  # object by object, each in row-major order
-    ends = np.cumsum(np.bincount(ids)[1:])[:-1]
-    return list(zip(np.split(ys[order], ends), np.split(xs[order], ends), strict=True))
+    ys, xs = ys[order], xs[order]
+    ends = np.cumsum(np.bincount(ids)).tolist()  # ends[i]: where object i + 1 starts
+    return [(ys[a:b], xs[a:b]) for a, b in zip(ends[:-1], ends[1:], strict=True)]
 
 
 def _step(lo: int, hi: int, t_lo: int, t_hi: int) -> int:
