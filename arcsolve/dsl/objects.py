@@ -131,14 +131,14 @@ def _unique_best(values: list, best) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def _unique_key(keys: list) -> int | None:
+def unique_key(keys: list) -> int | None:
     """Index of the one key that no other object shares (None unless exactly one)."""
     counts = Counter(keys)
     singles = [i for i, k in enumerate(keys) if counts[k] == 1]
     return singles[0] if len(singles) == 1 else None
 
 
-def _most_common(keys: list) -> int | None:
+def most_common_key(keys: list) -> int | None:
     """Index of an object whose key is the single most frequent one (shared by several)."""
     counter = Counter(keys)
     counts = [counter[k] for k in keys]
@@ -180,17 +180,17 @@ SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]]
     "largest": lambda g, objs: _unique_best([o.size for o in objs], max),
     "smallest": lambda g, objs: _unique_best([o.size for o in objs], min),
     "most_colours": lambda g, objs: _unique_best([len(o.colours) for o in objs], max),
-    "unique_colour": lambda g, objs: _unique_key([o.colours for o in objs]),
-    "unique_shape": lambda g, objs: _unique_key([o.shape_key() for o in objs]),
-    "symmetric": lambda g, objs: _unique_key([_symmetric(g, o) for o in objs]),
+    "unique_colour": lambda g, objs: unique_key([o.colours for o in objs]),
+    "unique_shape": lambda g, objs: unique_key([o.shape_key() for o in objs]),
+    "symmetric": lambda g, objs: unique_key([_symmetric(g, o) for o in objs]),
 })
 
 # Selectors only worth cropping to (the search tries them with crop_object alone).
 CROP_SELECTORS: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], int | None]] = MappingProxyType({
-    "common_shape": lambda g, objs: _most_common([o.shape_key() for o in objs]),
+    "common_shape": lambda g, objs: most_common_key([o.shape_key() for o in objs]),
     "most_secondary": lambda g, objs: _unique_best([_secondary_cells(g, o) for o in objs], max),
     "least_secondary": lambda g, objs: _unique_best([_secondary_cells(g, o) for o in objs], min),
-    "has_hole": lambda g, objs: _unique_key([_has_hole(o) for o in objs]),
+    "has_hole": lambda g, objs: unique_key([_has_hole(o) for o in objs]),
 })
 
 

@@ -17,8 +17,7 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
@@ -27,7 +26,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.objects import CROP_SELECTORS, SELECTORS, labels
+from arcsolve.dsl.objects import CROP_SELECTORS, SELECTORS, labels, most_common_key, unique_key
 
 Array = np.ndarray
 
@@ -81,23 +80,6 @@ def parts(g: Array, split: str) -> Parts:
     return Parts(lab, top, left, bottom - top, right - left, counts)
 
 
-def _odd(keys: Sequence) -> int | None:
-    """Index of the one part whose key no other part shares (None unless exactly one)."""
-    counts = Counter(keys)
-    singles = [i for i, k in enumerate(keys) if counts[k] == 1]
-    return singles[0] if len(singles) == 1 else None
-
-
-def _common_shape(keys: Sequence[bytes]) -> int | None:
-    """A part whose shape is the single most frequent one (shared by several parts)."""
-    counter = Counter(keys)
-    counts = [counter[k] for k in keys]
-    top = max(counts)
-    if top < 2 or sum(c == top for c in counts) != top:
-        return None
-    return counts.index(top)
-
-
 def _measures(g: Array, p: Parts) -> dict[str, Array]:
     """Per-part numbers that criteria rank by; 'minority' (the part's cells of the grid's least
     frequent non-zero colour) only when one colour is the least frequent."""
@@ -112,9 +94,9 @@ def _measures(g: Array, p: Parts) -> dict[str, Array]:
 
 # The one part that differs from all others, or one of the most common kind; tried first.
 ODD: MappingProxyType[str, Callable[[Parts], int | None]] = MappingProxyType({
-    "unique_size": lambda p: _odd(p.size.tolist()),
-    "rectangle": lambda p: _odd((p.size == p.height * p.width).tolist()),  # the one (non-)rectangle
-    "common_shape": lambda p: _common_shape(p.shape_keys),
+    "unique_size": lambda p: unique_key(p.size.tolist()),
+    "rectangle": lambda p: unique_key((p.size == p.height * p.width).tolist()),  # the one (non-)rectangle
+    "common_shape": lambda p: most_common_key(p.shape_keys),
 })
 
 # The part with the most (1) or the least (-1) of a measure.
