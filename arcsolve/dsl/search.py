@@ -3,15 +3,15 @@
 A search state is the tuple of grids a program produces on every train and test input at
 once, so the work is shared across test inputs and equal states (same grids everywhere)
 are explored once. Level by level, every inferred step is applied to every stored state; a
-program is accepted if it reproduces each train output exactly, directly or after a cell-
-wise colour map fitted on the train pairs. One whose test outputs have a size that the
-train pairs' pattern does not allow (a crop giving 6×6 where every train output is 7×7) is
-kept as an unverified guess, ranked after every other program, and does not end the
-search. The last step is evaluated lazily, pair by pair from the smallest input, and skips
-steps whose shape effect cannot give the target sizes; this cheap pass also looks one step
-ahead before each level is expanded in full, and a level's states are visited closest to
-the targets first. Step results are remembered per task, since the full expansion asks
-again what the lookahead asked. The clock is checked at every step.
+program is accepted if it reproduces each train output exactly, directly or after a
+cell-wise colour map fitted on the train pairs. One whose test outputs have a size that
+the train pairs' pattern does not allow (a crop giving 6×6 where every train output is
+7×7) is kept as an unverified guess, ranked after every other program, and does not end
+the search. The last step is evaluated lazily, pair by pair from the smallest input, and
+skips steps whose shape effect cannot give the target sizes; this cheap pass also looks
+one step ahead before each level is expanded in full, and a level's states are visited
+closest to the targets first. Step results are remembered per task, since the full
+expansion asks again what the lookahead asked. The clock is checked at every step.
 
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
 single program verifies, the last twentieth of the budget goes to overlaying a few pieces
