@@ -100,17 +100,22 @@ def labels(g: Array, conn: str) -> tuple[Array, int]:
     return label(g, g != 0, diagonal=conn == "multi8", by_colour=conn == "colour4")
 
 
+def label_boxes(lab: Array, n: int) -> tuple[Array, Array, Array, Array]:
+    """The bounding box of each label 1..n of a label grid: top, left, bottom, right (the last
+    two exclusive), as arrays indexed by label - 1."""
+    h, w = lab.shape
+    rows, cols = np.zeros((n + 1, h), dtype=bool), np.zeros((n + 1, w), dtype=bool)
+    rows[lab, np.arange(h)[:, None]] = True  # the rows and columns that each label has cells in
+    cols[lab, np.arange(w)] = True
+    return rows[1:].argmax(1), cols[1:].argmax(1), h - rows[1:, ::-1].argmax(1), w - cols[1:, ::-1].argmax(1)
+
+
 @grid_memo(2048)
 def objects(g: Array, conn: str) -> tuple[Obj, ...]:
     """Components of non-zero cells: 'multi8' (any colour, 8-conn) or 'colour4' (one colour),
     in the order of their labels (`labels`)."""
     lab, n = labels(g, conn)
-    h, w = g.shape
-    rows, cols = np.zeros((n + 1, h), dtype=bool), np.zeros((n + 1, w), dtype=bool)
-    rows[lab, np.arange(h)[:, None]] = True  # the rows and columns that each label has cells in
-    cols[lab, np.arange(w)] = True
-    top, left = rows[1:].argmax(1).tolist(), cols[1:].argmax(1).tolist()
-    bottom, right = (h - rows[1:, ::-1].argmax(1)).tolist(), (w - cols[1:, ::-1].argmax(1)).tolist()
+    top, left, bottom, right = (a.tolist() for a in label_boxes(lab, n))
     present = np.zeros((n + 1, 10), dtype=bool)
     present[lab, g] = True
     colours: list[list[int]] = [[] for _ in range(n)]
@@ -158,17 +163,7 @@ def _has_hole(o: Obj) -> bool:
     box = o.mask[o.box]
     if min(box.shape) <= 2 or box[1:-1, 1:-1].all():
         return False  # every cell outside the object lies on the box's border
-    return _encloses(box)
-
-
-@grid_memo()
-def _encloses(box: Array) -> bool:
-    """Whether some False cell of a mask is cut off from its border by True cells (4-connected);
-    shared by every object of one shape."""
-    lab, n = label(box, ~box, diagonal=False, by_colour=False)
-    border = np.zeros(n + 1, dtype=bool)
-    border[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
-    return bool(n > np.count_nonzero(border[1:]))
+    return bool(enclosed(box.astype(np.int8)).any())  # memoised, so shared by every object of one shape
 
 
 def _symmetric(g: Array, o: Obj) -> bool:

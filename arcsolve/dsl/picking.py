@@ -26,7 +26,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.objects import CROP_SELECTORS, SELECTORS, labels, most_common_key, unique_key
+from arcsolve.dsl.objects import CROP_SELECTORS, SELECTORS, label_boxes, labels, most_common_key, unique_key
 
 Array = np.ndarray
 
@@ -70,12 +70,7 @@ def parts(g: Array, split: str) -> Parts:
         lab, n = index[g], present.size
     else:
         lab, n = labels(g, split)
-    h, w = g.shape
-    rows, cols = np.zeros((n + 1, h), dtype=bool), np.zeros((n + 1, w), dtype=bool)
-    rows[lab, np.arange(h)[:, None]] = True  # the rows and columns that each label has cells in
-    cols[lab, np.arange(w)] = True
-    top, left = rows[1:].argmax(1), cols[1:].argmax(1)
-    bottom, right = h - rows[1:, ::-1].argmax(1), w - cols[1:, ::-1].argmax(1)
+    top, left, bottom, right = label_boxes(lab, n)
     counts = np.bincount((lab * 10 + g).ravel(), minlength=(n + 1) * 10).reshape(n + 1, 10)[1:]
     return Parts(lab, top, left, bottom - top, right - left, counts)
 
