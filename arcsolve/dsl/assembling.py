@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
 from arcsolve.dsl.memo import grid_memo
 
 Array = np.ndarray
@@ -22,13 +23,7 @@ Array = np.ndarray
 # The eight dihedral transforms, the identity first so that an ambiguous copy reads as plain.
 DIHEDRAL: MappingProxyType[str, Callable[[Array], Array]] = MappingProxyType({
     "id": lambda g: g,
-    "flip_h": lambda g: g[:, ::-1],
-    "flip_v": lambda g: g[::-1],
-    "rot180": lambda g: g[::-1, ::-1],
-    "transpose": lambda g: g.T,
-    "rot90": lambda g: g.T[::-1],  # anticlockwise, as np.rot90
-    "rot270": lambda g: g.T[:, ::-1],
-    "antitranspose": lambda g: g[::-1, ::-1].T,
+    **{fn.__name__: fn for fn in (flip_h, flip_v, rot180, transpose, rot90, rot270, antitranspose)},
 })
 
 
