@@ -63,7 +63,7 @@ def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
 
 
 @lru_cache(maxsize=256)
-def _lines(h: int, w: int, dy: int, dx: int) -> tuple[Array, Array, int]:
+def lines_along(h: int, w: int, dy: int, dx: int) -> tuple[Array, Array, int]:
     """For direction (dy, dx) on an h x w grid: each cell's line along it (0 .. n - 1), its
     step along that line, and n."""
     ys, xs = np.indices((h, w))
@@ -93,7 +93,7 @@ def rays(g: Array, src: int, dirs: str) -> Array | None:
     if src:  # one colour: a cell is drawn if its line has a source other than itself
         passed = np.zeros(g.shape, dtype=bool)
         for dy, dx in {d for d, _ in _RAY_LINES[dirs]}:
-            line, _, n = _lines(h, w, dy, dx)
+            line, _, n = lines_along(h, w, dy, dx)
             passed |= np.bincount(line[sources], minlength=n)[line] > sources
         return np.where(passed & (g == 0), np.asarray(src, dtype=g.dtype), g)
     # many colours: within a direction the farthest source draws last, so a cell gets the
@@ -101,7 +101,7 @@ def rays(g: Array, src: int, dirs: str) -> Array | None:
     out = g
     codes = {}
     for (dy, dx), end in _RAY_LINES[dirs]:
-        line, step, n = _lines(h, w, dy, dx)
+        line, step, n = lines_along(h, w, dy, dx)
         if (dy, dx) not in codes:  # step * 16 + colour of the line's first and last source
             coded = step[sources] * 16 + g[sources]
             first, last = np.full(n, 64 * (h + w)), np.full(n, -64 * (h + w))

@@ -16,6 +16,7 @@ from types import MappingProxyType
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from arcsolve.dsl.drawing import lines_along
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import Obj, enclosed, label, objects
 
@@ -115,9 +116,9 @@ def _line_order(h: int, w: int, dy: int, dx: int) -> tuple[Array, Array, Array]:
     """The cells of an h x w grid (flat indices) sorted along the lines of direction (dy, dx),
     line by line and step by step; for each sorted position, where its line starts; and the
     position of each cell in that order."""
-    ys, xs = np.indices((h, w))
-    line = (xs * dy - ys * dx + h + w).ravel()
-    order = np.lexsort(((ys * dy + xs * dx).ravel(), line))
+    line, step, _ = lines_along(h, w, dy, dx)
+    line = line.ravel()
+    order = np.lexsort((step.ravel(), line))
     sorted_line = line[order]
     starts = np.flatnonzero(np.r_[True, sorted_line[1:] != sorted_line[:-1]])
     line_start = np.repeat(starts, np.diff(np.r_[starts, h * w]))
