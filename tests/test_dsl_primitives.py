@@ -9,7 +9,7 @@ import pytest
 
 from arcsolve.dsl import primitives as P
 from arcsolve.dsl.compose import Cover, overlay
-from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
@@ -499,6 +499,9 @@ def test_grid_memo_returns_read_only_equal_results():
     assert not first.flags.writeable
     eq(double(a, 3), [[3, 6]])
     assert calls == [2, 3]
+    clear_memos()
+    eq(double(a, 2), [[2, 4]])
+    assert calls == [2, 3, 2]  # asked again once forgotten
 
 
 def test_objects_and_select():

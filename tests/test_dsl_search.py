@@ -102,6 +102,21 @@ def test_a_task_whose_inputs_rank_colours_alike_gets_no_ranked_view(monkeypatch)
     assert views[0] is None and views[1] is not None
 
 
+def test_views_share_step_results_and_the_memos_are_cleared_after_a_search(monkeypatch):
+    from arcsolve.dsl.memo import _MEMOS
+    from arcsolve.dsl.objects import objects
+
+    views = []
+    monkeypatch.setattr("arcsolve.dsl.search._run_views",
+                        lambda plain, ranked, budget: views.append((plain, ranked)) or [])
+    objects(np.array([[1, 0, 2]], dtype=np.int8), "colour4")  # a memo filled before the search
+    train = [([[1, 1, 2]], [[2, 1, 1]]), ([[1, 2, 1]], [[1, 2, 1]])]
+    search(make_task(train, [[[3, 3, 1]]]), time_budget=0.1)
+    plain, ranked = views[0]
+    assert ranked is not None and ranked.apply is plain.apply
+    assert sum(c.cache_info().currsize for c in _MEMOS) == 0
+
+
 def test_no_verified_program_gives_no_candidates():
     rng = np.random.default_rng(0)
     train = [(rng.integers(0, 10, (3, 3)).tolist(), rng.integers(0, 10, (2, 4)).tolist())

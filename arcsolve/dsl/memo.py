@@ -2,7 +2,9 @@
 
 The search asks several primitives the same question of one grid (which objects it has,
 which object a selector picks, where its period is), so the shared answers are computed
-once per grid. Cached arrays are read-only, so that no caller can change them.
+once per grid. Cached arrays are read-only, so that no caller can change them. The answers
+are about one task's grids, so the search clears every memo when a task is done
+(`clear_memos`): a worker that solves many tasks keeps no other task's grids.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import TypeVar
 import numpy as np
 
 T = TypeVar("T")
+_MEMOS: list = []  # every memoised function's cache, for clear_memos
 
 
 def grid_memo(maxsize: int = 1024) -> Callable[[Callable[..., T]], Callable[..., T]]:
@@ -32,6 +35,13 @@ def grid_memo(maxsize: int = 1024) -> Callable[[Callable[..., T]], Callable[...,
             return cached(g.tobytes(), g.shape, g.dtype.str, args)
 
         call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        _MEMOS.append(cached)
         return call
 
     return decorate
+
+
+def clear_memos() -> None:
+    """Forget every memoised answer, of every function decorated with `grid_memo`."""
+    for cached in _MEMOS:
+        cached.cache_clear()

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from arcsolve.dsl.compose import BASES, Cover, base_grid, overlay
+from arcsolve.dsl.memo import clear_memos
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
 from arcsolve.dsl.primitives import PRIMITIVES
 from arcsolve.dsl.program import (
@@ -381,12 +382,17 @@ def search(
 
     The task is searched as given and, when its inputs rank their colours differently (see
     `ranked_colours`), also with every pair's colours ranked, to depth 2, within one time
-    budget (`_run_views`)."""
+    budget (`_run_views`). The two views share one cache of step results. The per-grid memos
+    are cleared when the search ends, so a worker's memory does not grow task after task."""
     plain = _Search(task, time_budget, max_depth, max_states)
     ranked = None
     if len({ranked_colours(g).tobytes() for g in plain.train_in + plain.test_in}) > 1:
         ranked = _Search(task, time_budget, min(max_depth, 2), max_states, ranked=True)
-    return distinct(_run_views(plain, ranked, time_budget))
+        ranked.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks
+    try:
+        return distinct(_run_views(plain, ranked, time_budget))
+    finally:
+        clear_memos()  # the per-grid answers are about this task's grids alone
 
 
 def solve(task: Task, config: SolveConfig) -> Solution:
