@@ -64,14 +64,17 @@ class Cover:
         """Keep a piece (its train cells concatenated) on the colours it gets right, if they
         cover something new; the kept key is (key, colours), colours () meaning all."""
         active = train_flat != self.base_flat
+        if not (active & self.need).any():
+            return  # nothing to cover, whichever colours it keeps
         wrong = active & (train_flat != self.target_flat)
         colours: tuple = ()
         if wrong.any():
-            right = np.setdiff1d(train_flat[active], train_flat[wrong])
-            if right.size == 0:
+            right = (np.bincount(train_flat[active], minlength=10) > 0) & ~(
+                np.bincount(train_flat[wrong], minlength=10) > 0)
+            if not right.any():
                 return
-            colours = tuple(int(c) for c in right)
-            active &= np.isin(train_flat, right)
+            colours = tuple(int(c) for c in np.flatnonzero(right))
+            active &= right[train_flat]
         covered = active & self.need
         if not covered.any():
             return

@@ -59,6 +59,7 @@ RANKED_COST = 0.5  # added to a program found on the pairs with ranked colours
 SHARED_PASSES = 2  # the plain view's passes before the ranked view's turn: depth 1, programs of length 2
 RANKED_SHARE = 0.25  # of the time budget, at most, for the view with ranked colours
 _END = object()
+_UNSET = np.full(10, -1, dtype=np.int8)  # a colour table with no colour mapped yet
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,7 @@ class _Search:
 
     def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array]):
         """Record the program if it reproduces the train outputs, after a colour map if needed."""
-        table = np.full(10, -1, dtype=np.int8)
+        table = _UNSET.copy()
         for out, target in zip(train_out, self.targets, strict=True):
             if out.shape != target.shape or not _fit_colours(table, out, target):
                 return
@@ -273,7 +274,7 @@ class _Search:
         for step in self.steps(state, last=True):
             if self.out_of_time():
                 return False
-            table = np.full(10, -1, dtype=np.int8)
+            table = _UNSET.copy()
             train_out = list(state[: self.n_train])
             for k in self.order:
                 g, target = self.apply(step, state[k]), self.targets[k]
