@@ -125,7 +125,7 @@ def paint_sides(g: Array, table: tuple[tuple[int, int], ...]) -> Array | None:
     lab, n = regions(g)
     if n == 0:
         return None
-    lookup = np.full(16, -1, dtype=g.dtype)
+    lookup = np.full(16, -1, dtype=np.int16)
     for code, colour in table:
         lookup[code] = colour
     colours = lookup[_side_codes(lab, n)]
