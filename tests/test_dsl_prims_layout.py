@@ -141,6 +141,7 @@ def test_centre_in_frame():
     narrow[1, 3] = 0
     assert L.centre_in_frame(narrow, 3) is None  # 2 columns in 5: half a cell off the centre
     assert L.centre_in_frame(L.centre_in_frame(x, 3), 3) is None  # centred already
+    assert L.centre_in_frame(g([[0, 2, 0, 3], [0, 2, 0, 3], [2, 2, 2, 3]]), 3) is None  # wider than the frame
 
 
 def test_frame_colour_params():

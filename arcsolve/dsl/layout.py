@@ -202,6 +202,8 @@ def centre_in_frame(g: Array, c: int) -> Array | None:
     if dy2 % 2 or dx2 % 2 or (dy2 == 0 and dx2 == 0):
         return None
     y, x = ry + dy2 // 2, rx + dx2 // 2
+    if y.min() < 0 or x.min() < 0 or y.max() >= g.shape[0] or x.max() >= g.shape[1]:
+        return None  # the rest is larger than the frame
     out = np.where(rest, 0, g).astype(g.dtype)
     if (out[y, x] != 0).any():
         return None  # the rest would land on the frame
