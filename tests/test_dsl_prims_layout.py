@@ -57,10 +57,35 @@ def test_cell_template():
     assert L.cell_template(g([[1, 5, 1], [1, 5, 1]]), "own") is None  # nothing to copy onto
 
 
+def test_connect_cells():
+    assert L.connect_cells(g([[2, 0, 2], [0, 0, 0], [3, 0, 3]])) is None  # no separator lines
+    x = g([[2, 2, 1, 0, 0, 1, 2, 2, 1, 4, 4],
+           [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+           [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0],
+           [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+           [2, 2, 1, 0, 0, 1, 0, 0, 1, 4, 4]])  # cells one row high, two columns wide
+    eq(L.connect_cells(x), [[2, 2, 1, 2, 2, 1, 2, 2, 1, 4, 4],
+                            [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                            [2, 2, 1, 0, 0, 1, 0, 0, 1, 4, 4],
+                            [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                            [2, 2, 1, 0, 0, 1, 0, 0, 1, 4, 4]])  # 2 and 4 apart in a row: no line
+    mixed = x.copy()
+    mixed[0, 1] = 3
+    assert L.connect_cells(mixed) is None  # a cell of two colours
+    crossing = g([[0, 5, 4, 5, 0],
+                  [5, 5, 5, 5, 5],
+                  [2, 5, 0, 5, 2],
+                  [5, 5, 5, 5, 5],
+                  [0, 5, 4, 5, 0]])
+    assert L.connect_cells(crossing) is None  # the row of 2s crosses the column of 4s
+    assert L.connect_cells(L.connect_cells(x)) is None  # nothing left to join
+
+
 def test_cell_paint_params():
     assert params("cell_paint", [CELLS], [CELLS]) == [("own",), ("line",)]
     assert params("cell_paint", [CELLS], [CELLS[:2]]) == []  # another size
     assert params("cell_paint", [CELLS, g([[1, 2], [0, 0]])], [CELLS, g([[1, 2], [0, 0]])]) == []
+    assert params("cells", [CELLS], [CELLS]) == [()] and params("cells", [CELLS], [CELLS[:2]]) == []
 
 
 def test_fill_largest_empty():
@@ -195,6 +220,7 @@ def test_centre_axis_params():
 @pytest.mark.parametrize("task_id, program", [
     ("c444b776", "cell_template{own}"),  # the one drawn cell copied into every cell
     ("1e32b0e9", "cell_template{line}"),  # the first cell's shape completed in the lines' colour
+    ("06df4c85", "connect_cells"),
     ("3eda0437", "fill_largest_empty{6}"),
     ("b6afb2da", "neighbour_count{plus} | recolor{3->1,5->2}"),  # corners, edges, insides
     ("137eaa0f", "stack_on_anchor{5}"),

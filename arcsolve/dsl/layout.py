@@ -77,6 +77,42 @@ def cell_template(g: Array, paint: str) -> Array | None:
     return out
 
 
+def _between(small: Array) -> Array:
+    """For each zero cell of a small grid, the colour of the non-zero cells on both sides of it
+    in its row when the two are equal, else 0."""
+    n, m = small.shape
+    at = np.where(small != 0, np.arange(m), -1)
+    left = np.maximum.accumulate(at, axis=1)  # the last non-zero column at or before each cell
+    right = np.flip(np.minimum.accumulate(np.flip(np.where(small != 0, np.arange(m), m), 1), axis=1), 1)
+    rows = np.arange(n)[:, None]
+    before = np.where(left >= 0, small[rows, left.clip(0)], 0)
+    after = np.where(right < m, small[rows, right.clip(max=m - 1)], 0)
+    return np.where((small == 0) & (before == after), before, 0)
+
+
+def connect_cells(g: Array) -> Array | None:
+    """Fill the empty cells between two cells of one colour along a row or column of cells between separator lines."""
+    layout = cell_layout(g)
+    if layout is None:
+        return None
+    _, ys, xs = layout
+    blocks = np.stack([g[a:b, e:f] for a, b in ys for e, f in xs]).reshape(len(ys) * len(xs), -1)
+    small = blocks[:, 0].reshape(len(ys), len(xs))
+    if (blocks != blocks[:, :1]).any() or np.count_nonzero(small) < 2:
+        return None  # a cell of several colours
+    across, down = _between(small), _between(small.T).T
+    if ((across != 0) & (down != 0) & (across != down)).any():
+        return None  # two lines of different colours cross
+    joined = np.maximum(across, down)
+    if not joined.any():
+        return None
+    out = g.copy()
+    for (i, j) in zip(*np.nonzero(joined), strict=True):
+        (a, b), (e, f) = ys[i], xs[j]
+        out[a:b, e:f] = joined[i, j]
+    return out
+
+
 def _cell_paints(grids, targets, facts) -> list[tuple]:
     """Both paints, where every grid is cut into cells and keeps its size."""
     if not _same_shapes(grids, targets) or any(cell_layout(g) is None for g in grids):
@@ -287,6 +323,7 @@ def _centre_axes(grids, targets, facts) -> list[tuple]:
 
 REGISTRY: tuple = (
     (cell_template, "cell_paint", "same"),
+    (connect_cells, "cells", "same"),
     (fill_largest_empty, "rectangle_colour", "same"),
     (neighbour_count, "recolouring", "same"),
     (stack_on_anchor, "anchor_colour", "any"),
@@ -296,6 +333,7 @@ REGISTRY: tuple = (
 )
 
 PARAM_KINDS: dict = {
+    "cells": lambda grids, targets, facts: [()] if _cell_paints(grids, targets, facts) else [],
     "cell_paint": _cell_paints,
     "rectangle_colour": _rectangle_colours,
     "recolouring": _recolourings,
