@@ -1,0 +1,235 @@
+"""Tests of the layout family: cells between separator lines, the largest empty rectangle,
+codes by neighbour count, objects stacked on their anchors, frames, the centre line, and the
+parameter inference that rules each out where the train pairs show it cannot apply."""
+
+import numpy as np
+import pytest
+
+from arcsolve.dsl import layout as L
+from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search
+from arcsolve.loaders import load_tasks
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def params(kind, grids, targets):
+    return PARAMS[kind](grids, targets, task_facts(grids, targets))
+
+
+# Four 2x2 cells between lines of 5; the top-left one is the fullest.
+CELLS = g([[1, 0, 5, 0, 0],
+           [1, 2, 5, 0, 3],
+           [5, 5, 5, 5, 5],
+           [0, 0, 5, 0, 0],
+           [0, 0, 5, 0, 0]])
+
+
+def test_cell_layout():
+    assert L.cell_layout(CELLS) == (5, ((0, 2), (3, 5)), ((0, 2), (3, 5)))
+    assert L.cell_layout(g([[1, 1, 1], [0, 2, 0], [1, 1, 1], [0, 0, 3]])) == (1, ((1, 2), (3, 4)), ((0, 3),))
+    assert L.cell_layout(g([[5, 5, 5, 5], [0, 0, 5, 0], [0, 0, 5, 0]])) is None  # cells of two widths
+    assert L.cell_layout(g([[1, 0, 2], [1, 1, 0]])) is None  # no full line
+
+
+def test_cell_template():
+    eq(L.cell_template(CELLS, "own"), [[1, 0, 5, 1, 0],
+                                       [1, 2, 5, 1, 3],
+                                       [5, 5, 5, 5, 5],
+                                       [1, 0, 5, 1, 0],
+                                       [1, 2, 5, 1, 2]])  # a cell's own content stays
+    eq(L.cell_template(CELLS, "line"), [[1, 0, 5, 5, 0],
+                                        [1, 2, 5, 5, 3],
+                                        [5, 5, 5, 5, 5],
+                                        [5, 0, 5, 5, 0],
+                                        [5, 5, 5, 5, 5]])
+    tie = CELLS.copy()
+    tie[3:, :2] = [[0, 4], [4, 4]]  # as full as the top-left cell, and different
+    assert L.cell_template(tie, "own") is None
+    assert L.cell_template(g([[1, 5, 1], [1, 5, 1]]), "own") is None  # nothing to copy onto
+
+
+def test_connect_cells():
+    assert L.connect_cells(g([[2, 0, 2], [0, 0, 0], [3, 0, 3]])) is None  # no separator lines
+    x = g([[2, 2, 1, 0, 0, 1, 2, 2, 1, 4, 4],
+           [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+           [0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0],
+           [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+           [2, 2, 1, 0, 0, 1, 0, 0, 1, 4, 4]])  # cells one row high, two columns wide
+    eq(L.connect_cells(x), [[2, 2, 1, 2, 2, 1, 2, 2, 1, 4, 4],
+                            [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                            [2, 2, 1, 0, 0, 1, 0, 0, 1, 4, 4],
+                            [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1],
+                            [2, 2, 1, 0, 0, 1, 0, 0, 1, 4, 4]])  # 2 and 4 apart in a row: no line
+    mixed = x.copy()
+    mixed[0, 1] = 3
+    assert L.connect_cells(mixed) is None  # a cell of two colours
+    crossing = g([[0, 5, 4, 5, 0],
+                  [5, 5, 5, 5, 5],
+                  [2, 5, 0, 5, 2],
+                  [5, 5, 5, 5, 5],
+                  [0, 5, 4, 5, 0]])
+    assert L.connect_cells(crossing) is None  # the row of 2s crosses the column of 4s
+    assert L.connect_cells(L.connect_cells(x)) is None  # nothing left to join
+
+
+def test_cell_paint_params():
+    assert params("cell_paint", [CELLS], [CELLS]) == [("own",), ("line",)]
+    assert params("cell_paint", [CELLS], [CELLS[:2]]) == []  # another size
+    assert params("cell_paint", [CELLS, g([[1, 2], [0, 0]])], [CELLS, g([[1, 2], [0, 0]])]) == []
+    assert params("cells", [CELLS], [CELLS]) == [()] and params("cells", [CELLS], [CELLS[:2]]) == []
+
+
+def test_fill_largest_empty():
+    x = g([[0, 0, 0, 0, 0, 1],
+           [1, 0, 0, 0, 1, 0],
+           [0, 0, 0, 0, 1, 0],
+           [1, 1, 0, 0, 0, 0]])
+    eq(L.fill_largest_empty(x, 6), [[0, 6, 6, 6, 0, 1],
+                                    [1, 6, 6, 6, 1, 0],
+                                    [0, 6, 6, 6, 1, 0],
+                                    [1, 1, 0, 0, 0, 0]])  # 3x3; the row of five is too thin
+    assert L.fill_largest_empty(g([[0, 0, 1, 0, 0], [0, 0, 1, 0, 0]]), 6) is None  # two 2x2 tie
+    assert L.fill_largest_empty(g([[0, 1, 0], [1, 0, 1]]), 6) is None  # none 2x2
+
+
+def test_rectangle_colour_params():
+    x = g([[0, 0, 1], [0, 0, 1], [1, 0, 0]])
+    assert params("rectangle_colour", [x], [g([[6, 6, 1], [6, 6, 1], [1, 0, 0]])]) == [(6,)]
+    assert params("rectangle_colour", [x], [g([[6, 6, 1], [6, 0, 1], [1, 0, 0]])]) == []  # not filled
+
+
+def test_neighbour_count():
+    x = g([[3, 3, 3, 0],
+           [3, 3, 3, 0],
+           [3, 3, 3, 0],
+           [0, 0, 0, 7]])
+    eq(L.neighbour_count(x, "plus"), [[3, 4, 3, 0],
+                                      [4, 5, 4, 0],
+                                      [3, 4, 3, 0],
+                                      [0, 0, 0, 1]])
+    eq(L.neighbour_count(x, "box"), [[4, 6, 4, 0],
+                                     [6, 9, 6, 0],
+                                     [4, 6, 5, 0],
+                                     [0, 0, 0, 2]])  # the 7 touches a corner diagonally
+
+
+def test_recolouring_params():
+    x = g([[3, 3], [0, 3]])
+    assert params("recolouring", [x], [g([[1, 2], [0, 1]])]) == [("plus",), ("box",)]
+    assert params("recolouring", [x], [g([[1, 2], [4, 1]])]) == []  # a zero cell changes
+    assert params("recolouring", [x], [x]) == []  # nothing changes
+
+
+def test_stack_on_anchor():
+    x = g([[0, 6, 0, 0, 0, 0],
+           [0, 5, 0, 0, 0, 0],
+           [0, 0, 0, 0, 5, 7],
+           [0, 0, 0, 4, 0, 0]])
+    eq(L.stack_on_anchor(x, 5), [[0, 6, 0],
+                                 [0, 5, 7],
+                                 [4, 0, 0]])
+    assert L.stack_on_anchor(x, 6) is None  # the second object has no 6
+    clash = g([[2, 5, 0, 0, 0], [0, 0, 0, 3, 5]])
+    assert L.stack_on_anchor(clash, 5) is None  # the 2 and the 3 land on one cell
+
+
+def test_anchor_colour_params():
+    x = g([[0, 6, 0, 0], [0, 5, 0, 5], [0, 0, 0, 7]])
+    assert params("anchor_colour", [x], [g([[6, 0], [5, 7]])]) == [(5,), (6,), (7,)]
+    assert params("anchor_colour", [x], [g([[6, 0], [5, 0]])]) == [(5,), (6,)]  # no 7 in the target
+    assert params("anchor_colour", [x], [x]) == []  # no smaller target
+
+
+def test_centre_in_frame():
+    x = g([[3, 2, 0, 0, 3],
+           [0, 2, 2, 2, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [3, 0, 0, 0, 3]])
+    eq(L.centre_in_frame(x, 3), [[3, 0, 0, 0, 3],
+                                 [0, 0, 0, 0, 0],
+                                 [0, 2, 0, 0, 0],
+                                 [0, 2, 2, 2, 0],
+                                 [0, 0, 0, 0, 0],
+                                 [3, 0, 0, 0, 3]])
+    narrow = x.copy()
+    narrow[1, 3] = 0
+    assert L.centre_in_frame(narrow, 3) is None  # 2 columns in 5: half a cell off the centre
+    assert L.centre_in_frame(L.centre_in_frame(x, 3), 3) is None  # centred already
+    assert L.centre_in_frame(g([[0, 2, 0, 3], [0, 2, 0, 3], [2, 2, 2, 3]]), 3) is None  # wider than the frame
+
+
+def test_frame_colour_params():
+    x = g([[3, 2, 0], [0, 0, 0], [0, 0, 3]])
+    assert params("frame_colour", [x], [g([[3, 0, 0], [0, 2, 0], [0, 0, 3]])]) == [(3,)]
+    assert params("frame_colour", [x], [x]) == []
+
+
+def test_scale_into_frame():
+    x = g([[0, 0, 0, 0, 0, 0, 0, 0],
+           [0, 2, 2, 2, 2, 2, 2, 0],
+           [0, 2, 0, 0, 0, 0, 2, 0],
+           [0, 2, 0, 0, 0, 0, 2, 0],
+           [0, 2, 0, 0, 0, 0, 2, 0],
+           [0, 2, 0, 0, 0, 0, 2, 0],
+           [0, 2, 2, 2, 2, 2, 2, 0],
+           [4, 0, 0, 0, 0, 0, 0, 0],
+           [0, 4, 0, 0, 0, 0, 0, 0]])
+    eq(L.scale_into_frame(x), [[2, 2, 2, 2, 2, 2],
+                               [2, 4, 4, 0, 0, 2],
+                               [2, 4, 4, 0, 0, 2],
+                               [2, 0, 0, 4, 4, 2],
+                               [2, 0, 0, 4, 4, 2],
+                               [2, 2, 2, 2, 2, 2]])
+    uneven = x.copy()
+    uneven[7, 2] = 4  # 2x3: the inside is 4x4
+    assert L.scale_into_frame(uneven) is None
+    assert L.scale_into_frame(x[7:]) is None  # no frame
+
+
+def test_smaller_target_params():
+    x = g([[1, 0, 0], [0, 0, 0]])
+    assert params("smaller_target", [x], [x[:1, :2]]) == [()]
+    assert params("smaller_target", [x], [x]) == []
+
+
+def test_keep_centre_line():
+    x = g([[1, 2, 3], [4, 5, 6]])
+    eq(L.keep_centre_line(x, "v"), [[0, 2, 0], [0, 5, 0]])
+    assert L.keep_centre_line(x, "h") is None  # two rows: no middle one
+    eq(L.keep_centre_line(x.T, "h"), [[0, 0], [2, 5], [0, 0]])
+
+
+def test_centre_axis_params():
+    x = g([[1, 2, 3], [4, 5, 6], [7, 8, 9]])
+    assert params("centre_axis", [x], [L.keep_centre_line(x, "v")]) == [("v",)]
+    assert params("centre_axis", [x], [g([[0, 0, 0], [4, 0, 0], [0, 0, 0]])]) == [("h",)]
+    assert params("centre_axis", [x], [x]) == []
+
+
+@pytest.mark.parametrize("task_id, program", [
+    ("c444b776", "cell_template{own}"),  # the one drawn cell copied into every cell
+    ("1e32b0e9", "cell_template{line}"),  # the first cell's shape completed in the lines' colour
+    ("06df4c85", "connect_cells"),
+    ("3eda0437", "fill_largest_empty{6}"),
+    ("b6afb2da", "neighbour_count{plus} | recolor{3->1,5->2}"),  # corners, edges, insides
+    ("137eaa0f", "stack_on_anchor{5}"),
+    ("a1570a43", "centre_in_frame{3}"),
+    ("6b9890af", "scale_into_frame"),
+    ("d23f8c26", "keep_centre_line{v}"),
+])
+def test_search_solves_arc_tasks_by_layout(task_id, program):
+    [task] = load_tasks(task_id)
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == program
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
