@@ -1,0 +1,268 @@
+"""Measuring parts of a grid and drawing by the measure: the blocks between separator lines
+by how many cells they hold, the colours as bars as long as their counts, the interiors of
+objects by a property, the grid shrunk by the size of its uniform blocks, and every k-th
+line of the grid recoloured.
+
+`fill_blocks` fills each block of a lattice (`arcsolve.dsl.blocks.cut`) with one colour,
+the fullest blocks' own or a key block's cells spread over the lattice; `block_tally`
+gives one cell per block, its number of cells, for a learned colour map. `colour_bars`
+draws a histogram of the colours; `compress` finds the block size that `downscale` is told;
+`interior_by` paints object interiors with the codes of `objects.PROPERTIES`;
+`recolour_stripes` recolours every k-th row or column.
+
+A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
+shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
+`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import reduce
+from itertools import product
+from math import gcd
+
+import numpy as np
+
+from arcsolve.dsl.blocks import cut
+from arcsolve.dsl.drawing import interior
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.objects import PROPERTIES, objects
+
+Array = np.ndarray
+
+FILLS = ("fullest", "key")
+BARS = ("all", "most")
+COMPRESSED = ("grid", "content")
+_MAX_PERIOD = 5  # the longest stripe period `recolour_stripes` is offered
+
+
+# --- blocks between separator lines ---------------------------------------------------
+
+
+@grid_memo()
+def _lattice(g: Array) -> tuple[Array, Array, Array, Array] | None:
+    """The blocks between full separator lines (`blocks.cut`): each cell's block row and
+    column (-1 on a separator line) and each block's cells of each colour, separator not
+    counted, as an (n rows, n columns, 10) array; None without separators."""
+    found = cut(g)
+    if found is None:
+        return None
+    sep = found[0]
+    lines = (g == sep).all(1), (g == sep).all(0)
+    index = []
+    for line in lines:  # a block starts on each non-separator cell after a separator (or the edge)
+        starts = ~line & np.concatenate(([True], line[:-1]))
+        index.append(np.where(line, -1, starts.cumsum() - 1))
+    rows, cols = index
+    inside = (rows[:, None] >= 0) & (cols[None, :] >= 0) & (g != sep)
+    n_rows, n_cols = rows.max() + 1, cols.max() + 1
+    code = (rows[:, None] * n_cols + cols[None, :]) * 10 + g
+    counts = np.bincount(code[inside], minlength=n_rows * n_cols * 10).reshape(n_rows, n_cols, 10)
+    return rows, cols, counts, lines[0][:, None] | lines[1][None, :]
+
+
+def _fill(g: Array, rows: Array, cols: Array, colours: Array, lines: Array) -> Array:
+    """The grid with each block filled with its colour in `colours` (n rows, n columns)."""
+    return np.where(lines, g, colours[rows[:, None], cols[None, :]]).astype(g.dtype)
+
+
+def fill_blocks(g: Array, how: str) -> Array | None:
+    """Fill blocks between separator lines: the fullest with its colour, others 0, or by the emptiest ('key')."""
+    found = _lattice(g)
+    if found is None:
+        return None
+    rows, cols, counts, lines = found
+    cells = counts[..., 1:].sum(2)
+    if how == "fullest":
+        if cells.max() == 0:
+            return None
+        main = counts[..., 1:].argmax(2) + 1  # the smallest colour on a tie
+        return _fill(g, rows, cols, np.where(cells == cells.max(), main, 0), lines)
+    emptiest = np.flatnonzero(cells == cells.min())
+    if emptiest.size != 1:
+        return None
+    i, j = divmod(int(emptiest[0]), cells.shape[1])
+    key = g[(rows == i)[:, None] & (cols == j)[None, :]]
+    if key.size != cells.size:
+        return None
+    return _fill(g, rows, cols, key.reshape(cells.shape), lines)
+
+
+def block_tally(g: Array) -> Array | None:
+    """One cell per block between separator lines: its number of non-zero cells (9 for 9 or more)."""
+    found = _lattice(g)
+    if found is None:
+        return None
+    return np.minimum(found[2][..., 1:].sum(2), 9).astype(g.dtype)
+
+
+# --- colours as bars ------------------------------------------------------------------
+
+
+def colour_bars(g: Array, which: str) -> Array | None:
+    """One column per colour, as tall as its count: all, most first, or the top count's, left to right ('most')."""
+    counts = np.bincount(g.ravel(), minlength=10)[1:]
+    present = np.flatnonzero(counts)
+    if present.size == 0:
+        return None
+    if which == "all":
+        order = present[np.argsort(-counts[present], kind="stable")]
+        if np.unique(counts[present]).size != present.size:
+            return None
+    else:
+        top = present[counts[present] == counts.max()]
+        left = np.array([np.flatnonzero((g == c + 1).any(0))[0] for c in top])
+        if np.unique(left).size != left.size:
+            return None
+        order = top[np.argsort(left)]
+    heights = counts[order]
+    filled = np.arange(heights.max())[:, None] < heights[None, :]
+    return np.where(filled, order[None, :] + 1, 0).astype(g.dtype)
+
+
+# --- the grid's own scale, its periodic lines, object interiors -----------------------
+
+
+def _block_side(changes: Array, n: int) -> int:
+    """The largest step that every change between consecutive lines falls on, and n."""
+    return reduce(gcd, (np.flatnonzero(changes) + 1).tolist(), n)
+
+
+@grid_memo()
+def compress(g: Array, part: str) -> Array | None:
+    """Shrink the grid ('grid') or its non-zero box ('content') by the size of its largest uniform blocks."""
+    if part == "content":
+        ys, xs = np.nonzero(g)
+        if ys.size == 0:
+            return None
+        g = g[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+    ky = _block_side((g[1:] != g[:-1]).any(1), g.shape[0])
+    kx = _block_side((g[:, 1:] != g[:, :-1]).any(0), g.shape[1])
+    if (ky, kx) == (1, 1):
+        return None
+    return g[::ky, ::kx].copy()
+
+
+def recolour_stripes(g: Array, axis: str, k: int, phase: int, c: int) -> Array | None:
+    """Recolour to c the non-zero cells of every k-th row ('h') or column ('v'), from the phase-th."""
+    n = g.shape[0] if axis == "h" else g.shape[1]
+    if n <= k:
+        return None
+    stripe = np.arange(n) % k == phase
+    mask = (stripe[:, None] if axis == "h" else stripe[None, :]) & (g != 0)
+    return np.where(mask, np.asarray(c, dtype=g.dtype), g)
+
+
+def _interior(g: Array) -> Array:
+    """The non-zero cells whose eight neighbours are all non-zero (`drawing.interior`)."""
+    return (g != 0) & (interior(g, 0) == 0)
+
+
+def interior_by(g: Array, prop: str, conn: str) -> Array | None:
+    """Paint the interior of every object with its code for a property (size rank, ...), for a learned colour map."""
+    inside = _interior(g)
+    objs = objects(g, conn)
+    if not inside.any() or len(objs) < 2:
+        return None
+    codes = PROPERTIES[prop](g, objs)
+    if codes is None:
+        return None
+    painted = np.tensordot(np.asarray(codes), np.stack([o.mask for o in objs]), axes=1)
+    return np.where(inside, painted, g).astype(g.dtype)
+
+
+# --- parameter inference --------------------------------------------------------------
+
+
+def _same_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
+    return all(g.shape == t.shape for g, t in zip(grids, targets, strict=True))
+
+
+def _fills(grids, targets, facts) -> list[tuple]:
+    """Both fills, where the targets have the grids' sizes and every grid has blocks."""
+    if not _same_shapes(grids, targets) or any(_lattice(g) is None for g in grids):
+        return []
+    return [(how,) for how in FILLS]
+
+
+def _tallies(grids, targets, facts) -> list[tuple]:
+    """The tally, where each grid has as many blocks down and across as its target has cells."""
+    for g, t in zip(grids, targets, strict=True):
+        found = _lattice(g)
+        if found is None or found[2].shape[:2] != t.shape:
+            return []
+    return [()]
+
+
+def _bars(grids, targets, facts) -> list[tuple]:
+    """The charts whose size is every target's: the top count high, as wide as the colours shown."""
+    found = []
+    for which in BARS:
+        for g, t in zip(grids, targets, strict=True):
+            counts = np.bincount(g.ravel(), minlength=10)[1:]
+            width = np.count_nonzero(counts) if which == "all" else np.count_nonzero(counts == counts.max())
+            if t.shape != (counts.max(), width):
+                break
+        else:
+            found.append((which,))
+    return found
+
+
+def _compressible(grids, targets, facts) -> list[tuple]:
+    """The parts that every grid has blocks larger than one cell in (the content only where
+    it is not the whole grid)."""
+    parts = [part for part in COMPRESSED if all(compress(g, part) is not None for g in grids)]
+    if parts == list(COMPRESSED) and all(g[[0, -1]].any(1).all() and g[:, [0, -1]].any(0).all() for g in grids):
+        return [("grid",)]
+    return [(part,) for part in parts]
+
+
+def _stripes(grids, targets, facts) -> list[tuple]:
+    """The stripes (axis, period, phase) and colour that account for every cell that changes:
+    each lies on a stripe and turns to c, and every non-zero cell on a stripe changes."""
+    if not facts.recoloured or not _same_shapes(grids, targets):
+        return []
+    changes = [g != t for g, t in zip(grids, targets, strict=True)]
+    if any(not m.any() or (m & (g == 0)).any() for g, m in zip(grids, changes, strict=True)):
+        return []
+    colours = {int(c) for t, m in zip(targets, changes, strict=True) for c in np.unique(t[m])}
+    if len(colours) != 1:
+        return []
+    c = colours.pop()
+    found = []
+    for axis, k in product(("h", "v"), range(2, _MAX_PERIOD + 1)):
+        phase = int(np.nonzero(changes[0])[0 if axis == "h" else 1][0] % k)
+        outs = (recolour_stripes(g, axis, k, phase, c) for g in grids)
+        if all(o is not None and np.array_equal(o != g, m) for o, g, m in zip(outs, grids, changes, strict=True)):
+            found.append((axis, k, phase, c))
+    return found
+
+
+def _interiors(grids, targets, facts) -> list[tuple]:
+    """Every property and connectivity, where on every pair the cells that change are exactly
+    the objects' interiors (which a colour map then paints)."""
+    if not _same_shapes(grids, targets):
+        return []
+    for g, t in zip(grids, targets, strict=True):
+        if not np.array_equal(g != t, _interior(g)) or not (g != t).any():
+            return []
+    return list(product(PROPERTIES, ("multi8", "colour4")))
+
+
+REGISTRY: tuple = (
+    (fill_blocks, "block_fill", "same"),
+    (block_tally, "block_tally", "any"),
+    (colour_bars, "bars", "any"),
+    (compress, "compressible", "any"),
+    (recolour_stripes, "stripes", "same"),
+    (interior_by, "interior_codes", "same"),
+)
+PARAM_KINDS: dict = {
+    "block_fill": _fills,
+    "block_tally": _tallies,
+    "bars": _bars,
+    "compressible": _compressible,
+    "stripes": _stripes,
+    "interior_codes": _interiors,
+}
