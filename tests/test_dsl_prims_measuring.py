@@ -8,6 +8,7 @@ import pytest
 from arcsolve.dsl.measuring import (
     block_tally,
     colour_bars,
+    colour_size,
     compress,
     fill_blocks,
     interior_by,
@@ -113,6 +114,24 @@ def test_interior_by():
     assert interior_by(g([[1, 0, 2], [1, 0, 2]]), "size_rank", "colour4") is None  # no interior
 
 
+# Objects of 3, 3, 2 and 1 cells, the same under both connectivities.
+SIZED = g([[5, 5, 5, 0, 0],
+           [0, 0, 0, 0, 5],
+           [5, 5, 0, 0, 5],
+           [0, 0, 0, 0, 5],
+           [0, 6, 0, 0, 0]])
+
+
+def test_colour_size():
+    eq(colour_size(SIZED, 3, "multi8"), [[1, 1, 1, 0, 0],
+                                         [0, 0, 0, 0, 1],
+                                         [2, 2, 0, 0, 1],
+                                         [0, 0, 0, 0, 1],
+                                         [0, 2, 0, 0, 0]])
+    assert colour_size(SIZED, 4, "multi8") is None  # no object of 4 cells
+    assert colour_size(SIZED[:2, :3], 3, "multi8") is None  # every object has 3 cells
+
+
 def test_block_params_need_blocks_and_the_targets_size():
     assert infer("block_fill", [TIED], [TIED]) == [("fullest",), ("key",)]
     assert infer("block_fill", [g([[1, 2], [3, 4]])], [g([[1, 2], [3, 4]])]) == []  # no blocks
@@ -153,6 +172,20 @@ def test_interior_params_need_the_interiors_to_change():
     assert infer("interior_codes", [boxes], [painted]) == []
 
 
+def test_size_params_find_the_size_that_alone_turns_one_colour():
+    target = np.where(colour_size(SIZED, 3, "multi8") == 1, 2, np.where(SIZED != 0, 1, 0)).astype(np.int8)
+    assert infer("object_size", [SIZED], [target]) == [(3, "multi8"), (3, "colour4")]
+    wrong = target.copy()
+    wrong[4, 1] = 2  # the lone cell turns the colour of the 3-cell objects too
+    assert infer("object_size", [SIZED], [wrong]) == [(2, "multi8"), (2, "colour4")]  # the 2 cells alone stay 1
+    mixed = target.copy()
+    mixed[0, 0] = 1  # one 3-cell object in two colours
+    assert infer("object_size", [SIZED], [mixed]) == []
+    drawn = target.copy()
+    drawn[0, 4] = 2  # a zero cell drawn on: not only recolouring
+    assert infer("object_size", [SIZED], [drawn]) == []
+
+
 @pytest.mark.parametrize("task_id, program", [
     ("29623171", "fill_blocks{fullest}"),  # the fullest blocks of a lattice filled, the rest emptied
     ("09629e4f", "fill_blocks{key}"),  # the block with fewest cells says each block's colour
@@ -160,6 +193,8 @@ def test_interior_params_need_the_interiors_to_change():
     ("9af7a82c", "colour_bars{all}"),  # a histogram of the colours
     ("80af3007", "compress{content} | self_tile"),  # a shape of 3x3 blocks as a fractal
     ("ba26e723", "recolour_stripes{v,3,0,6}"),  # every third column recoloured
+    ("694f12f3", "interior_by{size_rank_asc,multi8}"),  # the smaller box's inside 1, the larger's 2
+    ("d2abd087", "colour_size{6,multi8} | recolor{1->2,2->1}"),  # objects of six cells red, others blue
 ])
 def test_search_solves_arc_tasks_by_measuring(task_id, program):
     [task] = load_tasks(task_id)

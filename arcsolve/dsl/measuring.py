@@ -1,14 +1,16 @@
 """Measuring parts of a grid and drawing by the measure: the blocks between separator lines
-by how many cells they hold, the colours as bars as long as their counts, the interiors of
-objects by a property, the grid shrunk by the size of its uniform blocks, and every k-th
+by how many cells they hold, the colours as bars as long as their counts, objects by their
+size or a property of it, the grid shrunk by the size of its uniform blocks, and every k-th
 line of the grid recoloured.
 
 `fill_blocks` fills each block of a lattice (`arcsolve.dsl.blocks.cut`) with one colour,
 the fullest blocks' own or a key block's cells spread over the lattice; `block_tally`
 gives one cell per block, its number of cells, for a learned colour map. `colour_bars`
 draws a histogram of the colours; `compress` finds the block size that `downscale` is told;
-`interior_by` paints object interiors with the codes of `objects.PROPERTIES`;
-`recolour_stripes` recolours every k-th row or column.
+`interior_by` paints object interiors with the codes of `objects.PROPERTIES`, and
+`colour_size` marks the objects of one size; `recolour_stripes` recolours every k-th row
+or column. Each is offered only where the train pairs show it could apply, so that it costs
+the search little elsewhere.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -35,6 +37,7 @@ FILLS = ("fullest", "key")
 BARS = ("all", "most")
 COMPRESSED = ("grid", "content")
 _MAX_PERIOD = 5  # the longest stripe period `recolour_stripes` is offered
+_MAX_OBJECTS = 30  # more objects on a grid: no sizes offered for `colour_size`
 
 
 # --- blocks between separator lines ---------------------------------------------------
@@ -172,6 +175,17 @@ def interior_by(g: Array, prop: str, conn: str) -> Array | None:
     return np.where(inside, painted, g).astype(g.dtype)
 
 
+def colour_size(g: Array, n: int, conn: str) -> Array | None:
+    """Paint every object of exactly n cells 1 and every other object 2, for a learned colour map."""
+    objs = objects(g, conn)
+    sizes = np.array([o.size for o in objs])
+    if not (sizes == n).any() or (sizes == n).all():
+        return None
+    codes = np.where(sizes == n, 1, 2)
+    painted = np.tensordot(codes, np.stack([o.mask for o in objs]), axes=1)
+    return np.where(g != 0, painted, g).astype(g.dtype)
+
+
 # --- parameter inference --------------------------------------------------------------
 
 
@@ -195,18 +209,26 @@ def _tallies(grids, targets, facts) -> list[tuple]:
     return [()]
 
 
+@grid_memo()
+def _is_chart(t: Array) -> bool:
+    """Whether a grid could be a bar chart: each column one colour from the top, no colour twice."""
+    colours = t[0]
+    return bool(colours.all() and np.unique(colours).size == colours.size
+                and ((t == colours) | (t == 0)).all() and (np.diff((t != 0).view(np.int8), axis=0) <= 0).all())
+
+
 def _bars(grids, targets, facts) -> list[tuple]:
     """The charts whose size is every target's: the top count high, as wide as the colours shown."""
-    found = []
-    for which in BARS:
-        for g, t in zip(grids, targets, strict=True):
-            counts = np.bincount(g.ravel(), minlength=10)[1:]
-            width = np.count_nonzero(counts) if which == "all" else np.count_nonzero(counts == counts.max())
-            if t.shape != (counts.max(), width):
-                break
-        else:
-            found.append((which,))
-    return found
+    if not all(_is_chart(t) for t in targets):
+        return []
+    widths: dict[str, set] = {which: set() for which in BARS}
+    for g, t in zip(grids, targets, strict=True):
+        counts = np.bincount(g.ravel(), minlength=10)[1:]
+        if t.shape[0] != counts.max():
+            return []
+        widths["all"].add(np.count_nonzero(counts) == t.shape[1])
+        widths["most"].add(np.count_nonzero(counts == counts.max()) == t.shape[1])
+    return [(which,) for which in BARS if widths[which] == {True}]
 
 
 def _compressible(grids, targets, facts) -> list[tuple]:
@@ -231,23 +253,63 @@ def _stripes(grids, targets, facts) -> list[tuple]:
         return []
     c = colours.pop()
     found = []
-    for axis, k in product(("h", "v"), range(2, _MAX_PERIOD + 1)):
-        phase = int(np.nonzero(changes[0])[0 if axis == "h" else 1][0] % k)
-        outs = (recolour_stripes(g, axis, k, phase, c) for g in grids)
-        if all(o is not None and np.array_equal(o != g, m) for o, g, m in zip(outs, grids, changes, strict=True)):
-            found.append((axis, k, phase, c))
+    for axis in ("h", "v"):
+        lines = [np.flatnonzero(m.any(1 if axis == "h" else 0)) for m in changes]  # the changed lines
+        if any((np.diff(line) == 1).any() for line in lines):
+            continue  # two neighbouring lines change: no stripes
+        for k in range(2, _MAX_PERIOD + 1):
+            phases = np.unique(np.concatenate(lines) % k)
+            if phases.size != 1:
+                continue
+            outs = (recolour_stripes(g, axis, k, int(phases[0]), c) for g in grids)
+            if all(o is not None and np.array_equal(o != g, m) for o, g, m in zip(outs, grids, changes, strict=True)):
+                found.append((axis, k, int(phases[0]), c))
     return found
 
 
 def _interiors(grids, targets, facts) -> list[tuple]:
     """Every property and connectivity, where on every pair the cells that change are exactly
     the objects' interiors (which a colour map then paints)."""
-    if not _same_shapes(grids, targets):
+    if not facts.recoloured or not _same_shapes(grids, targets):
         return []
-    for g, t in zip(grids, targets, strict=True):
-        if not np.array_equal(g != t, _interior(g)) or not (g != t).any():
-            return []
+    changes = [g != t for g, t in zip(grids, targets, strict=True)]
+    if any(not m.any() or (m & (g == 0)).any() for g, m in zip(grids, changes, strict=True)):
+        return []  # (cheap tests first: this runs on every state of a task with same sizes)
+    if any(m[[0, -1]].any() or m[:, [0, -1]].any() for m in changes):  # no interior on the border
+        return []
+    if any(not np.array_equal(m, _interior(g)) for g, m in zip(grids, changes, strict=True)):
+        return []
     return list(product(PROPERTIES, ("multi8", "colour4")))
+
+
+def _sizes(grids, targets, facts) -> list[tuple]:
+    """The sizes n and connectivities where, on every pair, the objects of n cells all turn one
+    colour and the others all another (only recolouring, so cheap tests come first)."""
+    if not facts.recoloured or not _same_shapes(grids, targets):
+        return []
+    if any(((g == 0) != (t == 0)).any() for g, t in zip(grids, targets, strict=True)):
+        return []
+    found = []
+    for conn in ("multi8", "colour4"):
+        common = None
+        for g, t in zip(grids, targets, strict=True):
+            objs = objects(g, conn)
+            if len(objs) > _MAX_OBJECTS:
+                break
+            colours = [np.unique(t[o.mask]) for o in objs]
+            if any(c.size != 1 for c in colours):
+                break
+            by_size: dict[int, set] = {}
+            for o, c in zip(objs, colours, strict=True):
+                by_size.setdefault(o.size, set()).add(int(c[0]))
+            marked = {n for n, cs in by_size.items() if len(cs) == 1
+                      and not cs & {c for m, other in by_size.items() if m != n for c in other}}
+            common = marked if common is None else common & marked
+            if not common:
+                break
+        else:
+            found.extend((n, conn) for n in sorted(common))
+    return found
 
 
 REGISTRY: tuple = (
@@ -257,6 +319,7 @@ REGISTRY: tuple = (
     (compress, "compressible", "any"),
     (recolour_stripes, "stripes", "same"),
     (interior_by, "interior_codes", "same"),
+    (colour_size, "object_size", "same"),
 )
 PARAM_KINDS: dict = {
     "block_fill": _fills,
@@ -265,4 +328,5 @@ PARAM_KINDS: dict = {
     "compressible": _compressible,
     "stripes": _stripes,
     "interior_codes": _interiors,
+    "object_size": _sizes,
 }
