@@ -133,9 +133,14 @@ def test_colour_size():
 
 
 def test_block_params_need_blocks_and_the_targets_size():
-    assert infer("block_fill", [TIED], [TIED]) == [("fullest",), ("key",)]
+    filled = fill_blocks(TIED, "fullest")
+    assert infer("block_fill", [TIED], [filled]) == [("fullest",), ("key",)]
+    assert infer("block_fill", [TIED], [TIED]) == []  # blocks of several colours
+    moved = filled.copy()
+    moved[2, 0] = 0
+    assert infer("block_fill", [TIED], [moved]) == []  # a separator line broken
     assert infer("block_fill", [g([[1, 2], [3, 4]])], [g([[1, 2], [3, 4]])]) == []  # no blocks
-    assert infer("block_fill", [TIED], [TIED[:2]]) == []  # another size
+    assert infer("block_fill", [TIED], [filled[:2]]) == []  # another size
     assert infer("block_tally", [KEYED], [g([[0, 1], [1, 1]])]) == [()]
     assert infer("block_tally", [KEYED], [g([[0, 1, 1]])]) == []  # 2x2 blocks, not 1x3
 

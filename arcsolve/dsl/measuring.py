@@ -193,9 +193,24 @@ def _same_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
     return all(g.shape == t.shape for g, t in zip(grids, targets, strict=True))
 
 
+def _filled_like(g: Array, t: Array) -> bool:
+    """Whether the target could be the grid with its blocks filled: the grid's separator lines
+    stay as they are, and each block is one colour."""
+    found = _lattice(g)
+    if found is None:
+        return False
+    rows, cols, counts, lines = found
+    if (t[lines] != g[lines]).any():
+        return False
+    block = rows[:, None] * counts.shape[1] + cols[None, :]
+    seen = np.zeros((counts.shape[0] * counts.shape[1], 10), dtype=bool)
+    seen[block[~lines], t[~lines]] = True
+    return bool((seen.sum(1) <= 1).all())
+
+
 def _fills(grids, targets, facts) -> list[tuple]:
-    """Both fills, where the targets have the grids' sizes and every grid has blocks."""
-    if not _same_shapes(grids, targets) or any(_lattice(g) is None for g in grids):
+    """Both fills, where the targets have the grids' sizes and lines and blocks of one colour."""
+    if not _same_shapes(grids, targets) or not all(_filled_like(g, t) for g, t in zip(grids, targets, strict=True)):
         return []
     return [(how,) for how in FILLS]
 
