@@ -7,6 +7,6 @@ parameter inference for its own kinds, merged into `arcsolve.dsl.params.PARAMS`.
 
 from __future__ import annotations
 
-from arcsolve.dsl import assembling, completing, patterns, picking
+from arcsolve.dsl import assembling, completing, patterns, picking, relating
 
-FAMILIES = (picking, assembling, patterns, completing)
+FAMILIES = (picking, assembling, patterns, completing, relating)
