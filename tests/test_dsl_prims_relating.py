@@ -140,12 +140,34 @@ def test_bounce_params():
     assert PARAMS["bounce"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
 
 
+def test_edge_crossings():
+    x = g([[0, 5, 0, 5, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 5],
+           [0, 0, 0, 0, 0],
+           [5, 0, 0, 0, 5]])
+    eq(R.edge_crossings(x, "tr", 2), [[0, 5, 0, 5, 0],
+                                      [0, 0, 0, 0, 0],
+                                      [0, 2, 0, 2, 5],
+                                      [0, 0, 0, 0, 0],
+                                      [5, 2, 0, 2, 5]])  # the bottom-left 5 marks nothing for 'tr'
+    assert R.edge_crossings(x, "bl", 2) is None  # the bottom row and left column cross only on 5s
+    assert R.edge_crossings(g([[0, 0], [0, 0]]), "tl", 2) is None
+
+
+def test_marked_corner_params():
+    x = g([[0, 5, 0], [0, 0, 5], [0, 0, 0]])
+    y = g([[0, 5, 0], [0, 2, 5], [0, 0, 0]])
+    assert PARAMS["marked_corner"]([x], [y], task_facts([x], [y])) == [("tr", 2)]
+    assert PARAMS["marked_corner"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
+
+
 @pytest.fixture(scope="module")
 def training():
     return {t.id: t for t in load_tasks("arc1/training")}
 
 
-@pytest.mark.parametrize("task_id", ["321b1fc6", "4093f84a", "1f642eb9", "82819916", "a3df8b1e"])
+@pytest.mark.parametrize("task_id", ["321b1fc6", "4093f84a", "1f642eb9", "82819916", "a3df8b1e", "2281f1f4"])
 def test_training_tasks_are_solved_through_relating(training, task_id):
     task = training[task_id]
     solution = solve(task, SolveConfig(time_budget=3.0))

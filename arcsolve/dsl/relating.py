@@ -1,7 +1,8 @@
 """One part of the grid acting on the others, found missing by studying the train tasks the
 search did not solve: placeholders painted like a template of their shape, cells piled up
 against a wall, lone markers projected onto the object they face, partial rows completed
-by analogy with a full one, diagonal rays bouncing between two walls.
+by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
+the rows and columns that marks on two edges point out.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -176,6 +177,19 @@ def bounce_rays(g: Array, heading: str) -> Array | None:
     return None if not free.any() else out.reshape(h, w)
 
 
+def _edge_marks(g: Array, corner: str) -> tuple[Array, Array]:
+    """Which columns the top or bottom row marks, and which rows the left or right column
+    marks (their non-zero cells), the two edges meeting at a corner ('tr': top and right)."""
+    return g[0 if corner[0] == "t" else -1] != 0, g[:, 0 if corner[1] == "l" else -1] != 0
+
+
+def edge_crossings(g: Array, corner: str, c: int) -> Array | None:
+    """Colour c into the zero cells where a column marked on one edge crosses a row marked on the other."""
+    cols, rows = _edge_marks(g, corner)
+    crossings = rows[:, None] & cols[None, :] & (g == 0)
+    return np.where(crossings, np.asarray(c, dtype=g.dtype), g) if crossings.any() else None
+
+
 def _placeholders(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour the task loses that every grid has along with another colour, template kept or erased."""
     if not _same_sizes(grids, targets):
@@ -216,12 +230,21 @@ def _headings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[t
     return [(heading,) for heading in _HEADINGS]
 
 
+def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """The corners whose two edges are marked in every grid, with each drawn colour (grids of the targets' sizes)."""
+    if not facts.drawn or not _same_sizes(grids, targets):
+        return []
+    corners = [k for k in ("tl", "tr", "bl", "br") if all(all(m.any() for m in _edge_marks(g, k)) for g in grids)]
+    return list(product(corners, facts.drawn))
+
+
 REGISTRY: tuple = (
     (paint_placeholders, "placeholder", "same"),
     (pile, "wall", "same"),
     (project_markers, "none", "same"),
     (complete_rows, "template_line", "same"),
     (bounce_rays, "bounce", "same"),
+    (edge_crossings, "marked_corner", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -229,4 +252,5 @@ PARAM_KINDS: dict = {
     "wall": _walls,
     "template_line": _template_axes,
     "bounce": _headings,
+    "marked_corner": _marked_corners,
 }
