@@ -88,6 +88,9 @@ def test_project_markers():
                               [0, 0, 0, 6, 0]])
     assert R.project_markers(g([[3, 0, 8], [0, 0, 0]])) is None  # no object of several cells
     assert R.project_markers(g([[3, 0, 0], [0, 8, 8]])) is None  # the marker faces nothing
+    stray = x.copy()
+    stray[4, 0] = 7
+    assert R.project_markers(stray) is None  # one marker faces nothing
 
 
 def test_complete_rows():
@@ -132,6 +135,7 @@ def test_bounce_rays():
     eq(R.bounce_rays(x[::-1], "dr"), R.bounce_rays(x, "ur")[::-1])
     assert R.bounce_rays(x, "dl") is None  # already at the bottom
     assert R.bounce_rays(g([[0, 0]]), "ur") is None
+    assert R.bounce_rays(g([[0, 0], [0, 0], [2, 2]]), "ur") is None  # not lone cells
 
 
 def test_bounce_params():

@@ -97,7 +97,7 @@ def _next_ahead(solid: Array) -> Array:
 
 
 def project_markers(g: Array) -> Array | None:
-    """Give each lone cell's colour to the first cell it faces in its row or column if part of a larger object."""
+    """Each lone cell paints its colour on the first cell it faces in its row or column, one of a larger object."""
     lab, _ = labels(g, "colour4")
     size = np.bincount(lab.ravel())[lab]
     markers = (lab > 0) & (size == 1)
@@ -105,6 +105,7 @@ def project_markers(g: Array) -> Array | None:
     if not markers.any() or not targets.any():
         return None
     out = g.copy()
+    landed = np.zeros(g.shape, dtype=bool)
     views = (lambda a: a, lambda a: a[:, ::-1], lambda a: a.T, lambda a: a.T[:, ::-1])
     for view in views:
         grid, hit = view(g), view(targets)
@@ -114,7 +115,8 @@ def project_markers(g: Array) -> Array | None:
         ok = to < grid.shape[1]
         ok[ok] = hit[ys[ok], to[ok]]
         view(out)[ys[ok], to[ok]] = grid[ys[ok], xs[ok]]
-    return None if np.array_equal(out, g) else out
+        view(landed)[ys[ok], xs[ok]] = True
+    return None if (markers & ~landed).any() else out
 
 
 def complete_rows(g: Array, axis: str) -> Array | None:
@@ -161,11 +163,11 @@ def _bounce_paths(h: int, w: int, heading: str) -> Array:
 
 
 def bounce_rays(g: Array, heading: str) -> Array | None:
-    """Shoot a diagonal ray (ul, ur, dl, dr) from each non-zero cell over zeros, bouncing off the side edges."""
+    """Shoot a diagonal ray (ul, ur, dl, dr) from each cell of a grid of lone cells, bouncing off the side edges."""
     h, w = g.shape
     sources = np.flatnonzero(g)
-    if not len(sources) or h == 1:
-        return None
+    if not len(sources) or h == 1 or labels(g, "multi8")[1] != len(sources):
+        return None  # empty, or some cell has a neighbour
     paths = _bounce_paths(h, w, heading)[sources]
     colours = np.repeat(g.ravel()[sources], h - 1)
     cells = paths.ravel()
