@@ -7,6 +7,6 @@ parameter inference for its own kinds, merged into `arcsolve.dsl.params.PARAMS`.
 
 from __future__ import annotations
 
-from arcsolve.dsl import assembling, completing, layout, measuring, patterns, picking, regions
+from arcsolve.dsl import assembling, completing, layout, measuring, patterns, picking, regions, relating
 
-FAMILIES = (picking, assembling, patterns, completing, regions, layout, measuring)
+FAMILIES = (picking, assembling, patterns, completing, regions, layout, measuring, relating)

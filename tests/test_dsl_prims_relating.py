@@ -1,0 +1,181 @@
+"""Tests of the relating primitives: placeholders painted like a template, cells piled on a
+wall, markers projected onto objects, rows completed by analogy, bouncing rays."""
+
+import numpy as np
+import pytest
+
+from arcsolve.dsl import relating as R
+from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.search import solve
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def eq(actual, expected) -> None:
+    assert actual is not None
+    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def test_paint_placeholders():
+    x = g([[1, 2, 0, 0, 0],
+           [3, 0, 0, 5, 5],
+           [0, 0, 0, 5, 0],
+           [5, 5, 0, 0, 0],
+           [5, 0, 0, 0, 0]])
+    eq(R.paint_placeholders(x, 5, 1), [[1, 2, 0, 0, 0],
+                                       [3, 0, 0, 1, 2],
+                                       [0, 0, 0, 3, 0],
+                                       [1, 2, 0, 0, 0],
+                                       [3, 0, 0, 0, 0]])
+    eq(R.paint_placeholders(x, 5, 0), [[0, 0, 0, 0, 0],
+                                       [0, 0, 0, 1, 2],
+                                       [0, 0, 0, 3, 0],
+                                       [1, 2, 0, 0, 0],
+                                       [3, 0, 0, 0, 0]])  # the template erased
+    other_shape = np.where(x == 0, 0, x)
+    other_shape[2, 4] = 5
+    assert R.paint_placeholders(other_shape, 5, 1) is None  # a placeholder unlike the template
+    assert R.paint_placeholders(g([[5, 0], [0, 5]]), 5, 1) is None  # no template
+
+
+def test_placeholder_params():
+    x = g([[1, 0, 5], [0, 0, 0]])
+    y = g([[1, 0, 1], [0, 0, 0]])
+    facts = task_facts([x], [y])
+    assert PARAMS["placeholder"]([x], [y], facts) == [(5, 0), (5, 1)]
+    assert PARAMS["placeholder"]([x], [y[:1]], facts) == []  # sizes differ
+    assert PARAMS["placeholder"]([x], [x], task_facts([x], [x])) == []  # no colour lost
+
+
+def test_pile():
+    x = g([[3, 0, 5, 0, 3],
+           [0, 4, 5, 0, 0],
+           [4, 3, 5, 6, 6]])
+    eq(R.pile(x, 5, 0), [[0, 3, 5, 3, 0],
+                         [0, 4, 5, 0, 0],
+                         [4, 3, 5, 6, 6]])
+    eq(R.pile(x, 5, 1), [[0, 5, 5, 5, 0],
+                         [0, 5, 5, 0, 0],
+                         [5, 5, 5, 5, 5]])
+    eq(R.pile(x.T, 5, 0), R.pile(x, 5, 0).T)  # a wall of rows
+    assert R.pile(x, 4, 0) is None  # 4 is no wall
+    assert R.pile(g([[5, 5], [0, 5]]), 5, 0) is None  # not full columns or rows
+
+
+def test_wall_params():
+    x = g([[0, 2, 0], [5, 5, 5], [2, 0, 0]])
+    y = g([[0, 5, 0], [5, 5, 5], [5, 0, 0]])
+    assert PARAMS["wall"]([x], [y], task_facts([x], [y])) == [(5, 0), (5, 1)]
+    assert PARAMS["wall"]([y], [x], task_facts([y], [x])) == []  # its 5s are no band
+
+
+def test_project_markers():
+    x = g([[0, 0, 0, 4, 0],
+           [0, 0, 0, 0, 0],
+           [3, 0, 8, 8, 0],
+           [0, 0, 8, 8, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 6, 0]])
+    eq(R.project_markers(x), [[0, 0, 0, 4, 0],
+                              [0, 0, 0, 0, 0],
+                              [3, 0, 3, 4, 0],
+                              [0, 0, 8, 6, 0],
+                              [0, 0, 0, 0, 0],
+                              [0, 0, 0, 6, 0]])
+    assert R.project_markers(g([[3, 0, 8], [0, 0, 0]])) is None  # no object of several cells
+    assert R.project_markers(g([[3, 0, 0], [0, 8, 8]])) is None  # the marker faces nothing
+    stray = x.copy()
+    stray[4, 0] = 7
+    assert R.project_markers(stray) is None  # one marker faces nothing
+
+
+def test_complete_rows():
+    x = g([[1, 2, 1, 1, 2],
+           [0, 0, 0, 0, 0],
+           [4, 3, 0, 0, 0],
+           [0, 0, 7, 0, 6]])
+    eq(R.complete_rows(x, "h"), [[1, 2, 1, 1, 2],
+                                 [0, 0, 0, 0, 0],
+                                 [4, 3, 4, 4, 3],
+                                 [7, 6, 7, 7, 6]])
+    eq(R.complete_rows(x.T, "v"), R.complete_rows(x, "h").T)
+    clash = x.copy()
+    clash[2, 2] = 5  # the template's 1 would be both 4 and 5
+    assert R.complete_rows(clash, "h") is None
+    assert R.complete_rows(x[:3] * (np.arange(5) < 1), "h") is None  # no row is full
+    unnamed = x.copy()
+    unnamed[3] = [0, 6, 0, 0, 0]  # names the template's 2, never its 1
+    assert R.complete_rows(unnamed, "h") is None
+
+
+def test_template_line_params():
+    x = g([[1, 2], [3, 0]])
+    facts = task_facts([x], [x])
+    assert PARAMS["template_line"]([x], [x], facts) == [("h",), ("v",)]
+    assert PARAMS["template_line"]([x[1:]], [x[1:]], facts) == []
+
+
+def test_bounce_rays():
+    x = g([[0, 0, 0],
+           [0, 0, 0],
+           [0, 0, 0],
+           [0, 0, 0],
+           [0, 0, 0],
+           [2, 0, 0]])
+    eq(R.bounce_rays(x, "ur"), [[0, 2, 0],
+                                [2, 0, 0],
+                                [0, 2, 0],
+                                [0, 0, 2],
+                                [0, 2, 0],
+                                [2, 0, 0]])
+    eq(R.bounce_rays(x[::-1], "dr"), R.bounce_rays(x, "ur")[::-1])
+    assert R.bounce_rays(x, "dl") is None  # already at the bottom
+    assert R.bounce_rays(g([[0, 0]]), "ur") is None
+    assert R.bounce_rays(g([[0, 0], [0, 0], [2, 2]]), "ur") is None  # not lone cells
+
+
+def test_bounce_params():
+    x, y = g([[0, 0], [1, 0]]), g([[0, 1], [1, 0]])
+    assert PARAMS["bounce"]([x], [y], task_facts([x], [y])) == [("ul",), ("ur",), ("dl",), ("dr",)]
+    assert PARAMS["bounce"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
+
+
+def test_edge_crossings():
+    x = g([[0, 5, 0, 5, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 5],
+           [0, 0, 0, 0, 0],
+           [5, 0, 0, 0, 5]])
+    eq(R.edge_crossings(x, "tr", 2), [[0, 5, 0, 5, 0],
+                                      [0, 0, 0, 0, 0],
+                                      [0, 2, 0, 2, 5],
+                                      [0, 0, 0, 0, 0],
+                                      [5, 2, 0, 2, 5]])  # the bottom-left 5 marks nothing for 'tr'
+    assert R.edge_crossings(x, "bl", 2) is None  # the bottom row and left column cross only on 5s
+    assert R.edge_crossings(g([[0, 0], [0, 0]]), "tl", 2) is None
+
+
+def test_marked_corner_params():
+    x = g([[0, 5, 0], [0, 0, 5], [0, 0, 0]])
+    y = g([[0, 5, 0], [0, 2, 5], [0, 0, 0]])
+    assert PARAMS["marked_corner"]([x], [y], task_facts([x], [y])) == [("tr", 2)]
+    assert PARAMS["marked_corner"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
+
+
+@pytest.fixture(scope="module")
+def training():
+    return {t.id: t for t in load_tasks("arc1/training")}
+
+
+@pytest.mark.parametrize("task_id", ["321b1fc6", "4093f84a", "1f642eb9", "82819916", "a3df8b1e", "2281f1f4"])
+def test_training_tasks_are_solved_through_relating(training, task_id):
+    task = training[task_id]
+    solution = solve(task, SolveConfig(time_budget=3.0))
+    assert solution.candidates
+    assert solution.candidates[0].grids == tuple(p.output for p in task.test)
+    names = {fn.__name__ for fn, _, _ in R.REGISTRY}
+    assert any(name in solution.candidates[0].detail for name in names)
