@@ -38,8 +38,14 @@ def solved(task: Task, solution) -> bool:
 
 
 def run_one(task: Task, time_budget: float) -> dict:
-    """Solve one task in a worker; report the result and the worker's peak memory."""
-    solution = solve(task, SolveConfig(time_budget=time_budget))
+    """Solve one task in a worker; report the result and the worker's peak memory. A task
+    whose search raises counts as unsolved, with the error kept, and the run goes on."""
+    try:
+        solution = solve(task, SolveConfig(time_budget=time_budget))
+    except Exception as exc:  # noqa: BLE001 - one task's failure must not cost the others
+        return {"id": task.id, "solved": False, "programs": [], "verified": False,
+                "error": f"{type(exc).__name__}: {exc}", "seconds": None,
+                "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     return {
         "id": task.id,
         "solved": solved(task, solution),
@@ -74,10 +80,14 @@ def main() -> None:
     print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
           f"(a verified program for {n_found}), wall {wall:.1f} s, "
           f"peak worker memory {peak:.0f} MB, jobs {args.jobs}, budget {args.time_budget} s/task")
+    for r in results:
+        if "error" in r:
+            print(f"{r['id']}: the search failed: {r['error']}")
     if args.out:
         summary = {
             "dataset": args.dataset, "solved": n_solved, "tasks": len(tasks),
-            "verified": n_found, "wall_seconds": round(wall, 1), "peak_worker_mb": round(peak),
+            "verified": n_found, "errors": sum("error" in r for r in results),
+            "wall_seconds": round(wall, 1), "peak_worker_mb": round(peak),
             "jobs": args.jobs, "time_budget": args.time_budget, "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),
         }

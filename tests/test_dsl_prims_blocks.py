@@ -5,15 +5,7 @@ import numpy as np
 
 from arcsolve.dsl import primitives as P
 from arcsolve.dsl.params import PARAMS, task_facts
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows, dtype=np.int8)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+from tests.grids import eq, g
 
 
 def test_block_colours():

@@ -2,7 +2,6 @@
 codes by neighbour count, objects stacked on their anchors, frames, the centre line, and the
 parameter inference that rules each out where the train pairs show it cannot apply."""
 
-import numpy as np
 import pytest
 
 from arcsolve.dsl import layout as L
@@ -10,15 +9,7 @@ from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows, dtype=np.int8)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+from tests.grids import eq, g
 
 
 def params(kind, grids, targets):

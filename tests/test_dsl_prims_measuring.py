@@ -18,15 +18,7 @@ from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows, dtype=np.int8)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+from tests.grids import eq, g
 
 
 def infer(kind, grids, targets) -> list[tuple]:
@@ -112,6 +104,16 @@ def test_interior_by():
                                                     [0, 0, 0, 0, 2, 2, 2]])
     assert interior_by(boxes[:, :3], "size_rank", "colour4") is None  # one object
     assert interior_by(g([[1, 0, 2], [1, 0, 2]]), "size_rank", "colour4") is None  # no interior
+
+
+def test_interior_by_codes_past_nine_share_colour_nine():
+    # eleven 3-row boxes of widths 3..13, one row apart: size ranks 1..11 from the smallest
+    many = np.zeros((44, 13), dtype=np.int8)
+    for k in range(11):
+        many[4 * k : 4 * k + 3, : k + 3] = 1
+    out = interior_by(many, "size_rank_asc", "colour4")
+    assert out is not None and out.max() == 9  # not 10 and 11, which are no colours
+    assert out[1, 1] == 1 and out[4 * 8 + 1, 1] == 9 and out[4 * 10 + 1, 1] == 9
 
 
 # Objects of 3, 3, 2 and 1 cells, the same under both connectivities.

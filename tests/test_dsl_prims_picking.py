@@ -1,7 +1,6 @@
 """Tests of the picking family: parts, the criteria that pick one, crops and colours of the
 picked part, and the parameter inference that keeps only the choices fitting the targets."""
 
-import numpy as np
 import pytest
 
 from arcsolve.dsl.params import PARAMS, task_facts
@@ -9,16 +8,7 @@ from arcsolve.dsl.picking import choices, parts, pick_colour, pick_crop
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows, dtype=np.int8)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
-
+from tests.grids import eq, g
 
 # Parts by first cell: a 2x3 block of 1s, an L of 2s, a diagonal of 5s, a bar of 5s.
 X = g([[1, 1, 1, 0, 0, 0],

@@ -9,15 +9,7 @@ from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows, dtype=np.int8)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+from tests.grids import eq, g
 
 
 def params(kind, grids, targets):

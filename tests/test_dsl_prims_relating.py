@@ -9,15 +9,7 @@ from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.search import solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows, dtype=np.int8)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+from tests.grids import eq, g
 
 
 def test_paint_placeholders():

@@ -171,7 +171,7 @@ def interior_by(g: Array, prop: str, conn: str) -> Array | None:
     codes = PROPERTIES[prop](g, objs)
     if codes is None:
         return None
-    painted = np.tensordot(np.asarray(codes), np.stack([o.mask for o in objs]), axes=1)
+    painted = np.tensordot(np.minimum(codes, 9), np.stack([o.mask for o in objs]), axes=1)  # codes past 9 share 9
     return np.where(inside, painted, g).astype(g.dtype)
 
 
