@@ -158,12 +158,74 @@ def test_marked_corner_params():
     assert PARAMS["marked_corner"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
 
 
+# A template (1 with a 2 on its right and a 3 under it) and two partial copies: a lone 2 and a
+# lone 3, and a 3 with the 2 it belongs with (a copy turned a quarter clockwise: 2 below 1).
+COPIES = g([[1, 2, 0, 0, 0, 0],
+            [3, 0, 0, 0, 2, 0],
+            [0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+            [0, 3, 0, 0, 0, 0]])
+
+
+def test_complete_copies():
+    # the lone 2 matches one place of the template; the lone 3 at (5, 1) too
+    eq(R.complete_copies(COPIES, "shift", 1), [[1, 2, 0, 0, 0, 0],
+                                               [3, 0, 0, 1, 2, 0],
+                                               [0, 0, 0, 3, 0, 0],
+                                               [0, 0, 0, 0, 0, 0],
+                                               [0, 1, 2, 0, 0, 0],
+                                               [0, 3, 0, 0, 0, 0]])
+    eq(R.complete_copies(COPIES, "shift", 0)[0], [0, 0, 0, 0, 0, 0])  # the template erased
+    assert R.complete_copies(g([[1, 2], [0, 0]]), "shift", 1) is None  # nothing to complete
+
+
+def test_complete_copies_turned_needs_cells_that_fix_the_turn():
+    # turned, a lone cell fits several looks equally: no answer
+    assert R.complete_copies(COPIES, "dihedral", 1) is None
+    # a 3 and a 4 fix one look of the template 123/4.. : turned a quarter anticlockwise
+    part = g([[1, 2, 3, 0, 0, 0, 0],
+              [4, 0, 0, 0, 0, 0, 0],
+              [0, 0, 0, 0, 0, 0, 0],
+              [0, 0, 0, 0, 3, 0, 0],
+              [0, 0, 0, 0, 0, 0, 0],
+              [0, 0, 0, 0, 0, 4, 0]])
+    eq(R.complete_copies(part, "dihedral", 1), [[1, 2, 3, 0, 0, 0, 0],
+                                                [4, 0, 0, 0, 0, 0, 0],
+                                                [0, 0, 0, 0, 0, 0, 0],
+                                                [0, 0, 0, 0, 3, 0, 0],
+                                                [0, 0, 0, 0, 2, 0, 0],
+                                                [0, 0, 0, 0, 1, 4, 0]])
+    assert R.complete_copies(part, "shift", 1) is None  # as it is, no place fits both
+
+
+def test_a_partial_copy_whose_cells_touch_is_not_a_template():
+    part = g([[1, 2, 3, 0, 0],
+              [4, 0, 0, 0, 0],
+              [0, 0, 2, 3, 0],
+              [0, 0, 0, 0, 0]])  # 2 and 3 touch: one object of two colours, but part of the template
+    eq(R.complete_copies(part, "shift", 1), [[1, 2, 3, 0, 0],
+                                             [4, 0, 0, 0, 0],
+                                             [0, 1, 2, 3, 0],
+                                             [0, 4, 0, 0, 0]])
+    assert R.complete_copies(part[:3], "shift", 1) is None  # its 4 would fall off the grid
+
+
+def test_copy_modes_keep_or_erase_as_the_targets_show():
+    out = R.complete_copies(COPIES, "shift", 1)
+    assert PARAMS["copy_mode"]([COPIES], [out], task_facts([COPIES], [out])) == [("shift", 1), ("dihedral", 1)]
+    erased = R.complete_copies(COPIES, "shift", 0)
+    assert PARAMS["copy_mode"]([COPIES], [erased], task_facts([COPIES], [erased])) == [("shift", 0), ("dihedral", 0)]
+    assert PARAMS["copy_mode"]([COPIES], [out[:3]], task_facts([COPIES], [out[:3]])) == []
+
+
 @pytest.fixture(scope="module")
 def training():
     return {t.id: t for t in load_tasks("arc1/training")}
 
 
-@pytest.mark.parametrize("task_id", ["321b1fc6", "4093f84a", "1f642eb9", "82819916", "a3df8b1e", "2281f1f4"])
+@pytest.mark.parametrize("task_id", ["321b1fc6", "4093f84a", "1f642eb9", "82819916", "a3df8b1e", "2281f1f4",
+                                     "72322fa7", "0e206a2e", "36d67576"])
 def test_training_tasks_are_solved_through_relating(training, task_id):
     task = training[task_id]
     solution = solve(task, SolveConfig(time_budget=3.0))

@@ -2,7 +2,8 @@
 search did not solve: placeholders painted like a template of their shape, cells piled up
 against a wall, lone markers projected onto the object they face, partial rows completed
 by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
-the rows and columns that marks on two edges point out.
+the rows and columns that marks on two edges point out, partial copies of a many-coloured
+template completed.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -18,12 +19,102 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.objects import label, label_boxes, labels
+from arcsolve.dsl.assembling import DIHEDRAL
+from arcsolve.dsl.objects import label, label_boxes, labels, objects
 
 Array = np.ndarray
 
 # The diagonal headings (dy, dx) of a bouncing ray.
 _HEADINGS = MappingProxyType({"ul": (-1, -1), "ur": (-1, 1), "dl": (1, -1), "dr": (1, 1)})
+
+
+_MAX_LOOSE = 60  # more cells outside the templates: `complete_copies` does not apply
+_MAX_TEMPLATES = 8  # more many-coloured objects: neither
+_MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for the search
+_MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
+
+
+def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
+    """Each template's cells as (rows, columns, colours) from its box's corner, in every distinct
+    look that `turns` allows: as it is ('shift') or turned and mirrored ('dihedral')."""
+    looks, seen = [], set()
+    for o in templates:
+        box = np.where(o.mask[o.box], g[o.box], 0)
+        for turn in DIHEDRAL.values() if turns == "dihedral" else (DIHEDRAL["id"],):
+            look = turn(box)
+            key = bytes(look.shape) + look.tobytes()
+            if key not in seen:
+                seen.add(key)
+                ys, xs = np.nonzero(look)
+                looks.append((ys, xs, look[ys, xs]))
+    return looks
+
+
+def _part_of(ys: Array, xs: Array, cs: Array, look: tuple[Array, Array, Array]) -> bool:
+    """Whether the cells (rows, columns, colours) are, shifted, some of a template look's cells."""
+    cells = {(int(y), int(x)): int(c) for y, x, c in zip(*look, strict=True)}
+    for y, x, c in zip(*look, strict=True):
+        if c == cs[0]:
+            dy, dx = y - ys[0], x - xs[0]
+            if all(cells.get((int(a + dy), int(b + dx))) == k for a, b, k in zip(ys, xs, cs, strict=True)):
+                return True
+    return False
+
+
+def _templates(g: Array, turns: str) -> list:
+    """The many-coloured objects, largest first, less those that are part of a larger one (a
+    partial copy whose cells happen to touch); none if there are too many or too large ones."""
+    many = [o for o in objects(g, "multi8") if len(o.colours) > 1]
+    if len(many) > _MAX_TEMPLATES or any(o.size > _MAX_TEMPLATE_CELLS for o in many):
+        return []
+    kept: list = []
+    for o in sorted(many, key=lambda o: -o.size):
+        ys, xs = np.nonzero(o.mask)
+        larger = [t for t in kept if t.size > o.size]
+        if not any(_part_of(ys, xs, g[ys, xs], look) for look in _template_looks(g, larger, turns)):
+            kept.append(o)
+    return kept
+
+
+def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
+    """Complete each partial copy of a many-coloured template where its cells match best; keep 0 erases templates."""
+    templates = _templates(g, turns)
+    if not templates:
+        return None
+    in_template = np.logical_or.reduce([o.mask for o in templates])
+    left = (g != 0) & ~in_template
+    if not left.any() or left.sum() > _MAX_LOOSE:
+        return None
+    looks = _template_looks(g, templates, turns)
+    out = g.copy() if keep else np.where(in_template, 0, g).astype(g.dtype)
+    h, w = g.shape
+    tries = 0
+    while left.any():
+        y0, x0 = np.unravel_index(int(np.argmax(left)), g.shape)  # the first loose cell in reading order
+        best, best_score, tie = None, 0, False
+        for ys, xs, cs in looks:
+            for k in np.flatnonzero(cs == g[y0, x0]):
+                tries += 1
+                if tries > _MAX_TRIES:
+                    return None
+                ty, tx = ys + (y0 - ys[k]), xs + (x0 - xs[k])
+                if ty.min() < 0 or tx.min() < 0 or ty.max() >= h or tx.max() >= w:
+                    continue
+                under = g[ty, tx]
+                if ((under != 0) & (under != cs)).any() or in_template[ty, tx].any():
+                    continue  # a copy lies on no other colour and on no template
+                score = int(((under == cs) & left[ty, tx]).sum())
+                if score > best_score:
+                    best, best_score, tie = (ty, tx, cs), score, False
+                elif score == best_score and best is not None and not (
+                        np.array_equal(ty, best[0]) and np.array_equal(tx, best[1])):
+                    tie = True
+        if best is None or tie:
+            return None  # a loose cell no copy explains, or two copies explain it equally well
+        ty, tx, cs = best
+        out[ty, tx] = cs
+        left[ty, tx] = False
+    return out
 
 
 def _same_sizes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
@@ -232,6 +323,17 @@ def _headings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[t
     return [(heading,) for heading in _HEADINGS]
 
 
+def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Copies as they are and turned, keeping the templates where the targets only add to the
+    grids and erasing them where they lose cells (grids of the targets' sizes)."""
+    if not _same_sizes(grids, targets):
+        return []
+    adds = all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True))
+    loses = any(((g != 0) & (t == 0)).any() for g, t in zip(grids, targets, strict=True))
+    keeps = ([1] if adds else []) + ([0] if loses else [])
+    return list(product(("shift", "dihedral"), keeps))
+
+
 def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The corners whose two edges are marked in every grid, with each drawn colour (grids of the targets' sizes)."""
     if not facts.drawn or not _same_sizes(grids, targets):
@@ -247,6 +349,7 @@ REGISTRY: tuple = (
     (complete_rows, "template_line", "same"),
     (bounce_rays, "bounce", "same"),
     (edge_crossings, "marked_corner", "same"),
+    (complete_copies, "copy_mode", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -255,4 +358,5 @@ PARAM_KINDS: dict = {
     "template_line": _template_axes,
     "bounce": _headings,
     "marked_corner": _marked_corners,
+    "copy_mode": _copy_modes,
 }
