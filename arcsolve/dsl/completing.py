@@ -25,6 +25,7 @@ import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import objects
+from arcsolve.dsl.pairs import same_shapes
 
 Array = np.ndarray
 
@@ -336,7 +337,7 @@ def corner_rays(g: Array) -> Array | None:
 def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Every group with the mirrored colours kept, with each colour new in the targets, and with
     occluders erased where the task loses a colour; for grids and targets of one size only."""
-    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+    if not same_shapes(grids, targets):
         return []
     new = [c for c in facts.drawn if c not in facts.in_colours]
     colours = [0, *new, *([-1] if facts.lost_colours else [])]
@@ -345,7 +346,7 @@ def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) 
 
 def _bands(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Both axes, by the smallest period and by the whole band, for grids and targets of one size only."""
-    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+    if not same_shapes(grids, targets):
         return []
     return list(product(("h", "v"), (False, True)))
 

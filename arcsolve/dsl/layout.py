@@ -13,22 +13,17 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import cuts, objects
+from arcsolve.dsl.pairs import same_shapes
 
 Array = np.ndarray
 Layout = tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 
 _PLUS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 _BOX = (*_PLUS, (1, 1), (1, -1), (-1, 1), (-1, -1))
-
-
-def _same_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
-    return all(g.shape == t.shape for g, t in zip(grids, targets, strict=True))
 
 
 # --- cells between separator lines ----------------------------------------------------
@@ -115,7 +110,7 @@ def connect_cells(g: Array) -> Array | None:
 
 def _cell_paints(grids, targets, facts) -> list[tuple]:
     """Both paints, where every grid is cut into cells and keeps its size."""
-    if not _same_shapes(grids, targets) or any(cell_layout(g) is None for g in grids):
+    if not same_shapes(grids, targets) or any(cell_layout(g) is None for g in grids):
         return []
     return [("own",), ("line",)]
 
@@ -160,7 +155,7 @@ def fill_largest_empty(g: Array, c: int) -> Array | None:
 
 def _rectangle_colours(grids, targets, facts) -> list[tuple]:
     """Colours that every target draws on zero cells of its grid as one filled rectangle."""
-    if not _same_shapes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     found = []
     for c in facts.drawn:
@@ -184,7 +179,7 @@ def neighbour_count(g: Array, around: str) -> Array:
 
 def _recolourings(grids, targets, facts) -> list[tuple]:
     """Both neighbourhoods, where every target recolours its grid's non-zero cells and no other."""
-    if not _same_shapes(grids, targets) or all(np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
+    if not same_shapes(grids, targets) or all(np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
         return []
     if any(not np.array_equal(g != 0, t != 0) for g, t in zip(grids, targets, strict=True)):
         return []
@@ -249,7 +244,7 @@ def centre_in_frame(g: Array, c: int) -> Array | None:
 
 def _frame_colours(grids, targets, facts) -> list[tuple]:
     """Colours whose cells stay in place from every grid to its target, where something else moves."""
-    if not _same_shapes(grids, targets) or all(np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
+    if not same_shapes(grids, targets) or all(np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
         return []
     common = set(range(1, 10))
     for g, t in zip(grids, targets, strict=True):
@@ -311,7 +306,7 @@ def keep_centre_line(g: Array, axis: str) -> Array | None:
 
 def _centre_axes(grids, targets, facts) -> list[tuple]:
     """The axes along whose middle line alone every target has its non-zero cells."""
-    if not _same_shapes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     found = []
     for axis in ("h", "v"):

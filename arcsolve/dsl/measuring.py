@@ -19,7 +19,6 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import reduce
 from itertools import product
 from math import gcd
@@ -30,6 +29,7 @@ from arcsolve.dsl.blocks import cut
 from arcsolve.dsl.drawing import interior
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import PROPERTIES, objects
+from arcsolve.dsl.pairs import same_shapes
 
 Array = np.ndarray
 
@@ -189,10 +189,6 @@ def colour_size(g: Array, n: int, conn: str) -> Array | None:
 # --- parameter inference --------------------------------------------------------------
 
 
-def _same_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
-    return all(g.shape == t.shape for g, t in zip(grids, targets, strict=True))
-
-
 def _filled_like(g: Array, t: Array) -> bool:
     """Whether the target could be the grid with its blocks filled: the grid's separator lines
     stay as they are, and each block is one colour."""
@@ -210,7 +206,7 @@ def _filled_like(g: Array, t: Array) -> bool:
 
 def _fills(grids, targets, facts) -> list[tuple]:
     """Both fills, where the targets have the grids' sizes and lines and blocks of one colour."""
-    if not _same_shapes(grids, targets) or not all(_filled_like(g, t) for g, t in zip(grids, targets, strict=True)):
+    if not same_shapes(grids, targets) or not all(_filled_like(g, t) for g, t in zip(grids, targets, strict=True)):
         return []
     return [(how,) for how in FILLS]
 
@@ -258,7 +254,7 @@ def _compressible(grids, targets, facts) -> list[tuple]:
 def _stripes(grids, targets, facts) -> list[tuple]:
     """The stripes (axis, period, phase) and colour that account for every cell that changes:
     each lies on a stripe and turns to c, and every non-zero cell on a stripe changes."""
-    if not facts.recoloured or not _same_shapes(grids, targets):
+    if not facts.recoloured or not same_shapes(grids, targets):
         return []
     changes = [g != t for g, t in zip(grids, targets, strict=True)]
     if any(not m.any() or (m & (g == 0)).any() for g, m in zip(grids, changes, strict=True)):
@@ -285,7 +281,7 @@ def _stripes(grids, targets, facts) -> list[tuple]:
 def _interiors(grids, targets, facts) -> list[tuple]:
     """Every property and connectivity, where on every pair the cells that change are exactly
     the objects' interiors (which a colour map then paints)."""
-    if not facts.recoloured or not _same_shapes(grids, targets):
+    if not facts.recoloured or not same_shapes(grids, targets):
         return []
     changes = [g != t for g, t in zip(grids, targets, strict=True)]
     if any(not m.any() or (m & (g == 0)).any() for g, m in zip(grids, changes, strict=True)):
@@ -300,7 +296,7 @@ def _interiors(grids, targets, facts) -> list[tuple]:
 def _sizes(grids, targets, facts) -> list[tuple]:
     """The sizes n and connectivities where, on every pair, the objects of n cells all turn one
     colour and the others all another (only recolouring, so cheap tests come first)."""
-    if not facts.recoloured or not _same_shapes(grids, targets):
+    if not facts.recoloured or not same_shapes(grids, targets):
         return []
     if any(((g == 0) != (t == 0)).any() for g, t in zip(grids, targets, strict=True)):
         return []

@@ -15,13 +15,13 @@ shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import product
 
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label, label_boxes
+from arcsolve.dsl.pairs import same_shapes
 
 Array = np.ndarray
 
@@ -176,34 +176,30 @@ def cut_across(g: Array) -> Array | None:
     return None if np.array_equal(out, g) else out
 
 
-def _same_sizes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
-    return all(g.shape == t.shape for g, t in zip(grids, targets, strict=True))
-
-
 def _touching(grids, targets, facts) -> list[tuple]:
     """The colours the targets draw on zero cells that the grids already have."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     return [(c,) for c in facts.drawn if c in facts.in_colours]
 
 
 def _checker(grids, targets, facts) -> list[tuple]:
     """Tried where the targets draw at least two colours that the inputs have, sizes kept."""
-    if not _same_sizes(grids, targets) or len(set(facts.drawn) & set(facts.in_colours)) < 2:
+    if not same_shapes(grids, targets) or len(set(facts.drawn) & set(facts.in_colours)) < 2:
         return []
     return [()]
 
 
 def _picks(grids, targets, facts) -> list[tuple]:
     """Both picks, each colour the targets draw on zero cells; for grids and targets of one size only."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     return list(product(PICKS, facts.drawn))
 
 
 def _lanes(grids, targets, facts) -> list[tuple]:
     """Each colour the targets draw on zero cells; for grids and targets of one size only."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     return [(c,) for c in facts.drawn]
 
@@ -214,7 +210,7 @@ def _sides(grids, targets, facts) -> list[tuple]:
     a table that merely memorises would verify too easily), if it paints something."""
     if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
         return []
-    if not _same_sizes(grids, targets) or not facts.drawn:
+    if not same_shapes(grids, targets) or not facts.drawn:
         return []
     table = np.full(16, -1)
     for g, t in zip(grids, targets, strict=True):
@@ -239,7 +235,7 @@ def _sides(grids, targets, facts) -> list[tuple]:
 
 def _cuts(grids, targets, facts) -> list[tuple]:
     """Tried where the targets keep the sizes and put zeros where the grids have colours."""
-    if not _same_sizes(grids, targets) or len(facts.inputs) != len(targets):
+    if not same_shapes(grids, targets) or len(facts.inputs) != len(targets):
         return []
     if not any(((a != 0) & (b == 0)).any() for a, b in zip(facts.inputs, targets, strict=True) if a.shape == b.shape):
         return []

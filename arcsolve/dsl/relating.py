@@ -21,6 +21,7 @@ import numpy as np
 
 from arcsolve.dsl.assembling import DIHEDRAL
 from arcsolve.dsl.objects import label, label_boxes, labels, objects
+from arcsolve.dsl.pairs import same_shapes
 
 Array = np.ndarray
 
@@ -115,10 +116,6 @@ def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
         out[ty, tx] = cs
         left[ty, tx] = False
     return out
-
-
-def _same_sizes(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
-    return all(g.shape == t.shape for g, t in zip(grids, targets, strict=True))
 
 
 def paint_placeholders(g: Array, c: int, keep: int) -> Array | None:
@@ -285,7 +282,7 @@ def edge_crossings(g: Array, corner: str, c: int) -> Array | None:
 
 def _placeholders(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour the task loses that every grid has along with another colour, template kept or erased."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     lost = [c for c in facts.lost_colours
             if all((g == c).any() and ((g != 0) & (g != c)).any() for g in grids)]
@@ -294,7 +291,7 @@ def _placeholders(grids: Sequence[Array], targets: Sequence[Array], facts) -> li
 
 def _walls(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour that makes one band of full rows or columns in every grid, cells kept or absorbed."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
     walls = [c for c in sorted(present)
@@ -311,14 +308,14 @@ def _has_template(g: Array, along: int) -> bool:
 
 def _template_axes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The axes along which every grid has a full line and a partly filled one (grids of the targets' sizes)."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     return [(axis,) for axis, along in (("h", 1), ("v", 0)) if all(_has_template(g, along) for g in grids)]
 
 
 def _headings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The four headings, if the targets draw on zero cells and have the grids' sizes."""
-    if not facts.drawn or not _same_sizes(grids, targets):
+    if not facts.drawn or not same_shapes(grids, targets):
         return []
     return [(heading,) for heading in _HEADINGS]
 
@@ -326,7 +323,7 @@ def _headings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[t
 def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Copies as they are and turned, keeping the templates where the targets only add to the
     grids and erasing them where they lose cells (grids of the targets' sizes)."""
-    if not _same_sizes(grids, targets):
+    if not same_shapes(grids, targets):
         return []
     adds = all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True))
     loses = any(((g != 0) & (t == 0)).any() for g, t in zip(grids, targets, strict=True))
@@ -336,7 +333,7 @@ def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
 
 def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The corners whose two edges are marked in every grid, with each drawn colour (grids of the targets' sizes)."""
-    if not facts.drawn or not _same_sizes(grids, targets):
+    if not facts.drawn or not same_shapes(grids, targets):
         return []
     corners = [k for k in ("tl", "tr", "bl", "br") if all(all(m.any() for m in _edge_marks(g, k)) for g in grids)]
     return list(product(corners, facts.drawn))
