@@ -23,6 +23,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import objects
 from arcsolve.dsl.pairs import same_shapes
@@ -31,8 +32,6 @@ Array = np.ndarray
 
 GROUPS = ("h", "v", "hv", "rot")
 _MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
-_AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-_DIAGONALS = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 _TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
 
 
@@ -316,12 +315,12 @@ def corner_rays(g: Array) -> Array | None:
     padded = np.zeros((h + 2, w + 2), dtype=g.dtype)
     padded[1:-1, 1:-1] = g
     solid = (padded != 0).view(np.int8)
-    around = sum(solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in _AROUND)
+    around = sum(solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in NEIGHBOURS["box"])
     open_corners = (g == 0) & (around == 3)
     if not open_corners.any():
         return None
     out = g.copy()
-    for dy, dx in _DIAGONALS:
+    for dy, dx in NEIGHBOURS["diag"]:
         colour = padded[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w]  # the cell across the box
         beside = (padded[1 - dy : 1 - dy + h, 1 : 1 + w] == colour) & (padded[1 : 1 + h, 1 - dx : 1 - dx + w] == colour)
         corner = open_corners & (colour != 0) & beside

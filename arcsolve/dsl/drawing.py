@@ -13,8 +13,9 @@ from arcsolve.dsl.objects import objects
 
 Array = np.ndarray
 
-# The neighbours (dy, dx) that a halo covers.
-_HALOS = MappingProxyType({
+# The neighbours (dy, dx) of a cell: across its edges ('plus'), its corners ('diag') or both
+# ('box'); a halo covers one of these sets.
+NEIGHBOURS = MappingProxyType({
     "plus": ((0, 1), (1, 0), (0, -1), (-1, 0)),
     "diag": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
     "box": ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)),
@@ -53,7 +54,7 @@ def _halo_cells(g: Array, src: int, shape: str) -> Array | None:
     mask = g == src
     if not mask.any():
         return None
-    return _neighbours(mask, _HALOS[shape]) & (g == 0)
+    return _neighbours(mask, NEIGHBOURS[shape]) & (g == 0)
 
 
 def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
@@ -131,7 +132,7 @@ def interior(g: Array, c: int) -> Array:
     solid = _padded(g != 0)
     h, w = g.shape
     inside = g != 0
-    for dy, dx in _HALOS["box"]:
+    for dy, dx in NEIGHBOURS["box"]:
         inside &= solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
     return np.where(inside, c, g)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arcsolve.dsl.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import cuts, objects
 from arcsolve.dsl.pairs import same_shapes
@@ -22,8 +23,6 @@ from arcsolve.dsl.pairs import same_shapes
 Array = np.ndarray
 Layout = tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
 
-_PLUS = ((0, 1), (1, 0), (0, -1), (-1, 0))
-_BOX = (*_PLUS, (1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 # --- cells between separator lines ----------------------------------------------------
@@ -173,7 +172,7 @@ def neighbour_count(g: Array, around: str) -> Array:
     h, w = g.shape
     solid = np.zeros((h + 2, w + 2), dtype=np.int8)
     solid[1:-1, 1:-1] = g != 0
-    count = sum(solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in (_PLUS if around == "plus" else _BOX))
+    count = sum(solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in NEIGHBOURS[around])
     return np.where(g != 0, count + 1, 0).astype(g.dtype)
 
 

@@ -19,6 +19,7 @@ from itertools import product
 
 import numpy as np
 
+from arcsolve.dsl.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label, label_boxes
 from arcsolve.dsl.pairs import same_shapes
@@ -140,7 +141,7 @@ def _beside(a: Array, fill: int) -> list[Array]:
     h, w = a.shape
     padded = np.full((h + 2, w + 2), fill, dtype=np.int16)
     padded[1:-1, 1:-1] = a
-    return [padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in ((0, 1), (1, 0), (0, -1), (-1, 0))]
+    return [padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in NEIGHBOURS["plus"]]
 
 
 def _cut_lines(g: Array) -> Array | None:
