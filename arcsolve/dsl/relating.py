@@ -20,6 +20,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.assembling import DIHEDRAL
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label, label_boxes, labels, objects
 from arcsolve.dsl.pairs import same_shapes
 
@@ -62,19 +63,20 @@ def _part_of(ys: Array, xs: Array, cs: Array, look: tuple[Array, Array, Array]) 
     return False
 
 
-def _templates(g: Array, turns: str) -> list:
+@grid_memo()
+def _templates(g: Array, turns: str) -> tuple:
     """The many-coloured objects, largest first, less those that are part of a larger one (a
     partial copy whose cells happen to touch); none if there are too many or too large ones."""
     many = [o for o in objects(g, "multi8") if len(o.colours) > 1]
     if len(many) > _MAX_TEMPLATES or any(o.size > _MAX_TEMPLATE_CELLS for o in many):
-        return []
-    kept: list = []
+        return ()
+    kept: list = []  # (template, its looks)
     for o in sorted(many, key=lambda o: -o.size):
         ys, xs = np.nonzero(o.mask)
-        larger = [t for t in kept if t.size > o.size]
-        if not any(_part_of(ys, xs, g[ys, xs], look) for look in _template_looks(g, larger, turns)):
-            kept.append(o)
-    return kept
+        larger = [look for t, looks in kept if t.size > o.size for look in looks]
+        if not any(_part_of(ys, xs, g[ys, xs], look) for look in larger):
+            kept.append((o, _template_looks(g, [o], turns)))
+    return tuple(o for o, _ in kept)
 
 
 def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
