@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from arcsolve.dsl import primitives as P
-from arcsolve.dsl.compose import Cover, overlay
+from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay
 from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
@@ -575,6 +575,29 @@ def test_cover_keeps_pieces_on_the_colours_they_get_right_and_covers_greedily():
     assert cover.keys == [("twos", ()), ("threes", (3,))]
     assert cover.greedy() == [("twos", ()), ("threes", (3,))]
     assert Cover("input", inputs, [g([[1, 2]])]).ok is False
+
+
+def test_pieces_may_be_laid_on_the_outputs_background_colour():
+    assert bases([g([[0, 0], [0, 8]])]) == ("input", "empty")
+    assert bases([g([[8, 8], [0, 1]]), g([[8, 2]])]) == ("input", "empty", "colour8")
+    eq(base_grid("colour8", g([[1, 2, 3]]), (2, 1)), [[8], [8]])
+    inputs, targets = [g([[1, 0], [0, 0]])], [g([[1, 8], [8, 2]])]
+    cover = Cover("colour8", inputs, targets)
+    cover.add("ones", g([1, 0, 0, 0]))  # its 0 cells are wrong on this base, its 1 is right
+    cover.add("twos", g([0, 0, 0, 2]))
+    assert cover.greedy() == [("ones", (1,)), ("twos", (2,))]
+    eq(overlay(np.full((2, 2), 8), [g([[1, 0], [0, 0]]), g([[0, 0], [0, 2]])], [(1,), (2,)]), targets[0])
+
+
+def test_cover_takes_up_to_max_pieces():
+    target = g([[1, 2], [3, 4]])
+    cover = Cover("empty", [np.zeros((2, 2), dtype=int)], [target])
+    for k in range(4):
+        piece = np.zeros(4, dtype=int)
+        piece[k] = k + 1
+        cover.add(k, piece)
+    assert MAX_PIECES >= 4 and cover.greedy() == [(k, ()) for k in range(4)]
+    assert cover.greedy(max_pieces=3) is None
 
 
 def test_overlay_program_is_printable_and_runnable():

@@ -3,7 +3,10 @@
 When no single program reproduces the train outputs, several may each get a part right
 (one draws the lines, another fills the holes). A *piece* is a program's output relative
 to a base (the input, or an empty grid): its active cells are those where it differs
-from the base. A piece is usable if it is right on every active cell of every train
+from the base. The
+base may also be a grid of one colour: the colour most train output cells have, when it is
+not 0, so that a task drawing on a coloured background is not made to paint the background
+with a piece first. A piece is usable if it is right on every active cell of every train
 pair; an overlay of usable pieces is right wherever one of them is active, so it
 reproduces a train output once the pieces together cover every cell where the target
 differs from the base. A piece that is wrong on some cells may still be used on the
@@ -20,14 +23,24 @@ import numpy as np
 Array = np.ndarray
 
 BASES = ("input", "empty")
-MAX_PIECES = 3
+MAX_PIECES = 5
+
+
+def bases(targets: Sequence[Array]) -> tuple[str, ...]:
+    """The bases worth laying pieces on: the input, an empty grid, and a grid of the train
+    outputs' most common colour (`colour<c>`) when that colour is not 0."""
+    counts = sum(np.bincount(t.ravel(), minlength=10) for t in targets)
+    common = int(np.argmax(counts))
+    return BASES + ((f"colour{common}",) if common else ())
 
 
 def base_grid(base: str, grid: Array, shape: tuple[int, int]) -> Array | None:
-    """The grid the pieces are laid on: the input itself, or an empty grid of the given shape."""
+    """The grid the pieces are laid on: the input itself, or a grid of the given shape that is
+    empty or all of one colour (`colour<c>`)."""
     if base == "input":
         return grid if grid.shape == shape else None
-    return np.zeros(shape, dtype=grid.dtype)
+    colour = int(base.removeprefix("colour")) if base.startswith("colour") else 0
+    return np.full(shape, colour, dtype=grid.dtype)
 
 
 def overlay(base: Array, pieces: Sequence[Array], colours: Sequence[tuple]) -> Array | None:

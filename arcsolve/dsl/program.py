@@ -18,8 +18,8 @@ OVERLAY = "overlay"
 
 class Step(NamedTuple):
     """One primitive applied with fixed parameters, e.g. `upscale{2,2}`; recolor's one
-    parameter is the tuple of (from, to) colour pairs; overlay's are the base ("input" or
-    "empty") and the tuple of (sub-program, colours) pieces laid on it."""
+    parameter is the tuple of (from, to) colour pairs; overlay's are the base ("input",
+    "empty" or "colour<c>") and the tuple of (sub-program, colours) pieces laid on it."""
 
     name: str
     params: tuple = ()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from arcsolve.dsl.compose import BASES, Cover, base_grid, overlay
+from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.memo import clear_memos
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
 from arcsolve.dsl.primitives import PRIMITIVES
@@ -165,7 +165,7 @@ class _Search:
         self.sized_found: list[Found] = []
         self.seen: set[int] = set()
         self.apply = StepCache(MAX_CACHED)
-        covers = [Cover(base, self.train_in, self.targets) for base in BASES]
+        covers = [Cover(base, self.train_in, self.targets) for base in bases(self.targets)]
         self.covers = [c for c in covers if c.ok]
 
     def out_of_time(self) -> bool:
