@@ -10,9 +10,9 @@ whose test size breaks the train pairs' pattern; no other fallback answers).
 Memory is the resident size a worker reaches while it solves a task (its own start-up, about
 40 MB of Python, numpy and arcsolve, included). Workers are spawned, so they do not inherit the
 parent's copy of the whole dataset, and each is replaced after `--tasks-per-worker` tasks,
-so that what the allocator keeps from earlier tasks does not pile up; on Linux the peak is reset before each task
-(`/proc/self/clear_refs`), so each task gets its own figure; elsewhere it is the worker's
-peak so far.
+so that what the allocator keeps from earlier tasks does not pile up. On Linux the peak is
+reset before each task (`/proc/self/clear_refs`), so each task gets its own figure;
+elsewhere it is the worker's peak so far.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import multiprocessing
 import platform
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -62,7 +63,8 @@ def peak_mb() -> float:
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 2**20 if sys.platform == "darwin" else peak / 1024  # bytes on macOS, else kB
 
 
 def run_one(task: Task, time_budget: float) -> dict:
@@ -73,7 +75,7 @@ def run_one(task: Task, time_budget: float) -> dict:
         solution = solve(task, SolveConfig(time_budget=time_budget))
     except Exception as exc:  # noqa: BLE001 - one task's failure must not cost the others
         return {"id": task.id, "solved": False, "programs": [], "verified": False,
-                "error": f"{type(exc).__name__}: {exc}", "seconds": None, "peak_mb": peak_mb()}
+                "error": f"{type(exc).__name__}: {exc}", "seconds": None, "peak_mb": round(peak_mb(), 1)}
     return {
         "id": task.id,
         "solved": solved(task, solution),
@@ -85,6 +87,7 @@ def run_one(task: Task, time_budget: float) -> dict:
 
 
 def run_job(job: tuple[Task, float]) -> dict:
+    """run_one on a (task, time budget) pair, the form Pool.imap hands over."""
     return run_one(*job)
 
 

@@ -3,10 +3,9 @@
 When no single program reproduces the train outputs, several may each get a part right
 (one draws the lines, another fills the holes). A *piece* is a program's output relative
 to a base (the input, or an empty grid): its active cells are those where it differs
-from the base. The
-base may also be a grid of one colour: the colour most train output cells have, when it is
-not 0, so that a task drawing on a coloured background is not made to paint the background
-with a piece first. A piece is usable if it is right on every active cell of every train
+from the base. The base may also be a grid of one colour, the colour most train output
+cells have when it is not 0, so that a task drawing on a coloured background is not made
+to paint the background with a piece first. A piece is usable if it is right on every active cell of every train
 pair; an overlay of usable pieces is right wherever one of them is active, so it
 reproduces a train output once the pieces together cover every cell where the target
 differs from the base. A piece that is wrong on some cells may still be used on the
