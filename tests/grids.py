@@ -1,4 +1,5 @@
-"""Small helpers shared by the primitive tests: a grid from rows, and an exact comparison."""
+"""Small helpers shared by the primitive tests: a grid from rows, an exact comparison, and a
+plain flood fill to check the labelling of connected components against."""
 
 import numpy as np
 
@@ -12,3 +13,24 @@ def eq(actual, expected) -> None:
     """The primitive gave a grid, equal to the expected rows."""
     assert actual is not None
     assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
+
+
+def flood_labels(g: np.ndarray, foreground: np.ndarray, diagonal: bool, by_colour: bool) -> tuple[np.ndarray, int]:
+    """Plain depth-first flood fill, numbering components by their first cell in row-major order."""
+    h, w = g.shape
+    lab, n = np.zeros((h, w), dtype=int), 0
+    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonal else [])
+    for y in range(h):
+        for x in range(w):
+            if foreground[y, x] and not lab[y, x]:
+                n += 1
+                lab[y, x], todo = n, [(y, x)]
+                while todo:
+                    cy, cx = todo.pop()
+                    for dy, dx in steps:
+                        ny, nx = cy + dy, cx + dx
+                        if (0 <= ny < h and 0 <= nx < w and foreground[ny, nx] and not lab[ny, nx]
+                                and (not by_colour or g[ny, nx] == g[cy, cx])):
+                            lab[ny, nx] = n
+                            todo.append((ny, nx))
+    return lab, n

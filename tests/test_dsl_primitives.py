@@ -14,18 +14,10 @@ from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
 from arcsolve.dsl.rules import fit_rule
+from tests.grids import eq, flood_labels, g
 
 A = np.array([[1, 2, 0], [0, 3, 0]])  # 2x3, not square, not symmetric
 SHAPES = [(1, 1), (2, 3), (3, 2), (4, 4), (5, 7)]
-
-
-def g(rows) -> np.ndarray:
-    return np.array(rows)
-
-
-def eq(actual, expected) -> None:
-    assert actual is not None
-    assert np.array_equal(actual, np.array(expected)), f"\n{actual}\n!=\n{np.array(expected)}"
 
 
 def test_every_primitive_has_its_own_test_and_docstring():
@@ -451,27 +443,6 @@ def test_label_counts_components_by_connectivity():
     assert label(x, x != 0, diagonal=True, by_colour=True)[1] == 2
 
 
-def _flood_labels(g, foreground, diagonal, by_colour):
-    """Plain breadth-first flood fill, numbering components by their first cell."""
-    h, w = g.shape
-    lab, n = np.zeros((h, w), dtype=int), 0
-    steps = [(0, 1), (1, 0), (0, -1), (-1, 0)] + ([(1, 1), (1, -1), (-1, 1), (-1, -1)] if diagonal else [])
-    for y in range(h):
-        for x in range(w):
-            if foreground[y, x] and not lab[y, x]:
-                n += 1
-                lab[y, x], todo = n, [(y, x)]
-                while todo:
-                    cy, cx = todo.pop()
-                    for dy, dx in steps:
-                        ny, nx = cy + dy, cx + dx
-                        if (0 <= ny < h and 0 <= nx < w and foreground[ny, nx] and not lab[ny, nx]
-                                and (not by_colour or g[ny, nx] == g[cy, cx])):
-                            lab[ny, nx] = n
-                            todo.append((ny, nx))
-    return lab, n
-
-
 def test_label_matches_a_flood_fill_on_random_grids():
     rng = np.random.default_rng(0)
     for _ in range(300):
@@ -480,7 +451,7 @@ def test_label_matches_a_flood_fill_on_random_grids():
             for diagonal in (False, True):
                 for by_colour in (False, True):
                     lab, n = label(x, fg, diagonal, by_colour)
-                    want, m = _flood_labels(x, fg, diagonal, by_colour)
+                    want, m = flood_labels(x, fg, diagonal, by_colour)
                     assert n == m and np.array_equal(lab, want)
 
 

@@ -8,6 +8,7 @@ import pytest
 from arcsolve.dsl.geometry import antitranspose, roll, rot90, rot180, rot270, self_tile, self_tile_inverse
 from arcsolve.dsl.moving import attract, shoot
 from arcsolve.dsl.objects import label
+from tests.grids import flood_labels
 
 
 def _random_grids(n: int, seed: int = 0) -> list[np.ndarray]:
@@ -21,37 +22,13 @@ def _random_grids(n: int, seed: int = 0) -> list[np.ndarray]:
     return grids
 
 
-def _flood_labels(g: np.ndarray, foreground: np.ndarray, diagonal: bool, by_colour: bool) -> np.ndarray:
-    """Components by flood fill from each unlabelled cell in row-major order."""
-    h, w = g.shape
-    steps = [(dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dy, dx) != (0, 0) and (diagonal or 0 in (dy, dx))]
-    out = np.zeros((h, w), dtype=int)
-    n = 0
-    for y in range(h):
-        for x in range(w):
-            if not foreground[y, x] or out[y, x]:
-                continue
-            n += 1
-            out[y, x] = n
-            stack = [(y, x)]
-            while stack:
-                cy, cx = stack.pop()
-                for dy, dx in steps:
-                    ny, nx = cy + dy, cx + dx
-                    if (0 <= ny < h and 0 <= nx < w and foreground[ny, nx] and not out[ny, nx]
-                            and (not by_colour or g[ny, nx] == g[cy, cx])):
-                        out[ny, nx] = n
-                        stack.append((ny, nx))
-    return out
-
-
 @pytest.mark.parametrize(("diagonal", "by_colour"), [(True, False), (False, True), (False, False), (True, True)])
 def test_label_matches_a_flood_fill(diagonal, by_colour):
     for g in _random_grids(300):
         lab, n = label(g, g != 0, diagonal, by_colour)
-        expected = _flood_labels(g, g != 0, diagonal, by_colour)
+        expected, count = flood_labels(g, g != 0, diagonal, by_colour)
         assert np.array_equal(lab, expected)
-        assert n == expected.max()
+        assert n == count == expected.max()
 
 
 def test_quarter_turns_roll_and_self_tiles_match_numpy():
