@@ -46,13 +46,12 @@ def solved(task: Task, solution) -> bool:
     return True
 
 
-def reset_peak() -> bool:
-    """Start a new peak resident size for this process (Linux); False where that is not possible."""
+def reset_peak() -> None:
+    """Start a new peak resident size for this process (Linux; elsewhere the peak runs on)."""
     try:
         Path("/proc/self/clear_refs").write_text("5")
     except OSError:
-        return False
-    return True
+        pass
 
 
 def peak_mb() -> float:
