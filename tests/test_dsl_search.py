@@ -5,7 +5,16 @@ import pytest
 
 from arcsolve.dsl.program import Step, format_program
 from arcsolve.dsl.search import Found as _Found
-from arcsolve.dsl.search import _run_views, _Search, distinct, ranked_colours, search, size_rule, solve
+from arcsolve.dsl.search import (
+    _run_views,
+    _Search,
+    background_colours,
+    distinct,
+    ranked_colours,
+    search,
+    size_rule,
+    solve,
+)
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Task
@@ -62,7 +71,7 @@ def test_split_and_overlay_with_colour():
 def test_colour_map_fitted_pair_by_pair_is_not_applied_to_unseen_colours():
     train = [([[2, 0], [0, 4]], [[4, 0], [0, 0]]), ([[3, 0], [0, 6]], [[6, 0], [0, 0]])]
     found = search(make_task(train, [[[1, 0], [0, 8]]]), time_budget=0.5)
-    assert not any("recolor" in format_program(f.program) for f in found if not f.ranked)
+    assert not any("recolor" in format_program(f.program) for f in found if not f.view)
     general = [([[2, 0], [0, 4]], [[2, 5], [5, 4]]), ([[3, 0], [0, 6]], [[3, 5], [5, 6]])]
     found = search(make_task(general, [[[1, 0], [0, 8]]]), time_budget=0.5)
     assert format_program(found[0].program) == "recolor{0->5}"
@@ -84,9 +93,9 @@ def test_colours_that_play_one_role_in_every_pair_are_found_ranked(monkeypatch):
              ([[3, 3, 6], [3, 6, 3], [3, 3, 3]], [[3, 3, 0], [3, 0, 3], [3, 3, 3]])]
     task = make_task(train, [[[4, 4, 4, 9], [9, 4, 4, 4]]])
     plain = _Search(task, 1.0, 0, 100)  # depth 0: only the identity, which does not verify
-    ranked = _Search(task, 1.0, 2, 100, ranked=True)
-    found = distinct(_run_views(plain, ranked, 1.0))
-    assert found[0].ranked and format_program(found[0].program) == "recolor{2->0}"
+    ranked = _Search(task, 1.0, 2, 100, view="ranked")
+    found = distinct(_run_views(plain, [ranked], 1.0))
+    assert found[0].view == "ranked" and format_program(found[0].program) == "recolor{2->0}"
     assert found[0].outputs[0].tolist() == [[4, 4, 4, 0], [0, 4, 4, 4]]  # back in the task's colours
     monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget: found)
     detail = solve(task, SolveConfig(time_budget=1.0)).candidates[0].detail
@@ -95,11 +104,44 @@ def test_colours_that_play_one_role_in_every_pair_are_found_ranked(monkeypatch):
 
 def test_a_task_whose_inputs_rank_colours_alike_gets_no_ranked_view(monkeypatch):
     views = []
-    monkeypatch.setattr("arcsolve.dsl.search._run_views", lambda plain, ranked, budget: views.append(ranked) or [])
-    train = [([[1, 1, 2]], [[2, 1, 1]]), ([[1, 2, 1]], [[1, 2, 1]])]  # 1 the commoner colour in every input
-    search(make_task(train, [[[1, 1, 1, 2]]]), time_budget=0.1)
-    search(make_task(train, [[[3, 3, 1]]]), time_budget=0.1)  # the test input ranks 3 first
-    assert views[0] is None and views[1] is not None
+    monkeypatch.setattr("arcsolve.dsl.search._run_views",
+                        lambda plain, others, budget: views.append([o.view for o in others]) or [])
+    train = [([[0, 0, 0, 1, 1, 2]], [[2, 1, 1, 0, 0, 0]]),  # 1 the commoner colour in every input
+             ([[1, 2, 1, 0, 0, 0]], [[1, 2, 1, 0, 0, 0]])]
+    search(make_task(train, [[[0, 0, 0, 1, 1, 2]]]), time_budget=0.1)
+    search(make_task(train, [[[0, 0, 0, 3, 3, 1]]]), time_budget=0.1)  # the test input ranks 3 first
+    assert views == [[], ["ranked"]]
+
+
+def test_background_colours_swap_the_most_frequent_colour_with_zero():
+    perm = background_colours(np.array([[5, 5, 5], [5, 2, 0]], dtype=np.int8))
+    assert perm[[0, 5, 2]].tolist() == [5, 0, 2]
+    assert sorted(perm.tolist()) == list(range(10))
+    assert background_colours(np.array([[0, 0, 3]])).tolist() == list(range(10))
+
+
+def test_a_task_drawn_on_another_background_gets_the_background_view(monkeypatch):
+    views = []
+    monkeypatch.setattr("arcsolve.dsl.search._run_views",
+                        lambda plain, others, budget: views.append([o.view for o in others]) or [])
+    on_seven = [([[7, 7, 2], [7, 7, 7]], [[2, 2, 2], [7, 7, 7]])]  # one background in every grid: ranked
+    search(make_task(on_seven, [[[7, 2, 7], [7, 7, 7]]]), time_budget=0.1)  # renumbers them alike
+    assert views == [["background"]]
+
+
+def test_objects_on_a_background_that_is_not_zero_are_found_in_the_background_view():
+    # fill each box's inside: the inside is the background (8, then 4) until it is swapped with 0
+    train = [([[8, 8, 8, 8, 8], [8, 1, 1, 1, 8], [8, 1, 8, 1, 8], [8, 1, 1, 1, 8], [8, 8, 8, 8, 8]],
+              [[8, 8, 8, 8, 8], [8, 1, 1, 1, 8], [8, 1, 3, 1, 8], [8, 1, 1, 1, 8], [8, 8, 8, 8, 8]]),
+             ([[4, 4, 4, 4], [2, 2, 2, 4], [2, 4, 2, 4], [2, 2, 2, 4], [4, 4, 4, 4]],
+              [[4, 4, 4, 4], [2, 2, 2, 4], [2, 3, 2, 4], [2, 2, 2, 4], [4, 4, 4, 4]])]
+    test = [[6, 6, 6, 6, 6], [6, 6, 5, 5, 5], [6, 6, 5, 6, 5], [6, 6, 5, 5, 5], [6, 6, 6, 6, 6]]
+    task = make_task(train, [test])
+    plain = _Search(task, 1.0, 0, 100)  # depth 0, as in the ranked view's test
+    background = _Search(task, 1.0, 2, 100, view="background")
+    found = distinct(_run_views(plain, [background], 1.0))
+    assert found[0].view == "background" and format_program(found[0].program) == "fill_enclosed{3}"
+    assert found[0].outputs[0].tolist()[2] == [6, 6, 5, 3, 5]  # back on the test's own background
 
 
 def test_views_share_step_results_and_the_memos_are_cleared_after_a_search(monkeypatch):
@@ -108,12 +150,13 @@ def test_views_share_step_results_and_the_memos_are_cleared_after_a_search(monke
 
     views = []
     monkeypatch.setattr("arcsolve.dsl.search._run_views",
-                        lambda plain, ranked, budget: views.append((plain, ranked)) or [])
+                        lambda plain, others, budget: views.append((plain, *others)) or [])
     objects(np.array([[1, 0, 2]], dtype=np.int8), "colour4")  # a memo filled before the search
-    train = [([[1, 1, 2]], [[2, 1, 1]]), ([[1, 2, 1]], [[1, 2, 1]])]
+    train = [([[1, 1, 2]], [[2, 1, 1]]), ([[1, 2, 1]], [[1, 2, 1]])]  # not 0: a background view too
     search(make_task(train, [[[3, 3, 1]]]), time_budget=0.1)
-    plain, ranked = views[0]
-    assert ranked is not None and ranked.apply is plain.apply
+    plain, *others = views[0]
+    assert [o.view for o in others] == ["ranked", "background"]
+    assert all(o.apply is plain.apply for o in others)
     assert sum(c.cache_info().currsize for c in _MEMOS) == 0
 
 

@@ -16,6 +16,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.blocks import block_colours, cut_pick, downscale_majority, self_tile_colour, split_kron
+from arcsolve.dsl.cell_tables import CellTable, apply_table
 from arcsolve.dsl.completion import (
     periodic_extend,
     periodic_fill,
@@ -352,6 +353,11 @@ def cell_rule(g: Array, table: Table) -> Array | None:
     return apply_rule(g, table)
 
 
+def cell_table(g: Array, table: CellTable) -> Array | None:
+    """Recolour each cell by a table on a few of its features learned from the train pairs (None on an unseen key)."""
+    return apply_table(g, table)
+
+
 # --- the registry ---------------------------------------------------------------------
 
 
@@ -449,4 +455,5 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     *(_p(fn, kind, shape) for family in FAMILIES for fn, kind, shape in family.REGISTRY),
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
+    _p(cell_table, "learned", shape="same", cost=5.0),  # after every program of the search
 )})

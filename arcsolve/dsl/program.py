@@ -32,6 +32,9 @@ class Step(NamedTuple):
             return "overlay{" + "; ".join([base, *(_piece(*p) for p in pieces)]) + "}"
         if self.name == "cell_rule":
             return f"cell_rule{{{len(self.params[0][0])} neighbourhoods}}"
+        if self.name == "cell_table":
+            names, keys, _ = self.params[0]
+            return f"cell_table{{{'+'.join(names) or 'one answer'},{len(keys)} keys}}"
         if self.name == "stamp_objects":  # learned tables are summarised, not printed
             return f"stamp_objects{{{self.params[0]},{len(self.params[1])} kinds}}"
         if self.name == "recolor":

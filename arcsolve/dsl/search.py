@@ -13,13 +13,18 @@ one step ahead before each level is expanded in full, and a level's states are v
 closest to the targets first. Step results are remembered per task, since the full
 expansion asks again what the lookahead asked. The clock is checked at every step.
 
-States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
-single program verifies, the last twentieth of the budget goes to overlaying a few pieces
-that are each right where they draw.
+When the search is over, a table from a few features of each cell to its new colour is
+fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found.
+States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if nothing
+verifies yet, the last twentieth of the budget goes to overlaying a few pieces that are
+each right where they draw.
 
-A task whose inputs use different colours in the same roles gets a second view, with every
-pair's colours renumbered by frequency (`ranked_colours`); it takes one turn of at most a
-quarter of the budget, after the plain view's programs of length 2 (`_run_views`).
+A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
+by a permutation taken from its input: one whose inputs use different colours in the same
+roles, with colours ranked by frequency (`ranked_colours`); one whose inputs are drawn on a
+background that is not 0, with that colour swapped with 0 (`background_colours`), since
+objects are what is not 0. Each view takes one turn of at most a quarter of the budget,
+after the plain view's programs of length 2 (`_run_views`).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from arcsolve.dsl.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.memo import clear_memos
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
@@ -55,9 +61,9 @@ MAX_CANDIDATES = 3
 COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
-RANKED_COST = 0.5  # added to a program found on the pairs with ranked colours
-SHARED_PASSES = 2  # the plain view's passes before the ranked view's turn: depth 1, programs of length 2
-RANKED_SHARE = 0.25  # of the time budget, at most, for the view with ranked colours
+VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
+SHARED_PASSES = 2  # the plain view's passes before the other views' turns: depth 1, programs of length 2
+VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered colours
 _END = object()
 _UNSET = np.full(10, -1, dtype=np.int8)  # a colour table with no colour mapped yet
 
@@ -70,7 +76,7 @@ class Found:
     outputs: tuple[Array, ...]
     cost: float
     sized: bool = True  # its test outputs have a size the train pairs' size pattern allows
-    ranked: bool = False  # found on the pairs with their colours ranked (`ranked_colours`)
+    view: str = ""  # the `VIEWS` entry it was found in; "" for the task as given
 
 
 def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Shape, Shape], bool]:
@@ -135,26 +141,53 @@ def ranked_colours(grid: Array) -> Array:
     return perm
 
 
+def background_colours(grid: Array) -> Array:
+    """A permutation `perm[old] = new` of the colours 0-9 that swaps the grid's most frequent
+    colour (the smaller one on a tie) with 0."""
+    perm = np.arange(10, dtype=np.int8)
+    common = int(np.argmax(np.bincount(grid.ravel(), minlength=10)))
+    perm[[0, common]] = perm[[common, 0]]
+    return perm
+
+
+@dataclass(frozen=True)
+class View:
+    """A way of renumbering each pair's colours, from its input, under which one program may
+    serve pairs that the task as given draws in different colours."""
+
+    name: str
+    perm: Callable[[Array], Array]  # grid -> `perm[old] = new`, a permutation of 0-9
+    label: str  # how an explained program says where it was found
+
+
+VIEWS: dict[str, View] = {
+    "ranked": View("ranked", ranked_colours, "colours ranked by frequency"),
+    "background": View("background", background_colours, "background colour swapped with 0"),
+}
+
+
 class _Search:
     """The state of one task's search: inputs, targets, seen states and accepted programs.
 
-    With `ranked`, every pair is seen with its colours renumbered by `ranked_colours` of its
-    input (the output gets the input's numbering), so that one program can serve pairs that
-    play the same roles with different colours; `restore` maps test outputs back."""
+    With a `view`, every pair is seen with its colours renumbered by the view's permutation of
+    its input (the output gets the input's numbering), so that one program can serve pairs
+    that play the same roles with different colours; `restore` maps test outputs back."""
 
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
-                 ranked: bool = False):
+                 view: str = ""):
         self.deadline = time.monotonic() + time_budget * (1 - COMPOSE_SHARE)
         self.max_depth, self.max_states = max_depth, max_states
         self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
         self.targets = [p.output.to_numpy().astype(np.int8) for p in task.train]
+        self.view = view
         self.restore: list[Array] | None = None
-        if ranked:
-            perms = [ranked_colours(g) for g in self.train_in]
+        if view:
+            renumber = VIEWS[view].perm
+            perms = [renumber(g) for g in self.train_in]
             self.train_in = [m[g] for m, g in zip(perms, self.train_in, strict=True)]
             self.targets = [m[g] for m, g in zip(perms, self.targets, strict=True)]
-            tests = [ranked_colours(g) for g in self.test_in]
+            tests = [renumber(g) for g in self.test_in]
             self.test_in = [m[g] for m, g in zip(tests, self.test_in, strict=True)]
             self.restore = [np.argsort(m).astype(np.int8) for m in tests]
         self.n_train = len(self.train_in)
@@ -251,6 +284,14 @@ class _Search:
             if len(cover.rows) < MAX_PIECES_KEPT:
                 cover.add((program, state), flat)
 
+    def learn(self) -> None:
+        """Accept the cell tables fitted on the train pairs (`fit_tables`) whose keys cover
+        every test input: rules on the raw grids, fitted once the search is over."""
+        for table in fit_tables(self.train_in, self.targets):
+            outs = [apply_table(g, table) for g in self.train_in + self.test_in]
+            if all(o is not None for o in outs):
+                self.accept((Step("cell_table", (table,)),), outs[: self.n_train], outs[self.n_train :])
+
     def compose(self) -> None:
         """Accept the greedy overlay of pieces for each base, if one covers every train output."""
         for cover in self.covers:
@@ -333,19 +374,21 @@ class _Search:
             return self.found
         return [
             replace(f, outputs=tuple(m[g] for m, g in zip(self.restore, f.outputs, strict=True)),
-                    cost=f.cost + RANKED_COST, ranked=True)
+                    cost=f.cost + VIEW_COST, view=self.view)
             for f in self.found
         ]
 
 
-def _run_views(plain: _Search, ranked: _Search | None, time_budget: float) -> list[Found]:
-    """Search a task as given and, if there is one, its view with ranked colours.
+def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) -> list[Found]:
+    """Search a task as given and in its other views (`VIEWS`), if it has any.
 
-    The plain view goes first up to its complete programs of length 2; then the ranked view
-    searches the programs of length 1 and 2 in at most `RANKED_SHARE` of the budget; then the
+    The plain view goes first up to its complete programs of length 2; then each other view
+    searches the programs of length 1 and 2 in at most `VIEW_SHARE` of the budget; then the
     plain view goes on to depth 3 in the time left. Every view stops once one has a program
-    with an allowed test size; overlays of pieces are tried only if none has."""
-    views = [plain] if ranked is None else [plain, ranked]
+    with an allowed test size. Then each view's cell tables are tried (`learn`), which rank
+    after every program of the search, so they fill an attempt it leaves free; if nothing
+    verifies, overlays of pieces are tried last."""
+    views = [plain, *others]
 
     def done() -> bool:
         return any(view.sized() for view in views)
@@ -354,13 +397,17 @@ def _run_views(plain: _Search, ranked: _Search | None, time_budget: float) -> li
     for _ in range(SHARED_PASSES):
         if done() or next(run, _END) is _END:
             break
-    if ranked is not None and not done():
-        ranked.deadline = min(ranked.deadline, time.monotonic() + RANKED_SHARE * time_budget)
-        for _ in ranked.levels():
+    for other in others:
+        if done():
+            break
+        other.deadline = min(other.deadline, time.monotonic() + VIEW_SHARE * time_budget)
+        for _ in other.levels():
             pass
     for _ in run:
         if done():
             break
+    for view in views:
+        view.learn()
     if not done():
         for view in views:
             view.compose()
@@ -376,22 +423,41 @@ def distinct(found: Sequence[Found]) -> list[Found]:
     return list(best.values())
 
 
+def _views_for(grids: Sequence[Array]) -> list[str]:
+    """The views that renumber the task's colours in a way of their own. A view is left out if
+    it renumbers every grid alike and keeps 0 (then a program that holds in it holds as given,
+    with other colour parameters and a colour map; 0 is not like the others, since the
+    primitives take it for the background), or exactly as a view before it does."""
+    chosen: list[str] = []
+    seen: set[bytes] = set()
+    for name, view in VIEWS.items():
+        perms = [view.perm(g) for g in grids]
+        key = b"".join(p.tobytes() for p in perms)
+        moves_zero = any(p[0] != 0 for p in perms)
+        if (moves_zero or len({p.tobytes() for p in perms}) > 1) and key not in seen:
+            chosen.append(name)
+            seen.add(key)
+    return chosen
+
+
 def search(
     task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES
 ) -> list[Found]:
     """Train-verified programs for a task, each with distinct test predictions, simplest first.
 
-    The task is searched as given and, when its inputs rank their colours differently (see
-    `ranked_colours`), also with every pair's colours ranked, to depth 2, within one time
-    budget (`_run_views`). The two views share one cache of step results. The per-grid memos
-    are cleared when the search ends, so a worker's memory does not grow task after task."""
+    The task is searched as given and in each view of `_views_for` (colours renumbered per
+    pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
+    step results. The per-grid memos are cleared when the search ends, so a worker's memory
+    does not grow task after task."""
     plain = _Search(task, time_budget, max_depth, max_states)
-    ranked = None
-    if len({ranked_colours(g).tobytes() for g in plain.train_in + plain.test_in}) > 1:
-        ranked = _Search(task, time_budget, min(max_depth, 2), max_states, ranked=True)
-        ranked.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks
+    others = [
+        _Search(task, time_budget, min(max_depth, 2), max_states, view=name)
+        for name in _views_for(plain.train_in + plain.test_in)
+    ]
+    for other in others:
+        other.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks
     try:
-        return distinct(_run_views(plain, ranked, time_budget))
+        return distinct(_run_views(plain, others, time_budget))
     finally:
         clear_memos()  # the per-grid answers are about this task's grids alone
 
@@ -406,7 +472,7 @@ def solve(task: Task, config: SolveConfig) -> Solution:
             source="dsl",
             verified=f.sized,  # one that breaks the size pattern is a guess, however exact on the train pairs
             score=1.0 / (1.0 + f.cost),
-            detail=("colours ranked by frequency: " if f.ranked else "") + format_program(f.program)
+            detail=(f"{VIEWS[f.view].label}: " if f.view else "") + format_program(f.program)
             + ("" if f.sized else " (test size unlike the train outputs')"),
         )
         for f in search(task, config.time_budget)[:MAX_CANDIDATES]

@@ -1,0 +1,183 @@
+"""Cell tables: each cell's new colour looked up from a few of its features, learned from the train pairs.
+
+Where `arcsolve.dsl.rules` keys a cell by its exact neighbourhood, a cell table keys it by
+at most two features that say where it stands: is it 0, which sides see a non-zero cell
+along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
+how many neighbours it has, the parity of its row and column; its own colour is the last
+feature tried. The table gives each key an *answer*: keep the cell's colour, take the
+colour first seen in one direction (or the one seen on both sides), or paint one colour.
+So a table fitted on inputs drawn in red and blue also answers for green. It is fitted on
+the train inputs themselves (`fit_tables`): every key must have one answer that explains
+all its cells, and the fewest features that allow that are used. Applied to a grid with a
+key the train pairs never showed, a table gives no answer rather than a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.objects import enclosed, labels
+
+Array = np.ndarray
+CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features, sorted keys, answers
+
+MAX_FEATURES = 2  # features in one key
+MAX_TABLES = 3  # tables kept, of the fewest features that fit
+_NONE = 10  # no colour seen
+_BASE = 16  # every feature's values are below it
+
+# The colours a cell may take over (`_looks`), in the order the answers number them from 1.
+LOOKS = ("up", "down", "left", "right", "between_h", "between_v", "between",
+         "up_left", "up_right", "down_left", "down_right", "between_d1", "between_d2")
+FIRST_PAINT = 1 + len(LOOKS)  # answer 0 keeps the colour, 1 + i takes LOOKS[i], FIRST_PAINT + c paints c
+
+
+def _first_seen(g: Array) -> Array:
+    """(4, h, w): the first non-zero colour strictly beyond each cell looking right, left,
+    down and up along its row or column (`_NONE` where there is none)."""
+    views = (g, g[:, ::-1], g.T, g.T[:, ::-1])
+    seen = []
+    for k, v in enumerate(views):
+        out = np.full(v.shape, _NONE, dtype=np.int64)
+        last = np.full(v.shape[0], _NONE, dtype=np.int64)
+        for x in range(v.shape[1] - 1, -1, -1):
+            out[:, x] = last
+            last = np.where(v[:, x] != 0, v[:, x], last)
+        out = out[:, ::-1] if k % 2 else out
+        seen.append(out.T if k >= 2 else out)
+    return np.stack(seen)
+
+
+def _first_seen_diagonal(g: Array, dy: int, dx: int) -> Array:
+    """The first non-zero colour strictly beyond each cell along the diagonal (dy, dx)."""
+    h, w = g.shape
+    out = np.full((h, w), _NONE, dtype=np.int64)
+    for k in range(1, max(h, w)):
+        shifted = np.zeros((h, w), dtype=np.int64)
+        ys, xs = slice(max(0, -k * dy), min(h, h - k * dy)), slice(max(0, -k * dx), min(w, w - k * dx))
+        src_y = slice(ys.start + k * dy, ys.stop + k * dy)
+        src_x = slice(xs.start + k * dx, xs.stop + k * dx)
+        if ys.start >= ys.stop or xs.start >= xs.stop:
+            break
+        shifted[ys, xs] = g[src_y, src_x]
+        out = np.where((out == _NONE) & (shifted != 0), shifted, out)
+    return out
+
+
+@grid_memo(256)
+def _looks(g: Array) -> Array:
+    """(len(LOOKS), h, w): the colour each cell would take from each of `LOOKS`."""
+    right, left, down, up = _first_seen(g)
+    between_h = np.where(left == right, left, _NONE)
+    between_v = np.where(up == down, up, _NONE)
+    between = np.where(between_h != _NONE, between_h, between_v)
+    ul, ur, dl, dr = (_first_seen_diagonal(g, dy, dx) for dy, dx in ((-1, -1), (-1, 1), (1, -1), (1, 1)))
+    d1 = np.where(ul == dr, ul, _NONE)
+    d2 = np.where(ur == dl, ur, _NONE)
+    return np.stack([up, down, left, right, between_h, between_v, between, ul, ur, dl, dr, d1, d2])
+
+
+def _neighbours(mask: Array, diagonal: bool) -> Array:
+    p = np.pad(mask, 1).astype(np.int64)
+    n = p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]
+    return n + p[:-2, :-2] + p[:-2, 2:] + p[2:, :-2] + p[2:, 2:] if diagonal else n
+
+
+def _same_neighbours(g: Array) -> Array:
+    p = np.pad(g.astype(np.int64), 1, constant_values=-1)
+    return (p[:-2, 1:-1] == g) + (p[2:, 1:-1] == g).astype(np.int64) + (p[1:-1, :-2] == g) + (p[1:-1, 2:] == g)
+
+
+@grid_memo(256)
+def features(g: Array) -> MappingProxyType[str, Array]:
+    """Each feature's value for every cell, in the order tables try them; values are below 16."""
+    h, w = g.shape
+    looks = _looks(g)
+    rows, cols = np.indices((h, w))
+    lab, n = labels(g, "colour4")
+    sizes = np.bincount(lab.ravel(), minlength=n + 1)
+    sizes[0] = 0
+    named = {
+        "zero": g == 0,
+        **{f"has_{name}": look != _NONE for name, look in zip(LOOKS, looks, strict=True)},
+        "enclosed": enclosed(g),
+        "neighbours": _neighbours(g != 0, diagonal=False),
+        "neighbours8": _neighbours(g != 0, diagonal=True),
+        "same_neighbours": _same_neighbours(g),
+        "alone": sizes[lab] == 1,
+        "size": np.minimum(sizes[lab], 4),
+        "row_parity": rows % 2,
+        "column_parity": cols % 2,
+        "checker": (rows + cols) % 2,
+        "edge": (rows == 0) | (cols == 0) | (rows == h - 1) | (cols == w - 1),
+        "lines": (g != 0).any(1)[:, None] * 2 + (g != 0).any(0)[None, :],  # its row, its column has content
+        "colour": g,
+    }
+    return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
+
+
+def _answers(g: Array, target: Array) -> Array:
+    """One bit set per cell: bit 0 if keeping its colour is right, bit 1 + i if taking
+    `LOOKS[i]` is, bit `FIRST_PAINT` + c for painting its target colour c."""
+    g64, t = g.astype(np.int64), target.astype(np.int64)
+    bits = (g64 == t).astype(np.int64)
+    for i, look in enumerate(_looks(g)):
+        bits |= (look == t).astype(np.int64) << (1 + i)
+    return (bits | (np.int64(1) << (FIRST_PAINT + t))).ravel()
+
+
+def _keys(g: Array, names: Sequence[str]) -> Array:
+    key = np.zeros(g.size, dtype=np.int64)
+    feats = features(g)
+    for name in names:
+        key = key * _BASE + feats[name].ravel()
+    return key
+
+
+def fit_tables(grids: Sequence[Array], targets: Sequence[Array]) -> list[CellTable]:
+    """The tables of the fewest features (at most MAX_FEATURES, in `features`' order) whose
+    every key has an answer that is right for all its train cells, at most MAX_TABLES."""
+    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+        return []
+    answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
+    names = list(features(grids[0]))
+    tables: list[CellTable] = []
+    for k in range(MAX_FEATURES + 1):
+        for combo in combinations(names, k):
+            keys = np.concatenate([_keys(g, combo) for g in grids])
+            uniq, inverse = np.unique(keys, return_inverse=True)
+            allowed = np.full(uniq.size, -1, dtype=np.int64)
+            np.bitwise_and.at(allowed, inverse, answers)
+            if (allowed == 0).any():
+                continue
+            lowest = allowed & -allowed  # keep first, then take a look, then paint
+            tables.append((combo, tuple(uniq.tolist()), tuple((np.log2(lowest).astype(int)).tolist())))
+            if len(tables) == MAX_TABLES:
+                return tables
+        if tables:
+            return tables
+    return tables
+
+
+def apply_table(g: Array, table: CellTable) -> Array | None:
+    """Each cell's new colour by the table; None if some cell's key is not in it or its
+    answer takes a colour from a direction that sees none."""
+    names, known, answers = table
+    keys = _keys(g, names)
+    known_a = np.asarray(known, dtype=np.int64)
+    at = np.searchsorted(known_a, keys)
+    if np.any(at >= known_a.size) or np.any(known_a[np.minimum(at, known_a.size - 1)] != keys):
+        return None
+    answer = np.asarray(answers, dtype=np.int64)[at]
+    out = np.where(answer >= FIRST_PAINT, answer - FIRST_PAINT, g.ravel().astype(np.int64))
+    looks = _looks(g).reshape(len(LOOKS), -1)
+    taking = (answer >= 1) & (answer < FIRST_PAINT)
+    out[taking] = looks[answer[taking] - 1, np.flatnonzero(taking)]
+    if (out == _NONE).any():
+        return None
+    return out.reshape(g.shape).astype(g.dtype)

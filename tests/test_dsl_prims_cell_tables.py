@@ -1,0 +1,82 @@
+"""Cell tables (`arcsolve.dsl.cell_tables`): fitted on train pairs, answering for new colours."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arcsolve.dsl import primitives as P
+from arcsolve.dsl.cell_tables import FIRST_PAINT, LOOKS, _first_seen, features, fit_tables
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import _run_views, _Search, distinct, search
+from tests.grids import eq, g
+from tests.test_dsl_search import make_task
+
+# Fill the gap between two cells of one colour on a row with that colour.
+BRIDGE_IN = [g([[0, 2, 0, 0, 2, 0], [0, 0, 0, 0, 0, 0], [3, 0, 3, 0, 0, 0]]),
+             g([[4, 0, 0, 4], [0, 0, 0, 0]])]
+BRIDGE_OUT = [g([[0, 2, 2, 2, 2, 0], [0, 0, 0, 0, 0, 0], [3, 3, 3, 0, 0, 0]]),
+              g([[4, 4, 4, 4], [0, 0, 0, 0]])]
+
+
+def _brute_first_seen(x: np.ndarray) -> np.ndarray:
+    out = np.full((4, *x.shape), 10)
+    for y in range(x.shape[0]):
+        for z in range(x.shape[1]):
+            for k, (dy, dx) in enumerate(((0, 1), (0, -1), (1, 0), (-1, 0))):  # right, left, down, up
+                a, b = y + dy, z + dx
+                while 0 <= a < x.shape[0] and 0 <= b < x.shape[1]:
+                    if x[a, b]:
+                        out[k, y, z] = x[a, b]
+                        break
+                    a, b = a + dy, b + dx
+    return out
+
+
+def test_first_seen_matches_a_walk_from_each_cell():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = (rng.integers(0, 4, rng.integers(1, 7, 2)) * (rng.random() < 0.9)).astype(np.int8)
+        assert np.array_equal(_first_seen(x), _brute_first_seen(x))
+
+
+def test_features_stay_below_the_key_base():
+    x = np.arange(30 * 30).reshape(30, 30) % 10
+    assert all(int(v.max()) < 16 and int(v.min()) >= 0 for v in features(x.astype(np.int8)).values())
+
+
+def test_cell_table():
+    tables = fit_tables(BRIDGE_IN, BRIDGE_OUT)
+    assert tables and all(len(names) <= 2 for names, _, _ in tables)
+    for table in tables:
+        for x, y in zip(BRIDGE_IN, BRIDGE_OUT, strict=True):
+            eq(P.cell_table(x, table), y)
+    table = tables[0]
+    # a colour no train pair had: the table takes the colour seen on both sides, not a fixed one
+    eq(P.cell_table(g([[7, 0, 0, 7, 0]]), table), [[7, 7, 7, 7, 0]])
+    assert "between_h" in LOOKS
+
+
+def test_a_cell_table_gives_no_answer_for_an_unseen_key():
+    tables = fit_tables([g([[0, 0], [0, 0]])], [g([[1, 1], [1, 1]])])  # only zero cells, painted 1
+    assert tables[0] == ((), (0,), (FIRST_PAINT + 1,))  # no feature needed: one key, one answer
+    zeros_only = (("zero",), (1,), (FIRST_PAINT + 1,))  # the zero cells are painted 1; no other cell was seen
+    eq(P.cell_table(g([[0, 0]]), zeros_only), [[1, 1]])
+    assert P.cell_table(g([[5, 0]]), zeros_only) is None
+    takes_left = (("zero",), (0, 1), (0, 1 + LOOKS.index("left")))  # keep colours, zeros take the left one
+    eq(P.cell_table(g([[3, 0, 0]]), takes_left), [[3, 3, 3]])
+    assert P.cell_table(g([[0, 3]]), takes_left) is None  # nothing to its left: no colour to take
+
+
+def test_no_table_when_one_key_needs_two_answers():
+    # the same cell, twice, must become 1 once and 2 once
+    assert fit_tables([g([[0]]), g([[0]])], [g([[1]]), g([[2]])]) == []
+    assert fit_tables([g([[0, 0]])], [g([[0]])]) == []  # the sizes differ
+
+
+def test_the_search_falls_back_on_a_cell_table():
+    task = make_task([(x.tolist(), y.tolist()) for x, y in zip(BRIDGE_IN, BRIDGE_OUT, strict=True)],
+                     [[[0, 6, 0, 0, 6], [8, 0, 8, 0, 0]]])
+    found = distinct(_run_views(_Search(task, 1.0, 0, 100), [], 1.0))  # depth 0: no primitive but the table
+    assert format_program(found[0].program).startswith("cell_table{")
+    assert found[0].outputs[0].tolist() == [[0, 6, 6, 6, 6], [8, 8, 8, 0, 0]]
+    assert search(task, time_budget=1.0)[0].outputs[0].tolist() == [[0, 6, 6, 6, 6], [8, 8, 8, 0, 0]]
