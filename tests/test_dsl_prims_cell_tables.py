@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from arcsolve.dsl import primitives as P
-from arcsolve.dsl.cell_tables import FIRST_PAINT, LOOKS, _first_seen, features, fit_tables
+from arcsolve.dsl.cell_tables import _NONE, FIRST_PAINT, LOOKS, _first_seen, _object_colours, features, fit_tables
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
 from tests.grids import eq, g
@@ -80,3 +80,20 @@ def test_the_search_falls_back_on_a_cell_table():
     assert format_program(found[0].program).startswith("cell_table{")
     assert found[0].outputs[0].tolist() == [[0, 6, 6, 6, 6], [8, 8, 8, 0, 0]]
     assert search(task, time_budget=1.0)[0].outputs[0].tolist() == [[0, 6, 6, 6, 6], [8, 8, 8, 0, 0]]
+
+
+def test_object_colours_name_the_main_and_the_marker_colour_of_many_coloured_objects():
+    x = g([[1, 1, 2, 0, 0], [1, 0, 0, 0, 3], [0, 0, 0, 0, 3]])
+    main, marker = _object_colours(x)
+    assert main[0, :3].tolist() == [1, 1, 1] and marker[0, :3].tolist() == [2, 2, 2]
+    assert main[1, 4] == marker[1, 4] == _NONE  # one colour: neither
+    assert main[2, 0] == _NONE  # the background
+
+
+def test_object_features_flag_the_one_largest_and_smallest_object():
+    x = g([[1, 1, 1, 0], [0, 0, 0, 0], [2, 0, 3, 3]])
+    feats = features(x)
+    assert feats["largest"][0].tolist() == [1, 1, 1, 0] and feats["largest"][2].sum() == 0
+    assert feats["smallest"][2].tolist() == [1, 0, 0, 0]
+    tie = features(g([[1, 0, 2]]))
+    assert tie["largest"].sum() == tie["smallest"].sum() == 0  # two of one size: neither

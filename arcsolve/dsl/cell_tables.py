@@ -3,9 +3,10 @@
 Where `arcsolve.dsl.rules` keys a cell by its exact neighbourhood, a cell table keys it by
 at most two features that say where it stands: is it 0, which sides see a non-zero cell
 along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
-how many neighbours it has, the parity of its row and column; its own colour is the last
-feature tried. The table gives each key an *answer*: keep the cell's colour, take the
-colour first seen in one direction (or the one seen on both sides), or paint one colour.
+how many neighbours it has, is its object the largest, the parity of its row and column;
+its own colour is the last feature tried. The table gives each key an *answer*: keep the
+cell's colour, take the colour first seen in one direction (or the one seen on both
+sides) or its object's main or marker colour, or paint one colour.
 So a table fitted on inputs drawn in red and blue also answers for green. It is fitted on
 the train inputs themselves (`fit_tables`): every key must have one answer that explains
 all its cells, and the fewest features that allow that are used. Applied to a grid with a
@@ -33,7 +34,8 @@ _BASE = 16  # every feature's values are below it
 
 # The colours a cell may take over (`_looks`), in the order the answers number them from 1.
 LOOKS = ("up", "down", "left", "right", "between_h", "between_v", "between",
-         "up_left", "up_right", "down_left", "down_right", "between_d1", "between_d2")
+         "up_left", "up_right", "down_left", "down_right", "between_d1", "between_d2",
+         "object_main", "object_marker")
 FIRST_PAINT = 1 + len(LOOKS)  # answer 0 keeps the colour, 1 + i takes LOOKS[i], FIRST_PAINT + c paints c
 
 
@@ -79,7 +81,26 @@ def _looks(g: Array) -> Array:
     ul, ur, dl, dr = (_first_seen_diagonal(g, dy, dx) for dy, dx in ((-1, -1), (-1, 1), (1, -1), (1, 1)))
     d1 = np.where(ul == dr, ul, _NONE)
     d2 = np.where(ur == dl, ur, _NONE)
-    return np.stack([up, down, left, right, between_h, between_v, between, ul, ur, dl, dr, d1, d2])
+    main, marker = _object_colours(g)
+    return np.stack([up, down, left, right, between_h, between_v, between, ul, ur, dl, dr, d1, d2, main, marker])
+
+
+def _object_colours(g: Array) -> tuple[Array, Array]:
+    """For each cell of an object of several colours (any colour, 8-connected), the object's
+    most and least frequent colour, where one colour is (`_NONE` elsewhere)."""
+    lab, n = labels(g, "multi8")
+    counts = np.zeros((n + 1, 10), dtype=np.int64)
+    np.add.at(counts, (lab.ravel(), g.ravel().astype(np.int64)), 1)
+    counts[0] = 0
+    counts[:, 0] = 0
+    present = counts > 0
+    several = present.sum(1) > 1
+    top = counts.max(1, keepdims=True)
+    low = np.where(present, counts, np.iinfo(np.int64).max).min(1, keepdims=True)
+    main = np.where(several & ((counts == top).sum(1) == 1), counts.argmax(1), _NONE)
+    rare = np.where(present, counts, np.iinfo(np.int64).max)
+    marker = np.where(several & ((rare == low).sum(1) == 1), rare.argmin(1), _NONE)
+    return main[lab], marker[lab]
 
 
 def _neighbours(mask: Array, diagonal: bool) -> Array:
@@ -111,6 +132,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "same_neighbours": _same_neighbours(g),
         "alone": sizes[lab] == 1,
         "size": np.minimum(sizes[lab], 4),
+        **_object_features(g, lab, sizes),
         "row_parity": rows % 2,
         "column_parity": cols % 2,
         "checker": (rows + cols) % 2,
@@ -119,6 +141,22 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "colour": g,
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
+
+
+def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
+    """Features of the object (one colour, 4-connected) a cell is in: is it the one largest or
+    the one smallest (no object is, when several share that size), does it touch the edge."""
+    real = sizes[1:]
+    if real.size == 0:
+        zero = np.zeros(g.shape, dtype=bool)
+        return {"largest": zero, "smallest": zero, "object_edge": zero}
+    largest = (sizes == real.max()) & ((real == real.max()).sum() == 1)
+    smallest = (sizes == real.min()) & ((real == real.min()).sum() == 1)
+    largest[0] = smallest[0] = False
+    edge = np.zeros(sizes.size, dtype=bool)
+    edge[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
+    edge[0] = False
+    return {"largest": largest[lab], "smallest": smallest[lab], "object_edge": edge[lab]}
 
 
 def _answers(g: Array, target: Array) -> Array:
