@@ -97,3 +97,12 @@ def test_object_features_flag_the_one_largest_and_smallest_object():
     assert feats["smallest"][2].tolist() == [1, 0, 0, 0]
     tie = features(g([[1, 0, 2]]))
     assert tie["largest"].sum() == tie["smallest"].sum() == 0  # two of one size: neither
+
+
+def test_a_table_completes_a_grid_from_its_mirror_image():
+    # the holes (0) of a left-right symmetric picture take the colour of their mirror cell
+    train_in = [g([[1, 2, 0, 1], [3, 0, 0, 3]]), g([[4, 0, 5, 4], [0, 6, 6, 0], [4, 4, 4, 0]])]
+    train_out = [g([[1, 2, 2, 1], [3, 0, 0, 3]]), g([[4, 5, 5, 4], [0, 6, 6, 0], [4, 4, 4, 4]])]
+    tables = fit_tables(train_in, train_out)
+    assert tables
+    eq(P.cell_table(g([[7, 0, 8, 0], [0, 9, 0, 0]]), tables[0]), [[7, 8, 8, 7], [0, 9, 9, 0]])

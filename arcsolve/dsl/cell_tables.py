@@ -6,11 +6,12 @@ along its row, column or diagonals, does one colour lie on both sides, is it enc
 how many neighbours it has, is its object the largest, the parity of its row and column;
 its own colour is the last feature tried. The table gives each key an *answer*: keep the
 cell's colour, take the colour first seen in one direction (or the one seen on both
-sides) or its object's main or marker colour, or paint one colour.
-So a table fitted on inputs drawn in red and blue also answers for green. It is fitted on
-the train inputs themselves (`fit_tables`): every key must have one answer that explains
-all its cells, and the fewest features that allow that are used. Applied to a grid with a
-key the train pairs never showed, a table gives no answer rather than a guess.
+sides), its object's main or marker colour, or the non-zero colour that the grid's mirror
+images or half turn put on it, or paint one colour. So a table fitted on inputs drawn in
+red and blue also answers for green. It is fitted on the train inputs themselves
+(`fit_tables`): every key must have one answer that explains all its cells, and the
+fewest features that allow that are used. Applied to a grid with a key the train pairs
+never showed, a table gives no answer rather than a guess.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ _BASE = 16  # every feature's values are below it
 # The colours a cell may take over (`_looks`), in the order the answers number them from 1.
 LOOKS = ("up", "down", "left", "right", "between_h", "between_v", "between",
          "up_left", "up_right", "down_left", "down_right", "between_d1", "between_d2",
-         "object_main", "object_marker")
+         "object_main", "object_marker", "mirror_h", "mirror_v", "turned")
 FIRST_PAINT = 1 + len(LOOKS)  # answer 0 keeps the colour, 1 + i takes LOOKS[i], FIRST_PAINT + c paints c
 
 
@@ -82,7 +83,10 @@ def _looks(g: Array) -> Array:
     d1 = np.where(ul == dr, ul, _NONE)
     d2 = np.where(ur == dl, ur, _NONE)
     main, marker = _object_colours(g)
-    return np.stack([up, down, left, right, between_h, between_v, between, ul, ur, dl, dr, d1, d2, main, marker])
+    g64 = g.astype(np.int64)
+    mirrored = [np.where(m != 0, m, _NONE) for m in (g64[:, ::-1], g64[::-1], g64[::-1, ::-1])]
+    return np.stack([up, down, left, right, between_h, between_v, between, ul, ur, dl, dr, d1, d2, main, marker,
+                     *mirrored])
 
 
 def _object_colours(g: Array) -> tuple[Array, Array]:
