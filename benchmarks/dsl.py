@@ -12,7 +12,9 @@ Memory is the resident size a worker reaches while it solves a task (its own sta
 parent's copy of the whole dataset, and each is replaced after `--tasks-per-worker` tasks,
 so that what the allocator keeps from earlier tasks does not pile up. On Linux the peak is
 reset before each task (`/proc/self/clear_refs`), so each task gets its own figure;
-elsewhere it is the worker's peak so far.
+elsewhere it is the worker's peak so far. Each result also keeps the worker's resident size
+when the task began (`start_mb`, Linux only): the peak less that is what the task itself
+added, and the summary gives its median and largest value too (`*_growth_mb`).
 """
 
 from __future__ import annotations
@@ -54,14 +56,22 @@ def reset_peak() -> None:
         pass
 
 
-def peak_mb() -> float:
-    """This process's peak resident size in MB since the last `reset_peak` (or since it started)."""
+def _status_mb(field: str) -> float | None:
+    """A size from /proc/self/status in MB (Linux), or None."""
     try:
         for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     except OSError:
         pass
+    return None
+
+
+def peak_mb() -> float:
+    """This process's peak resident size in MB since the last `reset_peak` (or since it started)."""
+    hwm = _status_mb("VmHWM")
+    if hwm is not None:
+        return hwm
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024  # bytes on macOS, else kB
 
@@ -70,11 +80,14 @@ def run_one(task: Task, time_budget: float) -> dict:
     """Solve one task in a worker; report the result and the peak memory while it ran. A task
     whose search raises counts as unsolved, with the error kept, and the run goes on."""
     reset_peak()
+    start = _status_mb("VmRSS")
+    start_mb = None if start is None else round(start, 1)
     try:
         solution = solve(task, SolveConfig(time_budget=time_budget))
     except Exception as exc:  # noqa: BLE001 - one task's failure must not cost the others
         return {"id": task.id, "solved": False, "programs": [], "verified": False,
-                "error": f"{type(exc).__name__}: {exc}", "seconds": None, "peak_mb": round(peak_mb(), 1)}
+                "error": f"{type(exc).__name__}: {exc}", "seconds": None, "peak_mb": round(peak_mb(), 1),
+                "start_mb": start_mb}
     return {
         "id": task.id,
         "solved": solved(task, solution),
@@ -82,6 +95,7 @@ def run_one(task: Task, time_budget: float) -> dict:
         "verified": any(c.verified for c in solution.candidates),
         "seconds": round(solution.seconds, 3),
         "peak_mb": round(peak_mb(), 1),
+        "start_mb": start_mb,
     }
 
 
@@ -117,9 +131,12 @@ def main() -> None:
     n_found = sum(r["verified"] for r in results)
     peak = max(r["peak_mb"] for r in results)
     median = statistics.median(r["peak_mb"] for r in results)
+    growth = [r["peak_mb"] - r["start_mb"] for r in results if r["start_mb"] is not None]
+    grew = (f" (growth in the task {statistics.median(growth):.0f} MB median, {max(growth):.0f} MB largest)"
+            if growth else "")
     print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
           f"(a verified program for {n_found}), wall {wall:.1f} s, "
-          f"memory per task {median:.0f} MB median, {peak:.0f} MB peak, "
+          f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
           f"jobs {args.jobs}, budget {args.time_budget} s/task")
     for r in results:
         if "error" in r:
@@ -130,6 +147,8 @@ def main() -> None:
             "verified": n_found, "errors": sum("error" in r for r in results),
             "wall_seconds": round(wall, 1), "peak_task_mb": round(peak),
             "median_task_mb": round(median),
+            "median_growth_mb": round(statistics.median(growth)) if growth else None,
+            "peak_growth_mb": round(max(growth)) if growth else None,
             "jobs": args.jobs, "time_budget": args.time_budget, "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),
         }

@@ -16,8 +16,8 @@ expansion asks again what the lookahead asked. The clock is checked at every ste
 When the search is over, a table from a few features of each cell to its new colour is
 fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found.
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if nothing
-verifies yet, the last twentieth of the budget goes to overlaying a few pieces that are
-each right where they draw.
+verifies yet, a few pieces that are each right where they draw are overlaid. The last
+tenth of the budget is kept for these two.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same
@@ -58,7 +58,7 @@ Shape = tuple[int, int]
 MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
-COMPOSE_SHARE = 0.05  # of the time budget, kept for overlaying pieces
+END_SHARE = 0.1  # of the time budget, kept for the cell tables and overlays of pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
@@ -175,7 +175,7 @@ class _Search:
 
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
                  view: str = ""):
-        self.deadline = time.monotonic() + time_budget * (1 - COMPOSE_SHARE)
+        self.deadline = time.monotonic() + time_budget * (1 - END_SHARE)
         self.max_depth, self.max_states = max_depth, max_states
         self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
