@@ -106,3 +106,25 @@ def test_a_table_completes_a_grid_from_its_mirror_image():
     tables = fit_tables(train_in, train_out)
     assert tables
     eq(P.cell_table(g([[7, 0, 8, 0], [0, 9, 0, 0]]), tables[0]), [[7, 8, 8, 7], [0, 9, 9, 0]])
+
+
+def test_where_the_sizes_change_tables_are_fitted_on_states_of_the_target_size():
+    # each row twice as long (a state of the search), then the gaps closed in the row's colour
+    train = [([[3, 0, 3]], [[3, 3, 3, 3, 3, 3]]), ([[4, 0, 4], [0, 0, 0]], [[4, 4, 4, 4, 4, 4], [0] * 6])]
+    task = make_task(train, [[[6, 0, 6], [7, 0, 7]]])
+    found = _run_views(_Search(task, 2.0, 2, 1000), [], 2.0)  # every program, before `distinct`
+    tables = [f for f in found if "cell_table{" in format_program(f.program)]
+    assert tables and all(len(f.program) == 2 for f in tables)  # a step to the target size, then a table
+    assert tables[0].outputs[0].tolist() == [[6] * 6, [7] * 6]
+
+
+def test_a_verified_table_does_not_stop_the_overlays_a_verified_program_does(monkeypatch):
+    composed = []
+    monkeypatch.setattr(_Search, "compose", lambda self: composed.append(self))
+    task = make_task([(x.tolist(), y.tolist()) for x, y in zip(BRIDGE_IN, BRIDGE_OUT, strict=True)],
+                     [[[0, 6, 0, 0, 6], [8, 0, 8, 0, 0]]])
+    found = _run_views(_Search(task, 1.0, 0, 100), [], 1.0)  # depth 0: only a table verifies
+    assert any(f.program[0].name == "cell_table" for f in found) and len(composed) == 1
+    identity = make_task([([[1, 2]], [[1, 2]])], [[[3, 4]]])
+    _run_views(_Search(identity, 1.0, 0, 100), [], 1.0)  # the identity verifies: no overlays
+    assert len(composed) == 1

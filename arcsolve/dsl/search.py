@@ -15,8 +15,8 @@ expansion asks again what the lookahead asked. The clock is checked at every ste
 
 When the search is over, a table from a few features of each cell to its new colour is
 fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found.
-States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if nothing
-verifies yet, a few pieces that are each right where they draw are overlaid. The last
+States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
+program verified, a few pieces that are each right where they draw are overlaid. The last
 tenth of the budget is kept for these two.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
@@ -61,6 +61,7 @@ MAX_CANDIDATES = 3
 END_SHARE = 0.1  # of the time budget, kept for the cell tables and overlays of pieces
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
+MAX_TABLE_STATES = 8  # states with the target sizes that cell tables are fitted on, if the sizes change
 VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
 SHARED_PASSES = 2  # the plain view's passes before the other views' turns: depth 1, programs of length 2
 VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered colours
@@ -176,6 +177,7 @@ class _Search:
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
                  view: str = ""):
         self.deadline = time.monotonic() + time_budget * (1 - END_SHARE)
+        self.hard_deadline = self.deadline + time_budget * END_SHARE / 2  # for fitting tables
         self.max_depth, self.max_states = max_depth, max_states
         self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
@@ -198,6 +200,8 @@ class _Search:
         self.sized_found: list[Found] = []
         self.seen: set[int] = set()
         self.apply = StepCache(MAX_CACHED)
+        self.resized = any(i.shape != t.shape for i, t in zip(self.train_in, self.targets, strict=True))
+        self.resized_states: list[tuple[Program, State]] = []  # for cell tables, if resized
         covers = [Cover(base, self.train_in, self.targets) for base in bases(self.targets)]
         self.covers = [c for c in covers if c.ok]
 
@@ -279,6 +283,8 @@ class _Search:
             return
         if not all(self.fits(i.shape, o.shape) for i, o in zip(self.test_in, test, strict=True)):
             return
+        if program and self.resized and len(self.resized_states) < MAX_TABLE_STATES:
+            self.resized_states.append((program, state))
         flat = np.concatenate([g.ravel() for g in train])
         for cover in self.covers:
             if len(cover.rows) < MAX_PIECES_KEPT:
@@ -286,11 +292,18 @@ class _Search:
 
     def learn(self) -> None:
         """Accept the cell tables fitted on the train pairs (`fit_tables`) whose keys cover
-        every test input: rules on the raw grids, fitted once the search is over."""
-        for table in fit_tables(self.train_in, self.targets):
-            outs = [apply_table(g, table) for g in self.train_in + self.test_in]
-            if all(o is not None for o in outs):
-                self.accept((Step("cell_table", (table,)),), outs[: self.n_train], outs[self.n_train :])
+        every test input, once the search is over: rules on the raw grids or, where the
+        outputs have other sizes than the inputs, on the first states that have the target
+        sizes (an input scaled up or cropped, then redrawn cell by cell)."""
+        starts = [((), tuple(self.train_in + self.test_in)), *self.resized_states]
+        for program, state in starts:
+            if time.monotonic() > self.hard_deadline:
+                return
+            for table in fit_tables(state[: self.n_train], self.targets):
+                step = Step("cell_table", (table,))
+                outs = [apply_table(g, table) for g in state]
+                if all(o is not None for o in outs):
+                    self.accept(program + (step,), outs[: self.n_train], outs[self.n_train :])
 
     def compose(self) -> None:
         """Accept the greedy overlay of pieces for each base, if one covers every train output."""
@@ -386,8 +399,8 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     searches the programs of length 1 and 2 in at most `VIEW_SHARE` of the budget; then the
     plain view goes on to depth 3 in the time left. Every view stops once one has a program
     with an allowed test size. Then each view's cell tables are tried (`learn`), which rank
-    after every program of the search, so they fill an attempt it leaves free; if nothing
-    verifies, overlays of pieces are tried last."""
+    after every program of the search, so they fill an attempt it leaves free; if no program
+    of the search verifies, overlays of pieces are tried last, whether a table did or not."""
     views = [plain, *others]
 
     def done() -> bool:
@@ -406,9 +419,10 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     for _ in run:
         if done():
             break
+    searched = done()
     for view in views:
         view.learn()
-    if not done():
+    if not searched:
         for view in views:
             view.compose()
     return [f for view in views for f in view.results()]
