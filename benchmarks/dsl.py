@@ -10,8 +10,9 @@ whose test size breaks the train pairs' pattern; no other fallback answers).
 Memory is the resident size a worker reaches while it solves a task (its own start-up, about
 40 MB of Python, numpy and arcsolve, included). Workers are spawned, so they do not inherit the
 parent's copy of the whole dataset, and each is replaced after `--tasks-per-worker` tasks,
-so that what the allocator keeps from earlier tasks does not pile up. On Linux the peak is
-reset before each task (`/proc/self/clear_refs`), so each task gets its own figure;
+so that what the allocator keeps from earlier tasks does not pile up; before each task the
+worker also hands freed memory back (`release_memory`). On Linux the peak is reset before
+each task (`/proc/self/clear_refs`), so each task gets its own figure;
 elsewhere it is the worker's peak so far. Each result also keeps the worker's resident size
 when the task began (`start_mb`, Linux only): the peak less that is what the task itself
 added, and the summary gives its median and largest value too (`*_growth_mb`).
@@ -20,6 +21,8 @@ added, and the summary gives its median and largest value too (`*_growth_mb`).
 from __future__ import annotations
 
 import argparse
+import ctypes
+import gc
 import multiprocessing
 import platform
 import resource
@@ -46,6 +49,17 @@ def solved(task: Task, solution) -> bool:
         if pair.output is None or pair.output not in answers[:N_ATTEMPTS]:
             return False
     return True
+
+
+def release_memory() -> None:
+    """Collect garbage and hand the memory freed objects left in the allocator's pools back to
+    the system (glibc's malloc_trim; elsewhere only the collection), so that a task's figure
+    starts from what the worker still holds, not from what earlier tasks once needed."""
+    gc.collect()
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def reset_peak() -> None:
@@ -79,6 +93,7 @@ def peak_mb() -> float:
 def run_one(task: Task, time_budget: float) -> dict:
     """Solve one task in a worker; report the result and the peak memory while it ran. A task
     whose search raises counts as unsolved, with the error kept, and the run goes on."""
+    release_memory()
     reset_peak()
     start = _status_mb("VmRSS")
     start_mb = None if start is None else round(start, 1)
@@ -109,7 +124,7 @@ def main() -> None:
     parser.add_argument("--dataset", default="arc1/training")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--time-budget", type=float, default=5.0)
-    parser.add_argument("--tasks-per-worker", type=int, default=25,
+    parser.add_argument("--tasks-per-worker", type=int, default=5,
                         help="replace a worker after this many tasks (0 = never)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N tasks (0 = all)")
     parser.add_argument("--out", type=Path)
