@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 
 from arcsolve.dsl import primitives as P
-from arcsolve.dsl.cell_tables import _NONE, FIRST_PAINT, LOOKS, _first_seen, _object_colours, features, fit_tables
+from arcsolve.dsl.cell_tables import (
+    _NONE,
+    FIRST_PAINT,
+    LOOKS,
+    _first_seen,
+    _first_seen_diagonal,
+    _object_colours,
+    features,
+    fit_tables,
+)
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
 from tests.grids import eq, g
@@ -18,11 +27,11 @@ BRIDGE_OUT = [g([[0, 2, 2, 2, 2, 0], [0, 0, 0, 0, 0, 0], [3, 3, 3, 0, 0, 0]]),
               g([[4, 4, 4, 4], [0, 0, 0, 0]])]
 
 
-def _brute_first_seen(x: np.ndarray) -> np.ndarray:
-    out = np.full((4, *x.shape), 10)
+def _brute_first_seen(x: np.ndarray, steps=((0, 1), (0, -1), (1, 0), (-1, 0))) -> np.ndarray:
+    out = np.full((len(steps), *x.shape), 10)
     for y in range(x.shape[0]):
         for z in range(x.shape[1]):
-            for k, (dy, dx) in enumerate(((0, 1), (0, -1), (1, 0), (-1, 0))):  # right, left, down, up
+            for k, (dy, dx) in enumerate(steps):  # by default right, left, down, up
                 a, b = y + dy, z + dx
                 while 0 <= a < x.shape[0] and 0 <= b < x.shape[1]:
                     if x[a, b]:
@@ -37,6 +46,10 @@ def test_first_seen_matches_a_walk_from_each_cell():
     for _ in range(20):
         x = (rng.integers(0, 4, rng.integers(1, 7, 2)) * (rng.random() < 0.9)).astype(np.int8)
         assert np.array_equal(_first_seen(x), _brute_first_seen(x))
+        diagonals = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+        walked = _brute_first_seen(x, diagonals)
+        for k, (dy, dx) in enumerate(diagonals):
+            assert np.array_equal(_first_seen_diagonal(x, dy, dx), walked[k])
 
 
 def test_features_stay_below_the_key_base():

@@ -32,6 +32,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 
 import numpy as np
 
@@ -161,10 +162,10 @@ class View:
     label: str  # how an explained program says where it was found
 
 
-VIEWS: dict[str, View] = {
+VIEWS: MappingProxyType[str, View] = MappingProxyType({
     "ranked": View("ranked", ranked_colours, "colours ranked by frequency"),
     "background": View("background", background_colours, "background colour swapped with 0"),
-}
+})
 
 
 class _Search:
