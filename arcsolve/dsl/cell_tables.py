@@ -22,8 +22,11 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import enclosed, labels
+from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.rules import lookup
 
 Array = np.ndarray
 CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features, sorted keys, answers
@@ -100,22 +103,28 @@ def _object_colours(g: Array) -> tuple[Array, Array]:
     present = counts > 0
     several = present.sum(1) > 1
     top = counts.max(1, keepdims=True)
-    low = np.where(present, counts, np.iinfo(np.int64).max).min(1, keepdims=True)
+    rare = np.where(present, counts, np.iinfo(np.int64).max)  # absent colours are never the rarest
+    low = rare.min(1, keepdims=True)
     main = np.where(several & ((counts == top).sum(1) == 1), counts.argmax(1), _NONE)
-    rare = np.where(present, counts, np.iinfo(np.int64).max)
     marker = np.where(several & ((rare == low).sum(1) == 1), rare.argmin(1), _NONE)
     return main[lab], marker[lab]
 
 
-def _neighbours(mask: Array, diagonal: bool) -> Array:
-    p = np.pad(mask, 1).astype(np.int64)
-    n = p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]
-    return n + p[:-2, :-2] + p[:-2, 2:] + p[2:, :-2] + p[2:, 2:] if diagonal else n
+def _around(g: Array, shape: str, outside: int) -> Array:
+    """(k, h, w): each cell's neighbours in `NEIGHBOURS[shape]`, `outside` beyond the edge."""
+    h, w = g.shape
+    p = np.pad(g.astype(np.int64), 1, constant_values=outside)
+    return np.stack([p[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in NEIGHBOURS[shape]])
+
+
+def _neighbours(g: Array, shape: str) -> Array:
+    """How many of each cell's neighbours (`NEIGHBOURS[shape]`) are not 0."""
+    return (_around(g, shape, 0) != 0).sum(0)
 
 
 def _same_neighbours(g: Array) -> Array:
-    p = np.pad(g.astype(np.int64), 1, constant_values=-1)
-    return (p[:-2, 1:-1] == g) + (p[2:, 1:-1] == g).astype(np.int64) + (p[1:-1, :-2] == g) + (p[1:-1, 2:] == g)
+    """How many of each cell's four edge neighbours have its colour."""
+    return (_around(g, "plus", -1) == g).sum(0)
 
 
 @grid_memo(256)
@@ -131,8 +140,8 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "zero": g == 0,
         **{f"has_{name}": look != _NONE for name, look in zip(LOOKS, looks, strict=True)},
         "enclosed": enclosed(g),
-        "neighbours": _neighbours(g != 0, diagonal=False),
-        "neighbours8": _neighbours(g != 0, diagonal=True),
+        "neighbours": _neighbours(g, "plus"),
+        "neighbours8": _neighbours(g, "box"),
         "same_neighbours": _same_neighbours(g),
         "alone": sizes[lab] == 1,
         "size": np.minimum(sizes[lab], 4),
@@ -184,7 +193,7 @@ def _keys(g: Array, names: Sequence[str]) -> Array:
 def fit_tables(grids: Sequence[Array], targets: Sequence[Array]) -> list[CellTable]:
     """The tables of the fewest features (at most MAX_FEATURES, in `features`' order) whose
     every key has an answer that is right for all its train cells, at most MAX_TABLES."""
-    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+    if not same_shapes(grids, targets):
         return []
     answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
     names = list(features(grids[0]))
@@ -210,10 +219,8 @@ def apply_table(g: Array, table: CellTable) -> Array | None:
     """Each cell's new colour by the table; None if some cell's key is not in it or its
     answer takes a colour from a direction that sees none."""
     names, known, answers = table
-    keys = _keys(g, names)
-    known_a = np.asarray(known, dtype=np.int64)
-    at = np.searchsorted(known_a, keys)
-    if np.any(at >= known_a.size) or np.any(known_a[np.minimum(at, known_a.size - 1)] != keys):
+    at = lookup(known, _keys(g, names))
+    if at is None:
         return None
     answer = np.asarray(answers, dtype=np.int64)[at]
     out = np.where(answer >= FIRST_PAINT, answer - FIRST_PAINT, g.ravel().astype(np.int64))

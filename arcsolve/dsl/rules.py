@@ -9,6 +9,8 @@ no answer, rather than a guess.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -40,11 +42,18 @@ def fit_rule(grids: list[Array], targets: list[Array]) -> Table | None:
     return tuple(uniq.tolist()), tuple((codes % 10).tolist())
 
 
+def lookup(known: Sequence[int], keys: Array) -> Array | None:
+    """Where each key sits in the sorted known keys, or None if some key is not among them."""
+    known_a = np.asarray(known, dtype=np.int64)
+    at = np.searchsorted(known_a, keys)
+    if np.any(at >= known_a.size) or np.any(known_a[np.minimum(at, known_a.size - 1)] != keys):
+        return None
+    return at
+
+
 def apply_rule(g: Array, table: Table) -> Array | None:
     """Each cell's colour from the table; None if some cell's key is not in it."""
-    known = np.asarray(table[0], dtype=np.int64)
-    keys = neighbourhood_keys(g)
-    at = np.searchsorted(known, keys)
-    if np.any(at >= known.size) or np.any(known[np.minimum(at, known.size - 1)] != keys):
+    at = lookup(table[0], neighbourhood_keys(g))
+    if at is None:
         return None
     return np.asarray(table[1], dtype=g.dtype)[at].reshape(g.shape)
