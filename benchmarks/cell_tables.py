@@ -3,9 +3,9 @@
     python benchmarks/cell_tables.py --dataset arc1/evaluation --out benchmarks/results/cell_tables_arc1_evaluation.json
 
 For every task whose train outputs have their inputs' sizes, the tables are fitted on the
-raw train pairs as the search fits them (`arcsolve.dsl.cell_tables.fit_tables`), first as
-given and, if none answers every test input, with each pair's background colour swapped with
-0 (the search's background view). A task is *answered* when some table gives every test
+raw train pairs by the search's own fitting step (`_Search.learn`), first as given and, if
+none answers every test input, with each pair's background colour swapped with 0 (the
+search's background view). A task is *answered* when some table gives every test
 output, and *right* when one of the first two distinct answers is the truth. No search runs,
 so this measures how far the tables can be trusted on their own.
 """
@@ -19,35 +19,26 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from arcsolve.dsl.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.memo import clear_memos
-from arcsolve.dsl.search import VIEWS
+from arcsolve.dsl.search import _Search, distinct
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import N_ATTEMPTS
 from arcsolve.tasks import Task
 
+TIME_BUDGET = 60.0  # seconds; fitting tables takes a fraction of one, so it never binds
 
-def answers(task: Task) -> list[list[np.ndarray]]:
-    """The distinct test predictions of the tables fitted on the task, in order."""
-    pairs = [(p.input.to_numpy().astype(np.int8), p.output.to_numpy().astype(np.int8)) for p in task.train]
-    tests = [p.input.to_numpy().astype(np.int8) for p in task.test]
-    predictions: list[list[np.ndarray]] = []
+
+def answers(task: Task) -> list[tuple[np.ndarray, ...]]:
+    """The distinct test predictions of the tables the search fits on the task's raw train
+    pairs (`_Search.learn`, with no program searched), as given or else in the background view."""
     for view in ("", "background"):
-        perms = [VIEWS[view].perm(a) if view else np.arange(10, dtype=np.int8) for a, _ in pairs]
-        test_perms = [VIEWS[view].perm(a) if view else np.arange(10, dtype=np.int8) for a in tests]
-        grids = [m[a] for m, (a, _) in zip(perms, pairs, strict=True)]
-        targets = [m[b] for m, (_, b) in zip(perms, pairs, strict=True)]
-        for table in fit_tables(grids, targets):
-            outs = [apply_table(m[a], table) for m, a in zip(test_perms, tests, strict=True)]
-            if any(o is None for o in outs):
-                continue
-            outs = [np.argsort(m)[o] for m, o in zip(test_perms, outs, strict=True)]
-            if not any(all(np.array_equal(x, y) for x, y in zip(outs, p, strict=True)) for p in predictions):
-                predictions.append(outs)
+        fitter = _Search(task, TIME_BUDGET, 0, 1, view=view)
+        fitter.learn()
+        found = distinct(fitter.results())  # test outputs back in the task's own colours
         clear_memos()
-        if predictions:
-            break
-    return predictions
+        if found:
+            return [f.outputs for f in found]
+    return []
 
 
 def main() -> None:
