@@ -147,8 +147,8 @@ def main() -> None:
     peak = max(r["peak_mb"] for r in results)
     median = statistics.median(r["peak_mb"] for r in results)
     growth = [r["peak_mb"] - r["start_mb"] for r in results if r["start_mb"] is not None]
-    grew = (f" (growth in the task {statistics.median(growth):.0f} MB median, {max(growth):.0f} MB largest)"
-            if growth else "")
+    grew_median, grew_most = (statistics.median(growth), max(growth)) if growth else (None, None)
+    grew = f" (growth in the task {grew_median:.0f} MB median, {grew_most:.0f} MB largest)" if growth else ""
     print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
           f"(a verified program for {n_found}), wall {wall:.1f} s, "
           f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
@@ -162,8 +162,8 @@ def main() -> None:
             "verified": n_found, "errors": sum("error" in r for r in results),
             "wall_seconds": round(wall, 1), "peak_task_mb": round(peak),
             "median_task_mb": round(median),
-            "median_growth_mb": round(statistics.median(growth)) if growth else None,
-            "peak_growth_mb": round(max(growth)) if growth else None,
+            "median_growth_mb": None if grew_median is None else round(grew_median),
+            "peak_growth_mb": None if grew_most is None else round(grew_most),
             "jobs": args.jobs, "time_budget": args.time_budget, "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),
         }
