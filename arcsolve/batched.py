@@ -28,7 +28,7 @@ import copy
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import torch
@@ -37,6 +37,7 @@ from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
+from arcsolve.experts import EXPERTS
 from arcsolve.fit import (
     Example,
     FitConfig,
@@ -48,6 +49,7 @@ from arcsolve.fit import (
     maps_per_step,
     plan_fit,
     restart_model,
+    to_device,
 )
 from arcsolve.latformer import LatFormer, LatFormerConfig, Lattices, lattices
 from arcsolve.solution import Solution, SolveConfig
@@ -67,20 +69,27 @@ class FitJob:
     cancelled: bool = False
 
 
-CANVAS_SIDES = (4, 6, 8, 10, 12, 15, 20, 25, 30)  # lattices are padded to the next of these
+# Lattices are padded to the next of these sides. On a CPU every padded cell costs real
+# compute, so the sides are close together and inputs and outputs are padded apart. On a GPU
+# a small step costs its kernel launches, not its cells, so a few large canvases, one side
+# for inputs and outputs alike, let far more tasks share a batch.
+CANVAS_SIDES = (4, 6, 8, 10, 12, 15, 20, 25, 30)
+GPU_CANVAS_SIDES = (10, 15, 20, 30)
 
 
-def canvas_side(n: int) -> int:
+def canvas_side(n: int, sides: tuple[int, ...] = CANVAS_SIDES) -> int:
     """The canvas side a lattice side of n cells is padded to."""
-    return next((side for side in CANVAS_SIDES if side >= n), n)
+    return next((side for side in sides if side >= n), n)
 
 
 def canvas(examples: list[Example]) -> tuple[int, int]:
-    """(S_out, S_in): the canvas sides of a job's output and input lattices."""
-    return (
-        canvas_side(max(max(y.shape) for _, y in examples)),
-        canvas_side(max(max(x.shape) for x, _ in examples)),
-    )
+    """(S_out, S_in): the canvas sides of a job's output and input lattices (one side for
+    both when the examples are on a GPU)."""
+    out_side, in_side = max(max(y.shape) for _, y in examples), max(max(x.shape) for x, _ in examples)
+    if examples[0][0].device.type == "cuda":
+        side = canvas_side(max(out_side, in_side), GPU_CANVAS_SIDES)
+        return side, side
+    return canvas_side(out_side), canvas_side(in_side)
 
 
 def signature(job: FitJob) -> Hashable:
@@ -126,11 +135,8 @@ class _Member:
     check_perms: torch.Tensor
     deadline: float | None
     start: float
-    losses: list[float] = field(default_factory=list)  # one per step taken
-
-    @property
-    def step(self) -> int:
-        return len(self.losses)
+    step: int = 0  # steps taken
+    losses: list[float] = field(default_factory=list)  # one per step taken, once `_Batch.settle` read them
 
 
 class _Batch:
@@ -152,6 +158,7 @@ class _Batch:
         self.buffers: dict[str, torch.Tensor] = {}
         self.state: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}  # Adam moments
         self._units: _Units | None = None  # every member's units, rebuilt after a join or leave
+        self._pending: list[tuple[list[_Member], torch.Tensor]] = []  # losses not yet read back
 
     def _member_units(self, job: FitJob) -> _Units:
         """A job's train pairs as rows of this batch: padded to its canvases, with their kernels."""
@@ -255,9 +262,10 @@ class _Batch:
         """One training step's loss per member, (B,), with fresh colour permutations: each
         pair's mean cross-entropy over its real cells and colour maps, summed over the pairs
         (as `arcsolve.fit.fit` weighs them)."""
-        perms = torch.stack(
-            [colour_permutations(self.augmentations, m.fixed, m.generator) for m in self.members]
-        ).to(self.device)
+        perms = to_device(
+            torch.stack([colour_permutations(self.augmentations, m.fixed, m.generator) for m in self.members]),
+            self.device,
+        )
         units = self.units()
         params, buffers, cond, xs, ys = self._rows(self.params, self.buffers, self.members, units, perms)
 
@@ -274,17 +282,26 @@ class _Batch:
         return per_unit.new_zeros(len(self.members)).index_add(0, units.member, per_unit)
 
     def train_step(self, lrs: dict[str, float], smoothing_loss: bool) -> None:
-        """One step for every member: losses, one backward, each member's loss recorded, Adam."""
+        """One step for every member: losses, one backward, Adam. The losses stay on the
+        device until `settle`: reading them back each step would wait for every step."""
         losses = self.losses(smoothing_loss)
         losses.sum().backward()
-        for m, loss in zip(self.members, losses.tolist(), strict=True):
-            m.losses.append(loss)
+        self._pending.append((list(self.members), losses.detach()))
+        for m in self.members:
+            m.step += 1
         self._adam(lrs)
+
+    def settle(self) -> None:
+        """Record the losses of the steps taken so far in each member's `losses`."""
+        for members, losses in self._pending:
+            for m, loss in zip(members, losses.tolist(), strict=True):
+                m.losses.append(loss)
+        self._pending.clear()
 
     def _adam(self, lrs: dict[str, float]) -> None:
         """torch.optim.Adam's update, with each member's own step count (members join at any
         time): the number of losses it has recorded, this step's included."""
-        steps = torch.tensor([m.step for m in self.members], dtype=torch.float64, device=self.device)
+        steps = to_device(torch.tensor([m.step for m in self.members], dtype=torch.float64), self.device)
         b1, b2 = self.betas
         with torch.no_grad():
             for name, p in self.params.items():
@@ -376,6 +393,8 @@ def _run_signature(
         ]
         checked = [i for i, d in enumerate(due) if d]  # only the members due a check pay for one
         solved = dict(zip(checked, batch.reproduced(checked), strict=True)) if checked else {}
+        if checked:  # the check has waited for the device: reading the losses back costs nothing more
+            batch.settle()
         leaving = []
         for i, m in enumerate(batch.members):
             ok = solved.get(i, False)
@@ -407,6 +426,7 @@ def solve_many(
     model_config: Callable[[SolveConfig], LatFormerConfig | None] = lambda config: None,
     restarts: int = 3,
     side_by_side: bool | None = None,
+    all_experts: bool | None = None,
 ) -> None:
     """`arcsolve.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
     each task is done. Each restart is a member with the same step budget, seed and initial
@@ -420,7 +440,12 @@ def solve_many(
 
     `side_by_side`: run a task's restarts at once (the default on a GPU, where a few more
     members cost almost nothing) or each only after the previous one failed (the default on
-    a CPU, where every member costs its full compute and restart 0 usually suffices)."""
+    a CPU, where every member costs its full compute and restart 0 usually suffices).
+
+    `all_experts`: build every member with all four experts and switch off those its
+    task's priors rule out (`LatFormer.allow_experts`: the same function, up to rounding),
+    so that tasks with different priors share a batch (the default on a GPU, where fewer,
+    fuller batches are what counts; on a CPU each member then pays for experts it cannot use)."""
     source = iter(tasks)
     runs: dict[str, _TaskRun] = {}
     follow_ups: dict[FitJob, FitJob] = {}
@@ -438,6 +463,9 @@ def solve_many(
             if plan is None:
                 on_solution(Solution(task.id, [], time.perf_counter() - start))
                 continue
+            on_gpu = plan.device.type == "cuda"
+            if on_gpu if all_experts is None else all_experts:
+                plan.make_model = _with_all_experts(plan)
             run = _TaskRun(plan, start)
             per_run = max(1, config.steps // restarts)
             for r in range(restarts):
@@ -445,7 +473,7 @@ def solve_many(
                 fit_config = FitConfig(steps=per_run, seed=config.seed + r)
                 run.jobs.append(FitJob((task.id, r), model, plan.examples, fit_config, None, config.fit_seconds))
             runs[task.id] = run
-            together = plan.device.type == "cuda" if side_by_side is None else side_by_side
+            together = on_gpu if side_by_side is None else side_by_side
             jobs.extend(run.jobs if together else run.jobs[:1])
             if not together:
                 follow_ups.update(zip(run.jobs, run.jobs[1:], strict=False))  # restart r+1 after r
@@ -467,6 +495,12 @@ def solve_many(
         return [after] if after is not None and not run.reported else []
 
     fit_many((), done, batch * restarts, take)
+
+
+def _with_all_experts(plan: FitPlan) -> Callable[[], nn.Module]:
+    """A factory for the plan's model built with every expert, those it lacks switched off."""
+    full, allowed = replace(plan.model_config, experts=EXPERTS), plan.model_config.experts
+    return lambda: LatFormer(full).to(plan.device).allow_experts(allowed)
 
 
 def _decision(run: _TaskRun, restarts: int) -> tuple[nn.Module, FitResult] | None:

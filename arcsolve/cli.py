@@ -101,6 +101,10 @@ def make_config(
             raise ArcsolveError(f"--priors: '{name}' is not one of {', '.join(GEOMETRIC)}")
     if device not in ("auto", "cpu", "cuda"):
         raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
+    if device == "cuda":  # say so before any task starts, not once per task
+        from arcsolve.fit import resolve_device
+
+        resolve_device(device)
     return SolveConfig(
         device=device, seed=seed, steps=steps, time_budget=time_budget, priors=names, beta=beta, fit_seconds=fit_seconds
     )

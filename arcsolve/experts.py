@@ -69,6 +69,12 @@ def _dihedral_table() -> np.ndarray:
     return table
 
 
+@cache
+def _dihedral_index(device: torch.device) -> torch.Tensor:
+    """`_dihedral_table` as a tensor on `device` (one copy per device, not one per step)."""
+    return torch.from_numpy(_dihedral_table()).to(device)
+
+
 # ---------------------------------------------------------------- gated chains → distributions
 
 
@@ -82,9 +88,8 @@ def _chain(gates: torch.Tensor, step) -> torch.Tensor:
 
 def dihedral_distribution(gates: torch.Tensor, generators: tuple[int, ...]) -> torch.Tensor:
     """Weights over the 8 elements of D4 from a chain of gated group elements."""
-    table = torch.from_numpy(_dihedral_table())
-    dist = torch.zeros(8, dtype=gates.dtype)
-    dist = dist.index_put((torch.tensor(0),), torch.tensor(1.0, dtype=gates.dtype))
+    table = _dihedral_index(gates.device)
+    dist = _identity(8, gates)
     for gate, g in zip(gates.unbind(-1), generators, strict=True):
         moved = torch.zeros_like(dist).index_add(0, table[g], dist)
         dist = gate * moved + (1 - gate) * dist
@@ -94,34 +99,32 @@ def dihedral_distribution(gates: torch.Tensor, generators: tuple[int, ...]) -> t
 def shift_distribution(gates: torch.Tensor, sign: torch.Tensor) -> torch.Tensor:
     """Weights over shifts −(2^L−1)…(2^L−1): L gates shift by 2^l, one gate negates."""
     bits = gates.shape[-1]
-    dist = torch.ones(1, dtype=gates.dtype)
+    dist = _identity(1, gates)
     for layer, gate in enumerate(gates.unbind(-1)):
         step = 2**layer
-        padded = torch.cat([dist, torch.zeros(step, dtype=dist.dtype)])
-        shifted = torch.cat([torch.zeros(step, dtype=dist.dtype), dist])
+        zeros = gates.new_zeros(step)
+        padded, shifted = torch.cat([dist, zeros]), torch.cat([zeros, dist])
         dist = (1 - gate) * padded + gate * shifted  # over δ = 0 … 2^(l+1) − 1
     span = 2**bits - 1
-    out = torch.zeros(2 * span + 1, dtype=dist.dtype)
-    out = out + torch.cat([torch.zeros(span, dtype=dist.dtype), dist * (1 - sign)])
-    out = out + torch.cat([(dist * sign).flip(0), torch.zeros(span, dtype=dist.dtype)])
-    return out
+    zeros = gates.new_zeros(span)
+    return torch.cat([zeros, dist * (1 - sign)]) + torch.cat([(dist * sign).flip(0), zeros])
 
 
 @cache
-def _scale_combinations() -> tuple[torch.Tensor, torch.Tensor]:
+def _scale_combinations(device: torch.device, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
     """Every on/off pattern of the scaling chain, and the factor each pattern produces."""
     bits = torch.tensor(list(np.ndindex(*(2,) * len(SCALE_CHAIN))), dtype=torch.bool)
     factors = [int(np.prod([f for f, b in zip(SCALE_CHAIN, row, strict=True) if b])) for row in bits.tolist()]
     to_factor = torch.zeros(len(bits), len(SCALE_FACTORS))
     to_factor[torch.arange(len(bits)), [SCALE_FACTORS.index(f) for f in factors]] = 1.0
-    return bits, to_factor
+    return bits.to(device), to_factor.to(device, dtype)
 
 
 def scale_distribution(gates: torch.Tensor) -> torch.Tensor:
     """Weights over SCALE_FACTORS from the chained up-scaling gates."""
-    bits, to_factor = _scale_combinations()
+    bits, to_factor = _scale_combinations(gates.device, gates.dtype)
     weights = torch.where(bits, gates, 1 - gates).prod(dim=1)
-    return weights @ to_factor.to(gates)
+    return weights @ to_factor
 
 
 # ---------------------------------------------------------------- smoothing (§4.2)
@@ -204,6 +207,16 @@ class MaskExperts(nn.Module):
         if self.gate_ffn is not None:
             nn.init.zeros_(self.gate_ffn.weight)
             nn.init.zeros_(self.gate_ffn.bias)
+        # 1 for the gates of experts a task may use, 0 for those its priors rule out (`allow`)
+        self.register_buffer("gate_on", torch.ones(n))
+
+    def allow(self, experts: tuple[str, ...]) -> None:
+        """Switch off every expert not in `experts`: its gates read 0, exactly the identity
+        action, so the layer computes what a layer built with only `experts` computes, and
+        its gate logits get no gradient. Models with different priors then share one
+        architecture (and a batch, `arcsolve.batched`)."""
+        for name in self.enabled:
+            self.gate_on[self.gate_slice(name)] = float(name in experts)
 
     def gate_slice(self, name: str) -> slice:
         """Where expert `name`'s gates sit in the gate vector."""
@@ -221,7 +234,7 @@ class MaskExperts(nn.Module):
         return logits
 
     def actions(self, cond: torch.Tensor | None = None, discrete: bool = False) -> Actions:
-        gates = torch.sigmoid(self.gate_logits(cond))
+        gates = torch.sigmoid(self.gate_logits(cond)) * self.gate_on
         if discrete:
             gates = (gates > 0.5).to(gates.dtype)
         parts = {name: gates[self.gate_slice(name)] for name in self.enabled}
@@ -261,7 +274,7 @@ def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:
 
 def _compose(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
     """Distribution of b∘a for independent a ~ first, b ~ second (product of masks)."""
-    table = torch.from_numpy(_dihedral_table())
+    table = _dihedral_index(first.device)
     joint = (second[:, None] * first[None, :]).reshape(-1)
     return first.new_zeros(8).index_add(0, table.reshape(-1), joint)
 

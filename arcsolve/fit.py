@@ -53,6 +53,14 @@ def resolve_device(name: str) -> torch.device:
     return torch.device(name)
 
 
+def to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
+    """`tensor` (on the CPU) on `device`. To a GPU it goes from pinned memory without waiting:
+    a plain copy from pageable memory would wait for all the GPU's queued work, every step."""
+    if device.type == "cuda":
+        return tensor.pin_memory().to(device, non_blocking=True)
+    return tensor.to(device)
+
+
 def fixed_colours(examples: list[Example]) -> list[int]:
     """Colours a permutation must leave alone: those a pair adds or removes.
 
@@ -130,10 +138,14 @@ def fit(
     augmentations = maps_per_step(examples, config)
     device = examples[0][0].device
     check_perms = colour_permutations(augmentations, fixed, torch.Generator().manual_seed(-1 - config.seed)).to(device)
-    losses: list[float] = []
+    losses: list[torch.Tensor] = []  # read back only when the fit ends: a read waits for the device
+
+    def result(step: int, solved: bool) -> FitResult:
+        return FitResult(step, solved, time.perf_counter() - start, torch.stack(losses).tolist())
+
     model.train()
     for step in range(1, config.steps + 1):
-        perms = colour_permutations(augmentations, fixed, generator).to(device)
+        perms = to_device(colour_permutations(augmentations, fixed, generator), device)
         loss = torch.zeros((), device=perms.device)
         for xs, ys in groups:
             xb, yb = recoloured(perms, xs), recoloured(perms, ys)  # (A·n, h, w), (A·n, H, W)
@@ -146,22 +158,24 @@ def fit(
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         optimizer.step()
-        losses.append(loss.item())
+        losses.append(loss.detach())
         if on_step is not None:
-            on_step(step, losses[-1])
+            on_step(step, loss.item())
         out_of_time = deadline is not None and time.perf_counter() > deadline
         if step % config.check_every == 0 or step == config.steps or out_of_time:
             if reproduces(model, groups, check_perms, cond):
-                return FitResult(step, True, time.perf_counter() - start, losses)
+                return result(step, True)
         if out_of_time:
-            return FitResult(step, False, time.perf_counter() - start, losses)
-    return FitResult(config.steps, False, time.perf_counter() - start, losses)
+            return result(step, False)
+    return result(config.steps, False)
 
 
 def restart_model(make_model: Callable[[], nn.Module], restart: int, seed: int, jitter: float = 0.5) -> nn.Module:
     """A fresh model for restart r (seeded with seed + r): odd restarts start every gate
     near "off" (the identity action), even ones at the model's own initial gates; restarts
-    after the second are jittered by N(0, jitter²)."""
+    after the second are jittered by N(0, jitter²), the gates of switched-off experts
+    excepted (so a model with every expert, some switched off, draws the same noise for
+    its live gates as a model built with only those experts)."""
     torch.manual_seed(seed + restart)
     model = make_model()
     if restart > 0:
@@ -171,7 +185,9 @@ def restart_model(make_model: Callable[[], nn.Module], restart: int, seed: int, 
                     if restart % 2:
                         param.fill_(-3.0)
                     if restart > 1:
-                        param.add_(torch.randn_like(param) * jitter)
+                        on = model.get_buffer(name.removesuffix("gate_bias") + "gate_on").bool()
+                        noise = torch.randn(int(on.sum()), device=param.device, dtype=param.dtype)
+                        param[on] += noise * jitter
     return model
 
 
@@ -303,6 +319,7 @@ class FitPlan:
     examples: list[Example]
     device: torch.device
     cond: torch.Tensor | None
+    model_config: LatFormerConfig  # what make_model builds from, its experts chosen by the priors
 
 
 def plan_fit(
@@ -327,6 +344,7 @@ def plan_fit(
         task_examples(task, device),
         device,
         cond.to(device) if cond is not None else None,
+        model_config,
     )
 
 

@@ -170,6 +170,14 @@ class LatFormer(nn.Module):
             self.head.weight.copy_(self.embed.weight)
             self.head.bias.zero_()
 
+    def allow_experts(self, experts: tuple[str, ...]) -> LatFormer:
+        """Switch off the experts not in `experts` (`MaskExperts.allow`, layer by layer, later
+        layers keeping only `config.later_experts`): the model then computes exactly what
+        one built with `experts` computes. Returns the model."""
+        for i, layer in enumerate(self.layers):
+            layer.experts.allow(experts if i == 0 else tuple(e for e in self.config.later_experts if e in experts))
+        return self
+
     def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[Actions]:
         acts = [layer.experts.actions(cond, discrete) for layer in self.layers]
         if smooth and self.config.smoothing > 0:

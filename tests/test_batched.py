@@ -185,3 +185,45 @@ def test_the_fitted_weights_come_back_in_the_jobs_own_module(rotate):
     fit_many([FitJob("x", model, task_examples(rotate, CPU), FitConfig(steps=3))], collect(kept))
     assert kept["x"][0] is model  # the job's own module gets the fitted weights back
     assert any(not torch.equal(before[k], v) for k, v in model.state_dict().items())
+
+
+def test_tasks_with_other_priors_share_a_batch_when_members_carry_every_expert(rotate, reflect, monkeypatch):
+    # each member is built with all four experts, those its priors rule out switched off
+    # (`allow_experts`): one batch holds both tasks, and each gets the answer `solve` gives it
+    works = [(rotate, SolveConfig(steps=30, device="cpu", priors=("rotate",))),
+             (reflect, SolveConfig(steps=30, device="cpu", priors=("reflect",)))]
+    sizes: list[int] = []
+    step = _Batch.train_step
+    monkeypatch.setattr(_Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
+    got: dict = {}
+    solve_many(works, lambda s: got.setdefault(s.task_id, s), batch=2, side_by_side=True, all_experts=True)
+    assert sizes[0] == 6  # two tasks, three restarts each, in one batch
+    for task, config in works:
+        expected = solve(task, config)
+        assert got[task.id].candidates[0].grids == expected.candidates[0].grids
+        assert got[task.id].candidates[0].verified == expected.candidates[0].verified
+        assert got[task.id].candidates[0].detail == expected.candidates[0].detail
+
+
+def test_a_switched_off_expert_leaves_the_model_as_if_it_had_never_been_built():
+    x = torch.randint(0, 10, (2, 3, 4))
+    for experts in (("rotate",), ("translate", "scale"), ("scale",)):
+        def restricted(experts=experts):
+            return LatFormer(LatFormerConfig(experts=experts))
+
+        def switched_off(experts=experts):
+            return LatFormer(LatFormerConfig()).allow_experts(experts)
+
+        for restart in range(3):
+            alone, full = restart_model(restricted, restart, 7), restart_model(switched_off, restart, 7)
+            for a, b in zip(alone.layers, full.layers, strict=True):  # the same live gates, jitter included
+                assert torch.equal(a.experts.gate_bias, b.experts.gate_bias[b.experts.gate_on.bool()])
+            for options in ({}, {"smooth": True}, {"discrete": True}):
+                expected, _ = alone(x, (3, 4), **options)
+                got, _ = full(x, (3, 4), **options)
+                assert torch.allclose(got, expected, atol=1e-5)  # autograd picks other matmul paths
+            _, loss = full(x, (3, 4), torch.randint(0, 10, (2, 3, 4)))
+            loss.backward()
+            for layer in full.layers:
+                off = ~layer.experts.gate_on.bool()
+                assert off.any() and (layer.experts.gate_bias.grad[off] == 0).all()

@@ -98,6 +98,16 @@ def test_bad_options_are_one_line_errors(runner, examples):
     assert result.exit_code == 2 and "unknown model 'nope'" in result.output
 
 
+@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks a machine without CUDA")
+def test_asking_for_cuda_without_one_fails_before_any_task(runner, examples, tmp_path):
+    out = tmp_path / "speed.json"
+    args = ["bench", "speed", str(examples / "rotate.json"), "--device", "cuda", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip() == "error: --device cuda was asked for, but torch sees no CUDA device"
+    assert not out.exists()
+
+
 def test_eval_subset_with_dsl_writes_a_resumable_report(runner, tmp_path):
     args = [
         "eval",

@@ -1,0 +1,63 @@
+"""Where a batched GPU run spends its time: per batch (one signature), the members, steps
+and seconds, and per step the host's share. Usage: python benchmarks/gpu_profile.py BATCH TASK..."""
+
+import os
+import sys
+import time
+
+import torch
+
+from arcsolve import batched
+from arcsolve.annotations import load_annotations
+from arcsolve.evaluate import task_config
+from arcsolve.loaders import load_many
+from arcsolve.runner import expected_work
+from arcsolve.solution import SolveConfig
+
+rows = []
+run_signature, train_step = batched._run_signature, batched._Batch.train_step
+steps = {"n": 0, "members": 0, "host": 0.0}
+
+
+def timed_step(self, *args):
+    start = time.perf_counter()
+    train_step(self, *args)
+    steps["host"] += time.perf_counter() - start  # the host's time to queue the step
+    steps["n"] += 1
+    steps["members"] += len(self.members)
+
+
+def timed_signature(queues, key, *args):
+    before, start = dict(steps), time.perf_counter()
+    run_signature(queues, key, *args)
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+    n = steps["n"] - before["n"]
+    rows.append(
+        (
+            key[2],
+            key[3],
+            n,
+            (steps["members"] - before["members"]) / max(n, 1),
+            time.perf_counter() - start,
+            steps["host"] - before["host"],
+        )
+    )
+
+
+batched._run_signature, batched._Batch.train_step = timed_signature, timed_step
+batch, specs = int(sys.argv[1]), sys.argv[2:]
+annotations = load_annotations()
+tasks = sorted(load_many(specs), key=expected_work, reverse=True)
+works = [(t, task_config(SolveConfig(device=os.environ.get("DEVICE", "cuda")), t, annotations)) for t in tasks]
+start = time.perf_counter()
+solved = []
+batched.solve_many(works, solved.append, batch)
+wall = time.perf_counter() - start
+print(f"{len(tasks)} tasks, batch {batch}: {wall:.1f} s, {len(rows)} batches")
+print("canvas      maps  steps  members/step  seconds  ms/step  host ms/step")
+for canvas, maps, n, members, seconds, host in rows:
+    print(
+        f"{str(canvas):11} {maps:4} {n:6} {members:13.1f} {seconds:8.1f} {1000 * seconds / max(n, 1):8.1f}"
+        f" {1000 * host / max(n, 1):12.1f}"
+    )
