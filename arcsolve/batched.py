@@ -154,9 +154,13 @@ class _Batch:
         self.sides = sides
         self.device = device
         self.members: list[_Member] = []
-        self.params: dict[str, torch.Tensor] = {}
+        # every member's parameters, one row each and one leaf for all: a step gathers them
+        # once and Adam updates them in a few whole-batch operations, not a few per parameter
+        self.layout = [(name, p.shape, p.numel()) for name, p in template.named_parameters()]
+        self.flat: torch.Tensor | None = None  # (B, P)
+        self.moments: tuple[torch.Tensor, torch.Tensor] | None = None  # Adam's m and v, (B, P)
+        self._lr: torch.Tensor | None = None  # (P,) each parameter's learning rate
         self.buffers: dict[str, torch.Tensor] = {}
-        self.state: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}  # Adam moments
         self._units: _Units | None = None  # every member's units, rebuilt after a join or leave
         self._pending: list[tuple[list[_Member], torch.Tensor]] = []  # losses not yet read back
 
@@ -188,39 +192,44 @@ class _Batch:
             None if job.seconds is None else time.perf_counter() + job.seconds,
             time.perf_counter(),
         )
-        params, buffers = stack_module_state([job.model])
-        self.params = self._concat(self.params, params, grad=True)
-        self.buffers = self._concat(self.buffers, buffers, grad=False)
-        for name, p in params.items():
-            zeros = (torch.zeros_like(p), torch.zeros_like(p))
-            old = self.state.get(name)
-            self.state[name] = zeros if old is None else (torch.cat([old[0], zeros[0]]), torch.cat([old[1], zeros[1]]))
+        params = dict(job.model.named_parameters())
+        row = torch.cat([params[name].detach().reshape(-1) for name, _, _ in self.layout])[None]
+        zeros = torch.zeros_like(row)
+        if self.flat is None:
+            self.flat, self.moments = row.requires_grad_(), (zeros, zeros.clone())
+        else:
+            m, v = self.moments
+            self.flat = torch.cat([self.flat.detach(), row]).requires_grad_()
+            self.moments = torch.cat([m, zeros]), torch.cat([v, zeros])
+        _, buffers = stack_module_state([job.model])
+        self.buffers = {k: b if k not in self.buffers else torch.cat([self.buffers[k], b]) for k, b in buffers.items()}
         self.members.append(member)
         self._units = None
-
-    @staticmethod
-    def _concat(old: dict, new: dict, grad: bool) -> dict:
-        out = {}
-        for name, tensor in new.items():
-            joined = tensor.detach() if name not in old else torch.cat([old[name].detach(), tensor.detach()])
-            out[name] = joined.requires_grad_(grad) if grad else joined
-        return out
 
     def leave(self, indices: list[int]) -> None:
         keep = [i for i in range(len(self.members)) if i not in set(indices)]
         index = torch.tensor(keep, dtype=torch.long, device=self.device)
-        self.params = {k: v.detach()[index].requires_grad_() for k, v in self.params.items()}
+        self.flat = self.flat.detach()[index].requires_grad_()
+        self.moments = tuple(t[index] for t in self.moments)
         self.buffers = {k: v[index] for k, v in self.buffers.items()}
-        self.state = {k: (m[index], v[index]) for k, (m, v) in self.state.items()}
         self.members = [self.members[i] for i in keep]
         self._units = None
+
+    def params(self, rows: torch.Tensor) -> dict[str, torch.Tensor]:
+        """(N, P) rows of parameters as {name: (N, *shape)} views."""
+        out, start = {}, 0
+        for name, shape, size in self.layout:
+            out[name] = rows[:, start : start + size].view(len(rows), *shape)
+            start += size
+        return out
 
     def model_of(self, i: int) -> nn.Module:
         """Member i's parameters, copied back into its own module."""
         model = self.members[i].job.model
         with torch.no_grad():
+            row = self.params(self.flat[i : i + 1])
             for name, p in model.named_parameters():
-                p.copy_(self.params[name][i])
+                p.copy_(row[name][0])
             for name, b in model.named_buffers():
                 b.copy_(self.buffers[name][i])
         return model
@@ -239,12 +248,11 @@ class _Batch:
             self._units = units
         return units
 
-    @staticmethod
-    def _rows(params: dict, buffers: dict, members: list[_Member], units: _Units, perms: torch.Tensor) -> tuple:
+    def _rows(self, flat: torch.Tensor, buffers: dict, members: list[_Member], units: _Units, perms: torch.Tensor):
         """Per unit: its member's parameters, buffers and condition, and its recoloured pair,
         (U, A, S_in, S_in) and (U, A, S_out, S_out), under its member's colour maps."""
         index = units.member
-        gathered = {k: v[index] for k, v in params.items()}
+        gathered = self.params(flat[index])
         buffers = {k: v[index] for k, v in buffers.items()}
         conds = [m.job.cond for m in members]
         cond = None if conds[0] is None else torch.stack(conds)[index]
@@ -267,7 +275,7 @@ class _Batch:
             self.device,
         )
         units = self.units()
-        params, buffers, cond, xs, ys = self._rows(self.params, self.buffers, self.members, units, perms)
+        params, buffers, cond, xs, ys = self._rows(self.flat, self.buffers, self.members, units, perms)
 
         def unit_loss(params, buffers, x, y, weight, lattice, cond):
             loss = 0.0
@@ -301,32 +309,32 @@ class _Batch:
     def _adam(self, lrs: dict[str, float]) -> None:
         """torch.optim.Adam's update, with each member's own step count (members join at any
         time): the number of losses it has recorded, this step's included."""
+        p, (m, v) = self.flat, self.moments
+        if self._lr is None:
+            self._lr = torch.cat([torch.full((size,), lrs[name], dtype=p.dtype) for name, _, size in self.layout])
+            self._lr = self._lr.to(self.device)
         steps = to_device(torch.tensor([m.step for m in self.members], dtype=torch.float64), self.device)
         b1, b2 = self.betas
         with torch.no_grad():
-            for name, p in self.params.items():
-                m, v = self.state[name]
-                g = p.grad
-                if g is None:  # a parameter this architecture does not use (torch's Adam skips it too)
-                    continue
-                m.mul_(b1).add_(g, alpha=1 - b1)
-                v.mul_(b2).addcmul_(g, g, value=1 - b2)
-                shape = (-1,) + (1,) * (p.dim() - 1)
-                bias1 = (1 - b1**steps).to(p.dtype).view(shape)
-                bias2 = (1 - b2**steps).to(p.dtype).view(shape)
-                p.sub_(lrs[name] / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
-                p.grad = None
+            # a parameter the architecture leaves unused gets zero gradients, so m and v stay 0
+            # and it does not move (torch's Adam skips it)
+            g = p.grad
+            m.mul_(b1).add_(g, alpha=1 - b1)
+            v.mul_(b2).addcmul_(g, g, value=1 - b2)
+            bias1 = (1 - b1**steps).to(p.dtype)[:, None]
+            bias2 = (1 - b2**steps).to(p.dtype)[:, None]
+            p.sub_(self._lr / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
+            p.grad = None
 
     def reproduced(self, indices: list[int]) -> list[bool]:
         """Do these members, with discretised gates, reproduce their pairs (real cells) under
         their check maps?"""
         members = [self.members[i] for i in indices]
         index = torch.tensor(indices, dtype=torch.long, device=self.device)
-        params = {k: v.detach()[index] for k, v in self.params.items()}
         buffers = {k: v[index] for k, v in self.buffers.items()}
         units = self.units(indices)
         perms = torch.stack([m.check_perms for m in members])
-        params, buffers, cond, xs, ys = self._rows(params, buffers, members, units, perms)
+        params, buffers, cond, xs, ys = self._rows(self.flat.detach()[index], buffers, members, units, perms)
 
         def unit_logits(params, buffers, x, lattice, cond):
             return self._forward(params, buffers, x, lattice, cond, discrete=True)

@@ -85,6 +85,13 @@ def _peak_mb() -> float:
     return max(own, children) / 1024
 
 
+def speed_settings(jobs: tuple[int, ...], batches: tuple[int, ...]) -> dict[str, tuple[int, int]]:
+    """The runs of `bench speed`, by name: every worker count one task at a time, then every
+    worker count with each batch size above 1."""
+    settings = [(n, b) for b in dict.fromkeys((1, *batches)) for n in jobs]
+    return {f"jobs={n}" if b == 1 else f"batch={b}" if n == 1 else f"jobs={n},batch={b}": (n, b) for n, b in settings}
+
+
 def run_speed_bench(
     tasks: list[Task],
     model: str,
@@ -95,15 +102,14 @@ def run_speed_bench(
     batches: tuple[int, ...] = (1,),
 ) -> dict:
     """Tasks per minute, median and p90 seconds per task and peak memory: one run per number
-    of worker processes (one task at a time each), then one per batch size above 1 (one
-    process, `batch` tasks fitted together; see arcsolve.batched)."""
+    of worker processes and batch size (one task at a time when the batch is 1, else `batch`
+    tasks fitted together in each worker; see arcsolve.batched), batch sizes in the outer
+    loop, so the first run is the first worker count fitting one task at a time."""
     from arcsolve.evaluate import evaluate
 
-    settings = [(n, 1) for n in jobs] + [(1, b) for b in batches if b > 1]
     on_gpu = torch.cuda.is_available() and config.device != "cpu"
     runs = {}
-    for n, b in settings:
-        name = f"jobs={n}" if b == 1 else f"batch={b}"
+    for name, (n, b) in speed_settings(jobs, batches).items():
         if on_gpu:
             torch.cuda.reset_peak_memory_stats()
         start = time.perf_counter()

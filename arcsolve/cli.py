@@ -454,7 +454,7 @@ def bench_speed(
     tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the bench solve set).")] = None,
     model: ModelOpt = "latformer",
     jobs: Annotated[str, typer.Option(help="Comma list of worker counts to compare.")] = "1,2",
-    batch: Annotated[str, typer.Option(help="Comma list of batch sizes to compare (with jobs=1).")] = "1",
+    batch: Annotated[str, typer.Option(help="Comma list of batch sizes, each run with every --jobs value.")] = "1",
     device: DeviceOpt = "auto",
     steps: StepsOpt = 300,
     seed: SeedOpt = 0,

@@ -4,6 +4,7 @@ import multiprocessing
 import os
 
 import numpy as np
+import orjson
 import pytest
 
 from arcsolve.errors import ArcsolveError
@@ -131,3 +132,16 @@ def test_an_unreachable_ray_address_is_one_line_and_exit_2():
     )
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1].startswith("error: --ray-address 127.0.0.1:1: no Ray cluster")
+
+
+def test_speed_bench_runs_every_worker_count_with_every_batch_size(tmp_path):
+    from arcsolve.bench import run_speed_bench, speed_settings
+
+    assert speed_settings((1, 2), (1,)) == {"jobs=1": (1, 1), "jobs=2": (2, 1)}
+    assert list(speed_settings((1, 4), (16,))) == ["jobs=1", "jobs=4", "batch=16", "jobs=4,batch=16"]
+    tasks = [load_tasks(ROOT / "tasks" / f"{name}.json")[0] for name in ("rotate", "reflect")]
+    out = tmp_path / "speed.json"
+    result = run_speed_bench(tasks, "latformer", SolveConfig(steps=3, device="cpu"), (1,), out, batches=(2,))
+    assert set(result["runs"]) == {"jobs=1", "batch=2"} and result["speedup"]["jobs=1"] == 1.0
+    assert all(run["solved"] is not None and run["tasks_per_minute"] > 0 for run in result["runs"].values())
+    assert orjson.loads(out.read_bytes())["runs"]["batch=2"]["batch"] == 2
