@@ -1,0 +1,108 @@
+"""How many PyTorch operations one batched training step dispatches, by part.
+
+On a GPU a small batched step is bound by the host queueing its operations, not by the
+kernels (benchmarks/gpu_profile.py), so the count of dispatched operations is what a faster
+step must cut. It does not depend on the device, so it is counted here on the CPU, with a
+dispatch mode, on the second step of a batch of four small tasks (every expert in every
+member, restarts side by side: the GPU's batching). Usage:
+
+    python benchmarks/op_count.py [--out FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+from pathlib import Path
+
+import orjson
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from arcsolve import batched, latformer
+from arcsolve.loaders import load_many
+from arcsolve.solution import SolveConfig
+
+TASKS = ["tasks/rotate.json", "tasks/reflect.json", "3c9b0459", "6150a2bd"]
+
+
+class Count(TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.n = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.n += 1
+        return func(*args, **(kwargs or {}))
+
+
+def count_step() -> dict[str, int]:
+    parts: collections.Counter = collections.Counter()
+    counting = {"on": False, "step": 0}
+
+    def counted(name, fn):
+        def inner(*args, **kwargs):
+            if not counting["on"]:
+                return fn(*args, **kwargs)
+            with Count() as c:
+                out = fn(*args, **kwargs)
+            parts[name] += c.n
+            return out
+
+        return inner
+
+    originals = (
+        latformer.mask_from_bases,
+        latformer.LatFormer.actions,
+        latformer.LatFormerLayer.forward,
+        batched._Batch.train_step,
+        batched._Batch.losses,
+        batched._Batch._adam,
+    )
+    latformer.mask_from_bases = counted("forward: masks from actions", originals[0])
+    latformer.LatFormer.actions = counted("forward: expert actions", originals[1])
+    latformer.LatFormerLayer.forward = counted("forward: attention layers", originals[2])
+    batched._Batch.losses = counted("forward, all", originals[4])
+    batched._Batch._adam = counted("adam", originals[5])
+
+    def step(self, *args):
+        counting["step"] += 1
+        counting["on"] = counting["step"] == 2
+        try:
+            if counting["on"]:
+                with Count() as c:
+                    originals[3](self, *args)
+                parts["step, all"] = c.n
+            else:
+                originals[3](self, *args)
+        finally:
+            counting["on"] = False
+
+    batched._Batch.train_step = step
+    try:
+        tasks = load_many(TASKS)
+        works = [(t, SolveConfig(device="cpu", steps=6)) for t in tasks]
+        batched.solve_many(works, lambda s: None, len(tasks), side_by_side=True, all_experts=True)
+    finally:
+        (
+            latformer.mask_from_bases,
+            latformer.LatFormer.actions,
+            latformer.LatFormerLayer.forward,
+            batched._Batch.train_step,
+            batched._Batch.losses,
+            batched._Batch._adam,
+        ) = originals
+    parts["backward"] = parts["step, all"] - parts["forward, all"] - parts["adam"]
+    return dict(sorted(parts.items()))
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/op_count.json"))
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    parts = count_step()
+    for name, n in parts.items():
+        print(f"{name:30} {n:6}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_bytes(orjson.dumps({"tasks": TASKS, "ops": parts}, option=orjson.OPT_INDENT_2))
