@@ -308,7 +308,7 @@ class _Batch:
 
     def _adam(self, lrs: dict[str, float]) -> None:
         """torch.optim.Adam's update, with each member's own step count (members join at any
-        time): the number of losses it has recorded, this step's included."""
+        time): the steps it has taken, this one included."""
         p, (m, v) = self.flat, self.moments
         if self._lr is None:
             self._lr = torch.cat([torch.full((size,), lrs[name], dtype=p.dtype) for name, _, size in self.layout])

@@ -126,7 +126,7 @@ def run_speed_bench(
             "solved": report.solved,
             "peak_mb": round(_peak_mb(), 1),
         }
-        if on_gpu:
+        if on_gpu and n == 1:  # worker processes keep their GPU memory to themselves
             runs[name]["peak_gpu_mb"] = round(torch.cuda.max_memory_allocated() / 2**20, 1)
         if console is not None:
             r = runs[name]
