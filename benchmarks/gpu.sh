@@ -35,6 +35,6 @@ step geometric "${GEOMETRIC_S:-240}" "${arcsolve[@]}" eval --subset geometric --
 QUICK=(tasks/ 0c786b71 2dee498d 3af2c5a8 3c9b0459 4c4377d9 5614dbcf 59341089 60c09cac 6150a2bd 62c24649 67a3c6ac
        67e8384a 68b16354 6d0aefbc 6fa7a44f 74dd1130 7b7f7511 833dafe3 8be77c9e 8d5021e8 9172f3a0 a416b8f3 ad7e01d0
        bc4146bd be03b35f c48954c1 c9e6f938 ccd554ac d10ecb37 eb281b96 ed36ccf7)
-step speed "${SPEED_S:-300}" "${arcsolve[@]}" bench speed "${QUICK[@]}" --jobs "1,$jobs" --batch "$batch,64" --device cuda --out "$out/speed_gpu_35.json"
+step speed "${SPEED_S:-420}" "${arcsolve[@]}" bench speed "${QUICK[@]}" --jobs "1,$jobs" --batch "$batch,64" --device cuda --out "$out/speed_gpu_35.json"
 step solve "${SOLVE_S:-150}" "${arcsolve[@]}" bench solve --device cuda --out "$out/solve_gpu.json"
 exit $status
