@@ -61,6 +61,7 @@ from arcsolve.dsl.painting import (
     swap_colours,
 )
 from arcsolve.dsl.rules import Table, apply_rule
+from arcsolve.dsl.stamping import StampModel, apply_stamps
 
 Array = np.ndarray
 
@@ -358,6 +359,11 @@ def cell_table(g: Array, table: CellTable) -> Array | None:
     return apply_table(g, table)
 
 
+def stamp_around(g: Array, model: StampModel) -> Array | None:
+    """Paint around each cell or object the stamp learned from the train pairs (None on an unseen source)."""
+    return apply_stamps(g, model)
+
+
 # --- the registry ---------------------------------------------------------------------
 
 
@@ -456,4 +462,5 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
     _p(cell_table, "learned", shape="same", cost=5.0),  # after every program of the search
+    _p(stamp_around, "learned", shape="same", cost=5.0),  # after the cell tables (accepted later)
 )})

@@ -35,6 +35,9 @@ class Step(NamedTuple):
         if self.name == "cell_table":
             names, keys, _ = self.params[0]
             return f"cell_table{{{'+'.join(names) or 'one answer'},{len(keys)} keys}}"
+        if self.name == "stamp_around":
+            kind, reach, stamps = self.params[0]
+            return f"stamp_around{{{kind},reach {reach},{len(stamps)} sources}}"
         if self.name == "stamp_objects":  # learned tables are summarised, not printed
             return f"stamp_objects{{{self.params[0]},{len(self.params[1])} kinds}}"
         if self.name == "recolor":

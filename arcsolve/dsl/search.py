@@ -14,7 +14,8 @@ closest to the targets first. Step results are remembered per task, since the fu
 expansion asks again what the lookahead asked. The clock is checked at every step.
 
 When the search is over, a table from a few features of each cell to its new colour is
-fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found.
+fitted on the train pairs (`arcsolve.dsl.cell_tables`), then the stamps a task paints around
+its cells or objects (`arcsolve.dsl.stamping`); they rank after the programs found.
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
 program verified, a few pieces that are each right where they draw are overlaid. The last
 tenth of the budget is kept for these two.
@@ -32,6 +33,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from types import MappingProxyType
 
 import numpy as np
@@ -49,6 +51,7 @@ from arcsolve.dsl.program import (
     format_program,
     program_cost,
 )
+from arcsolve.dsl.stamping import apply_stamps, fit_stamp_models
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
@@ -295,16 +298,20 @@ class _Search:
         """Accept the cell tables fitted on the train pairs (`fit_tables`) whose keys cover
         every test input, once the search is over: rules on the raw grids or, where the
         outputs have other sizes than the inputs, on the first states that have the target
-        sizes (an input scaled up or cropped, then redrawn cell by cell)."""
-        starts = [((), tuple(self.train_in + self.test_in)), *self.resized_states]
-        for program, state in starts:
+        sizes (an input scaled up or cropped, then redrawn cell by cell). Then the stamps
+        learned around the raw grids' cells and objects (`fit_stamp_models`)."""
+        grids = tuple(self.train_in + self.test_in)
+        starts = [((), grids), *self.resized_states]
+        learners = [(fit_tables, apply_table, "cell_table", program, state) for program, state in starts]
+        stamps = partial(fit_stamp_models, deadline=self.hard_deadline)
+        learners.append((stamps, apply_stamps, "stamp_around", (), grids))
+        for fit, apply, name, program, state in learners:
             if time.monotonic() > self.hard_deadline:
                 return
-            for table in fit_tables(state[: self.n_train], self.targets):
-                step = Step("cell_table", (table,))
-                outs = [apply_table(g, table) for g in state]
+            for model in fit(list(state[: self.n_train]), list(self.targets)):
+                outs = [apply(g, model) for g in state]
                 if all(o is not None for o in outs):
-                    self.accept(program + (step,), outs[: self.n_train], outs[self.n_train :])
+                    self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :])
 
     def compose(self) -> None:
         """Accept the greedy overlay of pieces for each base, if one covers every train output."""
