@@ -50,6 +50,7 @@ from arcsolve.dsl.geometry import (
 )
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.moving import attract, shoot
+from arcsolve.dsl.object_moves import MoveModel, apply_moves
 from arcsolve.dsl.objects import enclosed, select, split
 from arcsolve.dsl.painting import (
     colour_by,
@@ -364,6 +365,11 @@ def stamp_around(g: Array, model: StampModel) -> Array | None:
     return apply_stamps(g, model)
 
 
+def move_objects(g: Array, model: MoveModel) -> Array | None:
+    """Move or copy each object by the rule of its group learned from the train pairs (None where it cannot)."""
+    return apply_moves(g, model)
+
+
 # --- the registry ---------------------------------------------------------------------
 
 
@@ -463,4 +469,5 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(recolor, "learned", shape="same", cost=0.5),
     _p(cell_table, "learned", shape="same", cost=5.0),  # after every program of the search
     _p(stamp_around, "learned", shape="same", cost=5.0),  # after the cell tables (accepted later)
+    _p(move_objects, "learned", shape="same", cost=5.0),  # after the stamps (accepted later)
 )})

@@ -15,7 +15,8 @@ expansion asks again what the lookahead asked. The clock is checked at every ste
 
 When the search is over, a table from a few features of each cell to its new colour is
 fitted on the train pairs (`arcsolve.dsl.cell_tables`), then the stamps a task paints around
-its cells or objects (`arcsolve.dsl.stamping`); they rank after the programs found.
+its cells or objects (`arcsolve.dsl.stamping`) and the moves of its objects
+(`arcsolve.dsl.object_moves`); they rank after the programs found.
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
 program verified, a few pieces that are each right where they draw are overlaid. The last
 tenth of the budget is kept for these two.
@@ -41,6 +42,7 @@ import numpy as np
 from arcsolve.dsl.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.memo import clear_memos
+from arcsolve.dsl.object_moves import apply_moves, fit_move_models
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
 from arcsolve.dsl.primitives import PRIMITIVES
 from arcsolve.dsl.program import (
@@ -299,12 +301,14 @@ class _Search:
         every test input, once the search is over: rules on the raw grids or, where the
         outputs have other sizes than the inputs, on the first states that have the target
         sizes (an input scaled up or cropped, then redrawn cell by cell). Then the stamps
-        learned around the raw grids' cells and objects (`fit_stamp_models`)."""
+        learned around the raw grids' cells and objects (`fit_stamp_models`), and the moves
+        of their objects (`fit_move_models`)."""
         grids = tuple(self.train_in + self.test_in)
         starts = [((), grids), *self.resized_states]
         learners = [(fit_tables, apply_table, "cell_table", program, state) for program, state in starts]
         stamps = partial(fit_stamp_models, deadline=self.hard_deadline)
-        learners.append((stamps, apply_stamps, "stamp_around", (), grids))
+        moves = partial(fit_move_models, deadline=self.hard_deadline)
+        learners += [(stamps, apply_stamps, "stamp_around", (), grids), (moves, apply_moves, "move_objects", (), grids)]
         for fit, apply, name, program, state in learners:
             if time.monotonic() > self.hard_deadline:
                 return
