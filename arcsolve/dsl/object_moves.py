@@ -205,8 +205,9 @@ def _draw(g: Array, objs: list, groups: list, rules: dict) -> Array | None:
     return out
 
 
-def _candidates(members: list, data: list, colours: list[int]) -> list[tuple]:
-    """The rules one group may follow, given where its objects' cells appear in the outputs."""
+def _candidates(members: list, data: list, colours: list[int], deadline: float | None) -> list[tuple] | None:
+    """The rules one group may follow, given where its objects' cells appear in the outputs
+    (None when `deadline` passes first)."""
     seen = [_shifts_seen(o, b) for o, b, _ in members]
     rules: list[tuple] = []
     if all((0, 0) in s for s in seen):
@@ -221,6 +222,8 @@ def _candidates(members: list, data: list, colours: list[int]) -> list[tuple]:
             shaped.append(("step", anchor, mode))
             shaped += [("align", anchor, axis, edge, mode) for axis in (0, 1) for edge in ("lo", "hi", "mid")]
     for rule in shaped:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         shifts = [_shift(o, rule, data[i][2]) for o, _, i in members]
         if all(d is not None and d in s and not (d == (0, 0) and rule[-1] == "copy")
                for d, s in zip(shifts, seen, strict=True)) and any(d != (0, 0) for d in shifts):
@@ -265,7 +268,15 @@ def _fit(pairs: list[tuple[Array, Array]], kind: tuple, grouping: str, deadline:
     for k, group in members.items():
         if deadline is not None and time.monotonic() > deadline:
             return []
-        rules = [r for r in _candidates(group, data, colours) if r[0] != "toward" or _fits_alone(r, k, data)]
+        candidates = _candidates(group, data, colours, deadline)
+        if candidates is None:
+            return []
+        rules = []
+        for rule in candidates:
+            if deadline is not None and time.monotonic() > deadline:
+                return []
+            if rule[0] != "toward" or _fits_alone(rule, k, data):
+                rules.append(rule)
         if not rules:
             return []
         options[k] = rules

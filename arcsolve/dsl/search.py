@@ -64,7 +64,8 @@ Shape = tuple[int, int]
 MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
-END_SHARE = 0.1  # of the time budget, kept for the cell tables and overlays of pieces
+END_SHARE = 0.1  # of the time budget, kept for the learners and overlays of pieces
+LEARNERS = ("cell_table", "stamp_around", "move_objects")  # fitted after the search, in this order
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 MAX_TABLE_STATES = 8  # states with the target sizes that cell tables are fitted on, if the sizes change
@@ -296,13 +297,13 @@ class _Search:
             if len(cover.rows) < MAX_PIECES_KEPT:
                 cover.add((program, state), flat)
 
-    def learn(self) -> None:
-        """Accept the cell tables fitted on the train pairs (`fit_tables`) whose keys cover
-        every test input, once the search is over: rules on the raw grids or, where the
-        outputs have other sizes than the inputs, on the first states that have the target
-        sizes (an input scaled up or cropped, then redrawn cell by cell). Then the stamps
-        learned around the raw grids' cells and objects (`fit_stamp_models`), and the moves
-        of their objects (`fit_move_models`)."""
+    def learn(self, only: Sequence[str] = LEARNERS) -> None:
+        """Accept what the learners fitted on the train pairs predict, once the search is
+        over, in the order of LEARNERS: cell tables (`fit_tables`) on the raw grids or, where
+        the outputs have other sizes than the inputs, on the first states that have the
+        target sizes (an input scaled up or cropped, then redrawn cell by cell); stamps
+        around the raw grids' cells and objects (`fit_stamp_models`); moves of their objects
+        (`fit_move_models`). A model counts only if it answers every test input."""
         grids = tuple(self.train_in + self.test_in)
         starts = [((), grids), *self.resized_states]
         learners = [(fit_tables, apply_table, "cell_table", program, state) for program, state in starts]
@@ -310,6 +311,8 @@ class _Search:
         moves = partial(fit_move_models, deadline=self.hard_deadline)
         learners += [(stamps, apply_stamps, "stamp_around", (), grids), (moves, apply_moves, "move_objects", (), grids)]
         for fit, apply, name, program, state in learners:
+            if name not in only:
+                continue
             if time.monotonic() > self.hard_deadline:
                 return
             for model in fit(list(state[: self.n_train]), list(self.targets)):
@@ -432,8 +435,9 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
         if done():
             break
     searched = done()
-    for view in views:
-        view.learn()
+    for learner in LEARNERS:  # every view's tables before any view's stamps, and so on
+        for view in views:
+            view.learn((learner,))
     if not searched:
         for view in views:
             view.compose()

@@ -115,12 +115,16 @@ def _apply(g: Array, kind: str, reach: int, stamps) -> Array | None:
     return out
 
 
-def _model(pairs: list[tuple[Array, Array]], kind: str, min_support: int) -> StampModel | None:
+def _model(
+    pairs: list[tuple[Array, Array]], kind: str, min_support: int, deadline: float | None = None
+) -> StampModel | None:
     """The stamps of one kind at the smallest reach that rebuilds every train output."""
     stamps, longest = _fit(pairs, kind, min_support)
     if not any(stamps.values()):
         return None
     for reach in RADII:
+        if deadline is not None and time.monotonic() > deadline:
+            return None
         if reach > longest and reach != RADII[-1]:
             continue
         if all(np.array_equal(_apply(a, kind, reach, stamps), b) for a, b in pairs):
@@ -154,7 +158,7 @@ def fit_stamp_models(grids: list[Array], targets: list[Array], deadline: float |
         for kind in KINDS:
             if deadline is not None and time.monotonic() > deadline:
                 return models
-            model = _model(pairs, kind, min_support)
+            model = _model(pairs, kind, min_support, deadline)
             if model is not None and model not in models and _holds_out(pairs, kind, min_support):
                 models.append(model)
     return models
