@@ -35,6 +35,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
+from torch.nn.utils import parameters_to_vector
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from arcsolve.experts import EXPERTS
@@ -148,7 +149,9 @@ class _Batch:
 
     betas, eps = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
 
-    def __init__(self, template: nn.Module, augmentations: int, sides: tuple[int, int], device: torch.device):
+    def __init__(
+        self, template: nn.Module, augmentations: int, sides: tuple[int, int], device: torch.device, config: FitConfig
+    ):
         self.base = copy.deepcopy(template).to("meta")  # the architecture, without weights
         self.augmentations = augmentations
         self.sides = sides
@@ -156,10 +159,14 @@ class _Batch:
         self.members: list[_Member] = []
         # every member's parameters, one row each and one leaf for all: a step gathers them
         # once and Adam updates them in a few whole-batch operations, not a few per parameter
-        self.layout = [(name, p.shape, p.numel()) for name, p in template.named_parameters()]
-        self.flat: torch.Tensor | None = None  # (B, P)
+        named = list(template.named_parameters())
+        self.layout = [(name, p.shape) for name, p in named]
+        self.sizes = [p.numel() for _, p in named]
+        self.flat: torch.Tensor | None = None  # (B, P), in `parameters_to_vector`'s order
         self.moments: tuple[torch.Tensor, torch.Tensor] | None = None  # Adam's m and v, (B, P)
-        self._lr: torch.Tensor | None = None  # (P,) each parameter's learning rate
+        # each parameter's learning rate, (P,): the gates move faster (FitConfig.gate_lr)
+        lrs = [torch.full((p.numel(),), config.lr_for(name), dtype=p.dtype) for name, p in named]
+        self.lr = torch.cat(lrs).to(device)
         self.buffers: dict[str, torch.Tensor] = {}
         self._units: _Units | None = None  # every member's units, rebuilt after a join or leave
         self._pending: list[tuple[list[_Member], torch.Tensor]] = []  # losses not yet read back
@@ -192,8 +199,7 @@ class _Batch:
             None if job.seconds is None else time.perf_counter() + job.seconds,
             time.perf_counter(),
         )
-        params = dict(job.model.named_parameters())
-        row = torch.cat([params[name].detach().reshape(-1) for name, _, _ in self.layout])[None]
+        row = parameters_to_vector(job.model.parameters()).detach()[None]
         zeros = torch.zeros_like(row)
         if self.flat is None:
             self.flat, self.moments = row.requires_grad_(), (zeros, zeros.clone())
@@ -217,11 +223,8 @@ class _Batch:
 
     def params(self, rows: torch.Tensor) -> dict[str, torch.Tensor]:
         """(N, P) rows of parameters as {name: (N, *shape)} views."""
-        out, start = {}, 0
-        for name, shape, size in self.layout:
-            out[name] = rows[:, start : start + size].view(len(rows), *shape)
-            start += size
-        return out
+        parts = rows.split(self.sizes, dim=1)
+        return {name: part.view(len(rows), *shape) for (name, shape), part in zip(self.layout, parts, strict=True)}
 
     def model_of(self, i: int) -> nn.Module:
         """Member i's parameters, copied back into its own module."""
@@ -289,7 +292,7 @@ class _Batch:
         per_unit = vmap(unit_loss, in_dims=in_dims)(params, buffers, xs, ys, units.weight, units.lattice, cond)
         return per_unit.new_zeros(len(self.members)).index_add(0, units.member, per_unit)
 
-    def train_step(self, lrs: dict[str, float], smoothing_loss: bool) -> None:
+    def train_step(self, smoothing_loss: bool) -> None:
         """One step for every member: losses, one backward, Adam. The losses stay on the
         device until `settle`: reading them back each step would wait for every step."""
         losses = self.losses(smoothing_loss)
@@ -297,7 +300,7 @@ class _Batch:
         self._pending.append((list(self.members), losses.detach()))
         for m in self.members:
             m.step += 1
-        self._adam(lrs)
+        self._adam()
 
     def settle(self) -> None:
         """Record the losses of the steps taken so far in each member's `losses`."""
@@ -306,13 +309,10 @@ class _Batch:
                 m.losses.append(loss)
         self._pending.clear()
 
-    def _adam(self, lrs: dict[str, float]) -> None:
+    def _adam(self) -> None:
         """torch.optim.Adam's update, with each member's own step count (members join at any
         time): the steps it has taken, this one included."""
         p, (m, v) = self.flat, self.moments
-        if self._lr is None:
-            self._lr = torch.cat([torch.full((size,), lrs[name], dtype=p.dtype) for name, _, size in self.layout])
-            self._lr = self._lr.to(self.device)
         steps = to_device(torch.tensor([m.step for m in self.members], dtype=torch.float64), self.device)
         b1, b2 = self.betas
         with torch.no_grad():
@@ -323,7 +323,7 @@ class _Batch:
             v.mul_(b2).addcmul_(g, g, value=1 - b2)
             bias1 = (1 - b1**steps).to(p.dtype)[:, None]
             bias2 = (1 - b2**steps).to(p.dtype)[:, None]
-            p.sub_(self._lr / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
+            p.sub_(self.lr / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
             p.grad = None
 
     def reproduced(self, indices: list[int]) -> list[bool]:
@@ -379,8 +379,8 @@ def _run_signature(
     """Run the batch of one signature until its queue is empty and every member has left."""
     first = queues[key][0]
     device = first.examples[0][0].device
-    batch = _Batch(first.model, maps_per_step(first.examples, first.config), canvas(first.examples), device)
-    lrs = {n: first.config.gate_lr if "gate" in n else first.config.lr for n, _ in first.model.named_parameters()}
+    augmentations, sides = maps_per_step(first.examples, first.config), canvas(first.examples)
+    batch = _Batch(first.model, augmentations, sides, device, first.config)
     while True:
         queue = queues[key]  # finished() and refill() may queue jobs here while the batch runs
         if len(batch.members) + len(queue) < capacity:
@@ -392,7 +392,7 @@ def _run_signature(
         if not batch.members:
             del queues[key]
             return
-        batch.train_step(lrs, first.config.smoothing_loss)
+        batch.train_step(first.config.smoothing_loss)
         now = time.perf_counter()
         out_of_time = [m.deadline is not None and now > m.deadline for m in batch.members]
         due = [

@@ -78,27 +78,28 @@ RayOpt = Annotated[
 ]
 
 
+def usable_gpus(device: str) -> int:
+    """The GPUs a run on `device` may use: none for --device cpu, else every visible one."""
+    if device == "cpu":
+        return 0
+    from arcsolve.runner import visible_gpus
+
+    return visible_gpus()
+
+
 def default_batch(batch: int | None, device: str) -> int:
     """--batch, or by default GPU_BATCH on a GPU (there one batched step costs about what one
     task's step costs: 92 against 15 tasks a minute on an H100, README) and 1 on a CPU."""
     if batch is not None:
         return batch
-    if device == "cpu":
-        return 1
-    from arcsolve.runner import visible_gpus
-
-    return GPU_BATCH if visible_gpus() else 1
+    return GPU_BATCH if usable_gpus(device) else 1
 
 
 def default_jobs(jobs: int | None, device: str) -> int:
     """--jobs, or by default one worker per visible GPU (1 on CPU)."""
     if jobs is not None:
         return jobs
-    if device == "cpu":
-        return 1
-    from arcsolve.runner import visible_gpus
-
-    return max(1, visible_gpus())
+    return max(1, usable_gpus(device))
 
 
 def make_config(

@@ -34,6 +34,16 @@ class FitConfig:
     seed: int = 0
     smoothing_loss: bool = True  # §4.2: add the cross-entropy under the smoothed mask
 
+    def lr_for(self, name: str) -> float:
+        """The learning rate of the parameter called `name`."""
+        return self.gate_lr if is_gate(name) else self.lr
+
+
+def is_gate(name: str) -> bool:
+    """Is the parameter called `name` a gate's logits (trained at FitConfig.gate_lr: gates must
+    travel several logits, the rest of the model very little)?"""
+    return "gate" in name
+
 
 @dataclass
 class FitResult:
@@ -130,8 +140,8 @@ def fit(
     start = time.perf_counter()
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
-    gates = [p for name, p in model.named_parameters() if "gate" in name]
-    others = [p for name, p in model.named_parameters() if "gate" not in name]
+    gates = [p for name, p in model.named_parameters() if is_gate(name)]
+    others = [p for name, p in model.named_parameters() if not is_gate(name)]
     optimizer = torch.optim.Adam([{"params": others, "lr": config.lr}, {"params": gates, "lr": config.gate_lr}])
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)

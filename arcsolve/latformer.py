@@ -158,24 +158,24 @@ class LatFormer(nn.Module):
         self.config = config
         self.embed = nn.Embedding(N_COLOURS, config.d_model)
         self.layers = nn.ModuleList(
-            LatFormerLayer(
-                config,
-                config.experts if i == 0 else tuple(e for e in config.later_experts if e in config.experts),
-                first=i == 0,
-            )
-            for i in range(config.n_layers)
+            LatFormerLayer(config, self.layer_experts(config.experts, i), first=i == 0) for i in range(config.n_layers)
         )
         self.head = nn.Linear(config.d_model, N_COLOURS)
         with torch.no_grad():  # start as the identity function: read back the colour embedded
             self.head.weight.copy_(self.embed.weight)
             self.head.bias.zero_()
 
+    def layer_experts(self, experts: tuple[str, ...], i: int) -> tuple[str, ...]:
+        """Layer i's share of a model's experts: all of them in the first layer, those among
+        `config.later_experts` in the later ones."""
+        return experts if i == 0 else tuple(e for e in self.config.later_experts if e in experts)
+
     def allow_experts(self, experts: tuple[str, ...]) -> LatFormer:
-        """Switch off the experts not in `experts` (`MaskExperts.allow`, layer by layer, later
-        layers keeping only `config.later_experts`): the model then computes exactly what
-        one built with `experts` computes. Returns the model."""
+        """Switch off the experts not in `experts` (`MaskExperts.allow`), layer by layer as
+        `layer_experts` shares them out: the model then computes exactly what one built with
+        `experts` computes. Returns the model."""
         for i, layer in enumerate(self.layers):
-            layer.experts.allow(experts if i == 0 else tuple(e for e in self.config.later_experts if e in experts))
+            layer.experts.allow(self.layer_experts(experts, i))
         return self
 
     def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[Actions]:
