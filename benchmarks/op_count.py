@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+from contextlib import ExitStack
 from pathlib import Path
+from unittest.mock import patch
 
 import orjson
 import torch
@@ -51,19 +53,7 @@ def count_step() -> dict[str, int]:
 
         return inner
 
-    originals = (
-        latformer.mask_from_bases,
-        latformer.LatFormer.actions,
-        latformer.LatFormerLayer.forward,
-        batched._Batch.train_step,
-        batched._Batch.losses,
-        batched._Batch._adam,
-    )
-    latformer.mask_from_bases = counted("forward: masks from actions", originals[0])
-    latformer.LatFormer.actions = counted("forward: expert actions", originals[1])
-    latformer.LatFormerLayer.forward = counted("forward: attention layers", originals[2])
-    batched._Batch.losses = counted("forward, all", originals[4])
-    batched._Batch._adam = counted("adam", originals[5])
+    train_step = batched._Batch.train_step
 
     def step(self, *args):
         counting["step"] += 1
@@ -71,27 +61,27 @@ def count_step() -> dict[str, int]:
         try:
             if counting["on"]:
                 with Count() as c:
-                    originals[3](self, *args)
+                    train_step(self, *args)
                 parts["step, all"] = c.n
             else:
-                originals[3](self, *args)
+                train_step(self, *args)
         finally:
             counting["on"] = False
 
-    batched._Batch.train_step = step
-    try:
+    patches = [
+        (latformer, "mask_from_bases", "forward: masks from actions"),
+        (latformer.LatFormer, "actions", "forward: expert actions"),
+        (latformer.LatFormerLayer, "forward", "forward: attention layers"),
+        (batched._Batch, "losses", "forward, all"),
+        (batched._Batch, "_adam", "adam"),
+    ]
+    with ExitStack() as stack:  # every patch is undone on the way out
+        for owner, attribute, name in patches:
+            stack.enter_context(patch.object(owner, attribute, counted(name, getattr(owner, attribute))))
+        stack.enter_context(patch.object(batched._Batch, "train_step", step))
         tasks = load_many(TASKS)
         works = [(t, SolveConfig(device="cpu", steps=6)) for t in tasks]
         batched.solve_many(works, lambda s: None, len(tasks), side_by_side=True, all_experts=True)
-    finally:
-        (
-            latformer.mask_from_bases,
-            latformer.LatFormer.actions,
-            latformer.LatFormerLayer.forward,
-            batched._Batch.train_step,
-            batched._Batch.losses,
-            batched._Batch._adam,
-        ) = originals
     parts["backward"] = parts["step, all"] - parts["forward, all"] - parts["adam"]
     return dict(sorted(parts.items()))
 
