@@ -1,6 +1,7 @@
 """The command line through typer's CliRunner: exit codes and one-line errors."""
 
 import pytest
+import torch
 from typer.testing import CliRunner
 
 from arcsolve import __version__
@@ -98,7 +99,7 @@ def test_bad_options_are_one_line_errors(runner, examples):
     assert result.exit_code == 2 and "unknown model 'nope'" in result.output
 
 
-@pytest.mark.skipif(__import__("torch").cuda.is_available(), reason="checks a machine without CUDA")
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks a machine without CUDA")
 def test_asking_for_cuda_without_one_fails_before_any_task(runner, examples, tmp_path):
     out = tmp_path / "speed.json"
     args = ["bench", "speed", str(examples / "rotate.json"), "--device", "cuda", "--out", str(out)]
