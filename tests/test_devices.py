@@ -9,7 +9,7 @@ import torch
 
 from arcsolve.batched import GPU_CANVAS_SIDES, canvas, solve_many
 from arcsolve.experts import EXPERTS
-from arcsolve.fit import solve
+from arcsolve.fit import solve, task_examples
 from arcsolve.latformer import LatFormer, LatFormerConfig, lattices
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
@@ -79,8 +79,6 @@ def test_batched_fitting_on_cuda_solves_what_single_fits_solve(bundled):
 
 @needs_cuda
 def test_on_a_gpu_inputs_and_outputs_share_one_of_a_few_large_canvases(bundled):
-    from arcsolve.fit import task_examples
-
     for task in bundled:
         on_gpu = canvas(task_examples(task, torch.device("cuda")))
         on_cpu = canvas(task_examples(task, torch.device("cpu")))
