@@ -36,6 +36,7 @@ import torch.nn.functional as F
 from torch import nn
 from torch.func import functional_call, stack_module_state, vmap
 from torch.nn.utils import parameters_to_vector
+from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from arcsolve.experts import EXPERTS
@@ -50,9 +51,8 @@ from arcsolve.fit import (
     maps_per_step,
     plan_fit,
     restart_model,
-    to_device,
 )
-from arcsolve.latformer import LatFormer, LatFormerConfig, Lattices, lattices
+from arcsolve.latformer import N_COLOURS, LatFormer, LatFormerConfig, Lattices, lattices
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 
@@ -140,36 +140,99 @@ class _Member:
     losses: list[float] = field(default_factory=list)  # one per step taken, once `_Batch.settle` read them
 
 
+def unit_bucket(n: int, current: int = 0) -> int:
+    """How many unit rows a CUDA graph is captured for when n units are live: `current` while
+    n fits in it and fills more than half of it, else the first of 8, 12, 16, 24, 32, 48, …
+    that holds n (so a capture serves many joins and leaves, and wastes at most a third)."""
+    if n <= current and 2 * n > current:
+        return current
+    size = 8
+    while size < n:
+        size = size * 3 // 2 if size & (size - 1) == 0 else size * 4 // 3
+    return size
+
+
+class _PassThrough(TorchDispatchMode):
+    """Runs every operation as it is. Measured on an H100 with PyTorch 2.11: capturing a
+    batched step fails inside autograd's backward ("operation not permitted when stream is
+    capturing", whether the backward runs on autograd's device thread or the caller's, with
+    `.backward()` or `autograd.grad`); under any Python dispatch mode the same step captures,
+    and its replays follow `fit`'s trajectory (tests/test_devices.py). I did not find which
+    operation takes the other path."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
 class _Batch:
     """The members of one signature, their stacked parameters and Adam state.
 
     A step's rows are the members' train pairs, each on an S×S canvas (`lattices`), with
     its member's parameters gathered in: one vmapped forward for every pair of every member,
-    whatever their shapes. Padded cells weigh nothing in the loss and in the checks."""
+    whatever their shapes. Padded cells weigh nothing in the loss and in the checks.
+
+    Every member has a *seat*: a row of the parameters, Adam's moments and its step count.
+    With `graphs` (on a GPU) the batch has all its seats from the start and a step is a
+    captured CUDA graph, replayed: the host no longer queues a step's thousands of small
+    kernels one by one, which is what bounded a batched step before (issue 9). A graph reads
+    fixed tensors, so members join and leave by writing into them: a seat's row is
+    overwritten, and the pairs are rewritten into unit rows padded to `unit_bucket` (padding
+    weighs nothing); only a change of bucket captures a new graph. Without graphs (a CPU)
+    the rows are exactly the members' and their pairs. On a CPU, `graphs` keeps the fixed
+    rows and runs each step eagerly: the tests check that layout there."""
 
     betas, eps = (0.9, 0.999), 1e-8  # torch.optim.Adam's defaults
 
     def __init__(
-        self, template: nn.Module, augmentations: int, sides: tuple[int, int], device: torch.device, config: FitConfig
+        self,
+        template: nn.Module,
+        augmentations: int,
+        sides: tuple[int, int],
+        device: torch.device,
+        config: FitConfig,
+        seats: int = 16,
+        graphs: bool = False,
     ):
         self.base = copy.deepcopy(template).to("meta")  # the architecture, without weights
         self.augmentations = augmentations
         self.sides = sides
         self.device = device
-        self.members: list[_Member] = []
+        self.graphs = graphs
+        self.seats = seats
         # every member's parameters, one row each and one leaf for all: a step gathers them
         # once and Adam updates them in a few whole-batch operations, not a few per parameter
         named = list(template.named_parameters())
         self.layout = [(name, p.shape) for name, p in named]
         self.sizes = [p.numel() for _, p in named]
-        self.flat: torch.Tensor | None = None  # (B, P), in `parameters_to_vector`'s order
-        self.moments: tuple[torch.Tensor, torch.Tensor] | None = None  # Adam's m and v, (B, P)
         # each parameter's learning rate, (P,): the gates move faster (FitConfig.gate_lr)
         lrs = [torch.full((p.numel(),), config.lr_for(name), dtype=p.dtype) for name, p in named]
         self.lr = torch.cat(lrs).to(device)
-        self.buffers: dict[str, torch.Tensor] = {}
-        self._units: _Units | None = None  # every member's units, rebuilt after a join or leave
-        self._pending: list[tuple[list[_Member], torch.Tensor]] = []  # losses not yet read back
+        rows = seats if graphs else 0
+        row = parameters_to_vector(template.parameters()).detach()
+        self.flat = row.new_zeros(rows, len(row)).requires_grad_()  # (rows, P), `parameters_to_vector`'s order
+        self.moments = (row.new_zeros(rows, len(row)), row.new_zeros(rows, len(row)))  # Adam's m and v
+        self.steps = torch.zeros(rows, dtype=torch.float64, device=device)  # steps each row has taken
+        _, buffers = stack_module_state([template])
+        self.buffers = {k: b.new_zeros(rows, *b.shape[1:]) for k, b in buffers.items()}
+        self.cond: torch.Tensor | None = None  # (rows, ...) once a member with a condition joins
+        identity = torch.arange(N_COLOURS, device=device).repeat(rows, augmentations + 1, 1)
+        self.perms = identity  # (rows, A + 1, 10): this step's colour maps, row by row
+        self.seated: list[_Member | None] = [None] * rows  # row i's member; None for a free seat
+        self.ticks = 0  # steps the batch has taken
+        self._units: _Units | None = None  # the rows' units; None after a join or leave
+        self._static: _Units | None = None  # with graphs: the padded unit rows a capture reads
+        self._graph: torch.cuda.CUDAGraph | None = None
+        self._warm = False  # has a step run eagerly on these tensors (before a capture)
+        self._out: torch.Tensor | None = None  # the graph's losses, (rows,)
+        self._pending: list[tuple[list[_Member | None], torch.Tensor]] = []  # losses not yet read back
+
+    @property
+    def members(self) -> list[_Member]:
+        return [m for m in self.seated if m is not None]
+
+    def live(self) -> list[tuple[int, _Member]]:
+        """(row, member) for every seated member."""
+        return [(i, m) for i, m in enumerate(self.seated) if m is not None]
 
     def _member_units(self, job: FitJob) -> _Units:
         """A job's train pairs as rows of this batch: padded to its canvases, with their kernels."""
@@ -186,8 +249,8 @@ class _Batch:
         return _Units(member, xs, ys, weight, lattice)
 
     def join(self, job: FitJob) -> None:
-        """Add a job's model to the stack, with fresh Adam state; its colour maps come from
-        generators seeded as in `arcsolve.fit.fit`."""
+        """Seat a job's model, with fresh Adam state; its colour maps come from generators
+        seeded as in `arcsolve.fit.fit`."""
         fixed = fixed_colours(job.examples)
         check_generator = torch.Generator().manual_seed(-1 - job.config.seed)
         member = _Member(
@@ -199,27 +262,51 @@ class _Batch:
             None if job.seconds is None else time.perf_counter() + job.seconds,
             time.perf_counter(),
         )
-        row = parameters_to_vector(job.model.parameters()).detach()[None]
-        zeros = torch.zeros_like(row)
-        if self.flat is None:
-            self.flat, self.moments = row.requires_grad_(), (zeros, zeros.clone())
-        else:
-            m, v = self.moments
-            self.flat = torch.cat([self.flat.detach(), row]).requires_grad_()
-            self.moments = torch.cat([m, zeros]), torch.cat([v, zeros])
+        if None not in self.seated:
+            self._add_row()
+        i = self.seated.index(None)
         _, buffers = stack_module_state([job.model])
-        self.buffers = {k: b if k not in self.buffers else torch.cat([self.buffers[k], b]) for k, b in buffers.items()}
-        self.members.append(member)
+        with torch.no_grad():
+            self.flat[i] = parameters_to_vector(job.model.parameters())
+            for t in (*self.moments, self.steps):
+                t[i] = 0
+            for k, b in buffers.items():
+                self.buffers[k][i] = b[0]
+            if job.cond is not None:
+                if self.cond is None:
+                    self.cond = job.cond.new_zeros(len(self.seated), *job.cond.shape)
+                    self._graph, self._warm = None, False
+                self.cond[i] = job.cond
+        self.seated[i] = member
         self._units = None
 
-    def leave(self, indices: list[int]) -> None:
-        keep = [i for i in range(len(self.members)) if i not in set(indices)]
+    def _add_row(self) -> None:
+        """One more seat (without graphs, where the rows are exactly the members)."""
+        with torch.no_grad():
+            self.flat = torch.cat([self.flat.detach(), self.flat.new_zeros(1, self.flat.shape[1])]).requires_grad_()
+        self.moments = tuple(torch.cat([t, t.new_zeros(1, t.shape[1])]) for t in self.moments)
+        self.steps = torch.cat([self.steps, self.steps.new_zeros(1)])
+        self.buffers = {k: torch.cat([b, b.new_zeros(1, *b.shape[1:])]) for k, b in self.buffers.items()}
+        if self.cond is not None:
+            self.cond = torch.cat([self.cond, self.cond.new_zeros(1, *self.cond.shape[1:])])
+        self.seated.append(None)
+
+    def leave(self, rows: list[int]) -> None:
+        """Free these seats. With graphs a free seat keeps its row (a graph reads the tensors
+        it was captured with); without, the rows are dropped."""
+        for i in rows:
+            self.seated[i] = None
+        self._units = None
+        if self.graphs:
+            return
+        keep = [i for i, m in enumerate(self.seated) if m is not None]
         index = torch.tensor(keep, dtype=torch.long, device=self.device)
         self.flat = self.flat.detach()[index].requires_grad_()
         self.moments = tuple(t[index] for t in self.moments)
+        self.steps = self.steps[index]
         self.buffers = {k: v[index] for k, v in self.buffers.items()}
-        self.members = [self.members[i] for i in keep]
-        self._units = None
+        self.cond = None if self.cond is None else self.cond[index]
+        self.seated = [self.seated[i] for i in keep]
 
     def params(self, rows: torch.Tensor) -> dict[str, torch.Tensor]:
         """(N, P) rows of parameters as {name: (N, *shape)} views."""
@@ -227,8 +314,8 @@ class _Batch:
         return {name: part.view(len(rows), *shape) for (name, shape), part in zip(self.layout, parts, strict=True)}
 
     def model_of(self, i: int) -> nn.Module:
-        """Member i's parameters, copied back into its own module."""
-        model = self.members[i].job.model
+        """Row i's parameters, copied back into its member's own module."""
+        model = self.seated[i].job.model
         with torch.no_grad():
             row = self.params(self.flat[i : i + 1])
             for name, p in model.named_parameters():
@@ -239,26 +326,44 @@ class _Batch:
 
     # ------------------------------------------------------------------ the computation
 
-    def units(self, indices: list[int] | None = None) -> _Units:
-        """The units of these members (all by default), with member indices into that list."""
-        if indices is None and self._units is not None:
-            return self._units
-        chosen = range(len(self.members)) if indices is None else indices
-        parts = [self.members[i].units for i in chosen]
-        member = torch.cat([torch.full_like(u.member, k) for k, u in enumerate(parts)])
-        units = _Units(member, *_join([u[1:] for u in parts], torch.cat))
-        if indices is None:
-            self._units = units
-        return units
+    def _gather(self, rows: list[int], at: list[int]) -> _Units:
+        """The units of the members in these rows, each unit pointing at `at[k]` for row k."""
+        parts = [self.seated[i].units for i in rows]
+        member = torch.cat([torch.full_like(u.member, k) for k, u in zip(at, parts, strict=True)])
+        return _Units(member, *_join([u[1:] for u in parts], torch.cat))
 
-    def _rows(self, flat: torch.Tensor, buffers: dict, members: list[_Member], units: _Units, perms: torch.Tensor):
+    def units(self) -> _Units:
+        """Every seated member's units, pointing at its row; with graphs, written into the
+        tensors of the current capture (padded with units that weigh nothing) or, when they
+        no longer fit its bucket, into new ones (and the next step captures again)."""
+        if self._units is not None:
+            return self._units
+        rows = [i for i, _ in self.live()]
+        fresh = self._gather(rows, rows)
+        if not self.graphs:
+            self._units = fresh
+            return fresh
+        n = len(fresh.member)
+        size = unit_bucket(n, 0 if self._static is None else len(self._static.member))
+        if self._static is None or size != len(self._static.member):
+            leaves, spec = tree_flatten(fresh)
+            self._static = tree_unflatten([t.new_zeros(size, *t.shape[1:]) for t in leaves], spec)
+            self._graph, self._warm = None, False
+        for static, live in zip(tree_flatten(self._static)[0], tree_flatten(fresh)[0], strict=True):
+            static[:n] = live
+            static[n:] = 0  # padding: member 0, zero grids and lattices, zero weight
+        self._units = self._static
+        return self._units
+
+    def _rows(self, flat, buffers, cond, units: _Units, perms: torch.Tensor):
         """Per unit: its member's parameters, buffers and condition, and its recoloured pair,
         (U, A, S_in, S_in) and (U, A, S_out, S_out), under its member's colour maps."""
         index = units.member
-        gathered = self.params(flat[index])
+        # with graphs, index_select: its backward adds rows up (an indexing's backward sorts;
+        # suspected in a capture, not isolated: see `_PassThrough`)
+        gathered = self.params(flat.index_select(0, index) if self.graphs else flat[index])
         buffers = {k: v[index] for k, v in buffers.items()}
-        conds = [m.job.cond for m in members]
-        cond = None if conds[0] is None else torch.stack(conds)[index]
+        cond = None if cond is None else cond[index]
         unit_perms = perms[index]  # (U, A, 10)
         xs = vmap(lambda p, g: p[:, g])(unit_perms, units.xs)
         ys = vmap(lambda p, g: p[:, g])(unit_perms, units.ys)
@@ -267,18 +372,20 @@ class _Batch:
     def _forward(self, params, buffers, x, lattice, cond, discrete=False, smooth=False):
         out_shape = (self.sides[0], self.sides[0])
         kwargs = {"cond": cond, "discrete": discrete, "smooth": smooth, "lattice": lattice}
+        if self.graphs and "embed.weight" in params:
+            # the colours embedded as one-hot rows times the table (the same values): an
+            # embedding's backward sorts and counts its indices, suspected of reading back to
+            # the host during a capture (not isolated: see `_PassThrough`)
+            table = params["embed.weight"]
+            kwargs["embedded"] = (x[..., None] == torch.arange(N_COLOURS, device=x.device)).to(table.dtype) @ table
         return functional_call(self.base, (params, buffers), (x, out_shape), kwargs)[0]
 
     def losses(self, smoothing_loss: bool) -> torch.Tensor:
-        """One training step's loss per member, (B,), with fresh colour permutations: each
+        """One training step's loss per row, (rows,), under this step's colour maps: each
         pair's mean cross-entropy over its real cells and colour maps, summed over the pairs
         (as `arcsolve.fit.fit` weighs them)."""
-        perms = to_device(
-            torch.stack([colour_permutations(self.augmentations, m.fixed, m.generator) for m in self.members]),
-            self.device,
-        )
         units = self.units()
-        params, buffers, cond, xs, ys = self._rows(self.flat, self.buffers, self.members, units, perms)
+        params, buffers, cond, xs, ys = self._rows(self.flat, self.buffers, self.cond, units, self.perms)
 
         def unit_loss(params, buffers, x, y, weight, lattice, cond):
             loss = 0.0
@@ -290,51 +397,94 @@ class _Batch:
 
         in_dims = (0, 0, 0, 0, 0, 0, None if cond is None else 0)
         per_unit = vmap(unit_loss, in_dims=in_dims)(params, buffers, xs, ys, units.weight, units.lattice, cond)
-        return per_unit.new_zeros(len(self.members)).index_add(0, units.member, per_unit)
+        return per_unit.new_zeros(len(self.seated)).index_add(0, units.member, per_unit)
+
+    def _step(self, smoothing_loss: bool) -> torch.Tensor:
+        """Losses, gradients and Adam on the batch's tensors, nothing read back: what a CUDA
+        graph captures."""
+        losses = self.losses(smoothing_loss)
+        (grad,) = torch.autograd.grad(losses.sum(), self.flat)
+        self._adam(grad)
+        return losses.detach()
+
+    def _new_perms(self) -> None:
+        """This step's colour maps, drawn on the host from each member's generator (in the
+        order `fit` draws them), into `perms` (in place with graphs)."""
+        identity = torch.arange(N_COLOURS).repeat(self.augmentations + 1, 1)
+        drawn = torch.stack(
+            [
+                identity if m is None else colour_permutations(self.augmentations, m.fixed, m.generator)
+                for m in self.seated
+            ]
+        )
+        if self.graphs:  # from pinned memory, so that the copy does not wait for the device
+            self.perms.copy_(drawn.pin_memory() if self.device.type == "cuda" else drawn, non_blocking=True)
+        else:
+            self.perms = drawn.to(self.device)
 
     def train_step(self, smoothing_loss: bool) -> None:
         """One step for every member: losses, one backward, Adam. The losses stay on the
         device until `settle`: reading them back each step would wait for every step."""
-        losses = self.losses(smoothing_loss)
-        losses.sum().backward()
-        self._pending.append((list(self.members), losses.detach()))
+        self.units()
+        self._new_perms()
+        on_gpu = self.graphs and self.device.type == "cuda"
+        losses = self._replay(smoothing_loss) if on_gpu else self._step(smoothing_loss)
+        self._pending.append((list(self.seated), losses))
         for m in self.members:
             m.step += 1
-        self._adam()
+        self.ticks += 1
+
+    def _replay(self, smoothing_loss: bool) -> torch.Tensor:
+        """`_step` as a CUDA graph: captured on the second step on a set of tensors (the first
+        runs eagerly, on a side stream, as CUDA's rules ask), replayed from then on."""
+        if self._graph is None and not self._warm:
+            side = torch.cuda.Stream(self.device)
+            side.wait_stream(torch.cuda.current_stream(self.device))
+            with torch.cuda.stream(side):
+                losses = self._step(smoothing_loss)
+            torch.cuda.current_stream(self.device).wait_stream(side)
+            self._warm = True
+            return losses
+        if self._graph is None:
+            self._graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(self._graph), _PassThrough():
+                self._out = self._step(smoothing_loss)
+        self._graph.replay()
+        return self._out.clone()
 
     def settle(self) -> None:
         """Record the losses of the steps taken so far in each member's `losses`."""
-        for members, losses in self._pending:
-            for m, loss in zip(members, losses.tolist(), strict=True):
-                m.losses.append(loss)
+        for seated, losses in self._pending:
+            for m, loss in zip(seated, losses.tolist(), strict=True):
+                if m is not None:
+                    m.losses.append(loss)
         self._pending.clear()
 
-    def _adam(self) -> None:
-        """torch.optim.Adam's update, with each member's own step count (members join at any
+    def _adam(self, grad: torch.Tensor) -> None:
+        """torch.optim.Adam's update, with each row's own step count (members join at any
         time): the steps it has taken, this one included."""
         p, (m, v) = self.flat, self.moments
-        steps = to_device(torch.tensor([m.step for m in self.members], dtype=torch.float64), self.device)
         b1, b2 = self.betas
         with torch.no_grad():
             # a parameter the architecture leaves unused gets zero gradients, so m and v stay 0
             # and it does not move (torch's Adam skips it)
-            g = p.grad
-            m.mul_(b1).add_(g, alpha=1 - b1)
-            v.mul_(b2).addcmul_(g, g, value=1 - b2)
-            bias1 = (1 - b1**steps).to(p.dtype)[:, None]
-            bias2 = (1 - b2**steps).to(p.dtype)[:, None]
+            self.steps.add_(1)
+            m.mul_(b1).add_(grad, alpha=1 - b1)
+            v.mul_(b2).addcmul_(grad, grad, value=1 - b2)
+            bias1 = (1 - b1**self.steps).to(p.dtype)[:, None]
+            bias2 = (1 - b2**self.steps).to(p.dtype)[:, None]
             p.sub_(self.lr / bias1 * m / (v.sqrt() / bias2.sqrt() + self.eps))
-            p.grad = None
 
-    def reproduced(self, indices: list[int]) -> list[bool]:
-        """Do these members, with discretised gates, reproduce their pairs (real cells) under
-        their check maps?"""
-        members = [self.members[i] for i in indices]
-        index = torch.tensor(indices, dtype=torch.long, device=self.device)
+    def reproduced(self, rows: list[int]) -> list[bool]:
+        """Do the members in these rows, with discretised gates, reproduce their pairs (real
+        cells) under their check maps?"""
+        members = [self.seated[i] for i in rows]
+        index = torch.tensor(rows, dtype=torch.long, device=self.device)
         buffers = {k: v[index] for k, v in self.buffers.items()}
-        units = self.units(indices)
+        cond = None if self.cond is None else self.cond[index]
+        units = self._gather(rows, list(range(len(rows))))
         perms = torch.stack([m.check_perms for m in members])
-        params, buffers, cond, xs, ys = self._rows(self.flat.detach()[index], buffers, members, units, perms)
+        params, buffers, cond, xs, ys = self._rows(self.flat.detach()[index], buffers, cond, units, perms)
 
         def unit_logits(params, buffers, x, lattice, cond):
             return self._forward(params, buffers, x, lattice, cond, discrete=True)
@@ -346,17 +496,25 @@ class _Batch:
         right = ((logits.argmax(-1) == ys) | ~real).flatten(1).all(1)  # (U,)
         wrong = torch.zeros(len(members), dtype=torch.long, device=self.device)
         return (wrong.index_add(0, units.member, (~right).long()) == 0).tolist()
+
+
 def fit_many(
     jobs: Iterable[FitJob],
     on_done: Callable[[FitJob, nn.Module, FitResult], Iterable[FitJob]],
     capacity: int = 16,
     more: Callable[[int], Iterable[FitJob]] = lambda seats: (),
+    graphs: bool | None = None,
 ) -> None:
     """Fit every job, up to `capacity` members per batch. `on_done(job, model, result)` is
     called as each job finishes (not for cancelled ones); the jobs it returns are queued too
     (follow-ups join a running batch when their signature matches). `more(seats)` is asked
     for new jobs whenever a batch has seats that its queue cannot fill (a stream of tasks):
-    early-stopped members leave and new work takes their seats at once."""
+    early-stopped members leave and new work takes their seats.
+
+    `graphs`: replay each batch's step as a CUDA graph (`_Batch`; the default on a GPU).
+    Members then join only every `check_every` steps, when the members due a check are
+    checked, so that all members are due together and a batch stops for one check, not one
+    per member."""
     queues: dict[Hashable, deque[FitJob]] = {}
 
     def enqueue(new: Iterable[FitJob]) -> None:
@@ -370,41 +528,51 @@ def fit_many(
         if not queues:
             return
         key = next(iter(queues))
-        _run_signature(queues, key, capacity, lambda j, m, r: enqueue(on_done(j, m, r)), lambda n: enqueue(more(n)))
+        finished, refill = (lambda j, m, r: enqueue(on_done(j, m, r))), (lambda n: enqueue(more(n)))
+        _run_signature(queues, key, capacity, finished, refill, graphs)
 
 
 def _run_signature(
-    queues: dict[Hashable, deque[FitJob]], key: Hashable, capacity: int, finished: Callable, refill: Callable
+    queues: dict[Hashable, deque[FitJob]],
+    key: Hashable,
+    capacity: int,
+    finished: Callable,
+    refill: Callable,
+    graphs: bool | None,
 ) -> None:
     """Run the batch of one signature until its queue is empty and every member has left."""
     first = queues[key][0]
     device = first.examples[0][0].device
     augmentations, sides = maps_per_step(first.examples, first.config), canvas(first.examples)
-    batch = _Batch(first.model, augmentations, sides, device, first.config)
+    graphs = device.type == "cuda" if graphs is None else graphs
+    batch = _Batch(first.model, augmentations, sides, device, first.config, capacity, graphs)
+    check_every = first.config.check_every
     while True:
         queue = queues[key]  # finished() and refill() may queue jobs here while the batch runs
-        if len(batch.members) + len(queue) < capacity:
-            refill(capacity - len(batch.members) - len(queue))
-        while queue and len(batch.members) < capacity:
-            job = queue.popleft()
-            if not job.cancelled:
-                batch.join(job)
+        if not graphs or batch.ticks % check_every == 0 or not batch.members:
+            if len(batch.members) + len(queue) < capacity:
+                refill(capacity - len(batch.members) - len(queue))
+            while queue and len(batch.members) < capacity:
+                job = queue.popleft()
+                if not job.cancelled:
+                    batch.join(job)
         if not batch.members:
             del queues[key]
             return
         batch.train_step(first.config.smoothing_loss)
         now = time.perf_counter()
-        out_of_time = [m.deadline is not None and now > m.deadline for m in batch.members]
-        due = [
-            m.step % m.job.config.check_every == 0 or m.step == m.job.config.steps or late
-            for m, late in zip(batch.members, out_of_time, strict=True)
+        live = batch.live()
+        out_of_time = {i: m.deadline is not None and now > m.deadline for i, m in live}
+        due = [  # only the members due a check pay for one
+            i
+            for i, m in live
+            if m.step % m.job.config.check_every == 0 or m.step == m.job.config.steps or out_of_time[i]
         ]
-        checked = [i for i, d in enumerate(due) if d]  # only the members due a check pay for one
-        solved = dict(zip(checked, batch.reproduced(checked), strict=True)) if checked else {}
-        if checked:  # the check has waited for the device: reading the losses back costs nothing more
+        solved = dict(zip(due, batch.reproduced(due), strict=True)) if due else {}
+        if due:  # the check has waited for the device: reading the losses back costs nothing more
             batch.settle()
         leaving = []
-        for i, m in enumerate(batch.members):
+        for i, m in live:
             ok = solved.get(i, False)
             if m.job.cancelled:
                 leaving.append(i)
@@ -435,6 +603,7 @@ def solve_many(
     restarts: int = 3,
     side_by_side: bool | None = None,
     all_experts: bool | None = None,
+    graphs: bool | None = None,
 ) -> None:
     """`arcsolve.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
     each task is done. Each restart is a member with the same step budget, seed and initial
@@ -453,7 +622,9 @@ def solve_many(
     `all_experts`: build every member with all four experts and switch off those its
     task's priors rule out (`LatFormer.allow_experts`: the same function, up to rounding),
     so that tasks with different priors share a batch (the default on a GPU, where fewer,
-    fuller batches are what counts; on a CPU each member then pays for experts it cannot use)."""
+    fuller batches are what counts; on a CPU each member then pays for experts it cannot use).
+
+    `graphs`: replay each batch's step as a CUDA graph (`fit_many`; the default on a GPU)."""
     source = iter(tasks)
     runs: dict[str, _TaskRun] = {}
     follow_ups: dict[FitJob, FitJob] = {}
@@ -502,7 +673,7 @@ def solve_many(
         after = follow_ups.get(job)
         return [after] if after is not None and not run.reported else []
 
-    fit_many((), done, batch * restarts, take)
+    fit_many((), done, batch * restarts, take, graphs)
 
 
 def _with_all_experts(plan: FitPlan) -> Callable[[], nn.Module]:

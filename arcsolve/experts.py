@@ -147,6 +147,13 @@ def heat_kernel(kind: str, size: int, time: float) -> torch.Tensor:
     return torch.from_numpy((vectors * np.exp(-time * values)) @ vectors.T).float()
 
 
+@cache
+def _heat_kernel_on(kind: str, size: int, time: float, device: torch.device, dtype: torch.dtype) -> torch.Tensor:
+    """`heat_kernel` on a device: copied there once, not at every smoothed step (a copy from
+    the host waits for the device, and a CUDA graph cannot hold one)."""
+    return heat_kernel(kind, size, time).to(device, dtype)
+
+
 @dataclass
 class Actions:
     """The product of experts as factor distributions (one mask is their product)."""
@@ -162,7 +169,7 @@ class Actions:
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
-            return heat_kernel(kind, len(dist), time).to(dist) @ dist
+            return _heat_kernel_on(kind, len(dist), time, dist.device, dist.dtype) @ dist
 
         return Actions(
             smooth("dihedral", self.dihedral),
@@ -267,9 +274,9 @@ class MaskExperts(nn.Module):
 
 
 def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:
-    out = like.new_zeros(size)
-    out[at] = 1.0
-    return out
+    """The point distribution on `at`, made on the device (writing a 1 into zeros copies the
+    1 from the host inside `vmap`: a wait for the device, and forbidden in a CUDA graph)."""
+    return (torch.arange(size, device=like.device) == at).to(like.dtype)
 
 
 def _compose(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:

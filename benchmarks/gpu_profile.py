@@ -1,5 +1,7 @@
 """Where a batched GPU run spends its time: per batch (one signature), the members, steps
-and seconds, and per step the host's share. Usage: python benchmarks/gpu_profile.py BATCH TASK..."""
+and seconds, and per step the host's share, and the tasks solved (test outputs right).
+Usage: [GRAPHS=0] python benchmarks/gpu_profile.py BATCH TASK...; GRAPHS=0 runs each step
+eagerly instead of replaying it as a CUDA graph, for comparison."""
 
 import os
 import sys
@@ -52,9 +54,14 @@ tasks = sorted(load_many(specs), key=expected_work, reverse=True)
 works = [(t, task_config(SolveConfig(device=os.environ.get("DEVICE", "cuda")), t, annotations)) for t in tasks]
 start = time.perf_counter()
 solved = []
-batched.solve_many(works, solved.append, batch)
+graphs = os.environ.get("GRAPHS", "1") == "1"
+batched.solve_many(works, solved.append, batch, graphs=graphs)
 wall = time.perf_counter() - start
-print(f"{len(tasks)} tasks, batch {batch}: {wall:.1f} s, {len(rows)} batches")
+by_id = {t.id: t for t in tasks}
+right = sum(
+    bool(s.candidates) and s.candidates[0].grids == tuple(p.output for p in by_id[s.task_id].test) for s in solved
+)
+print(f"{len(tasks)} tasks, batch {batch}, graphs {graphs}: {wall:.1f} s, {len(rows)} batches, {right} solved")
 print("canvas      maps  steps  members/step  seconds  ms/step  host ms/step")
 for canvas, maps, n, members, seconds, host in rows:
     print(

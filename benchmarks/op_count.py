@@ -1,10 +1,11 @@
 """How many PyTorch operations one batched training step dispatches, by part.
 
-On a GPU a small batched step is bound by the host queueing its operations, not by the
-kernels (benchmarks/gpu_profile.py), so the count of dispatched operations is what a faster
-step must cut. It does not depend on the device, so it is counted here on the CPU, with a
+On a GPU a small batched step was bound by the host queueing its operations, not by the
+kernels (benchmarks/gpu_profile.py); replayed as a CUDA graph it no longer pays the host for
+them, but each operation that computes is still a kernel of the graph, so the count is what a faster step must
+cut. It does not depend on the device, so it is counted here on the CPU, with a
 dispatch mode, on the second step of a batch of four small tasks (every expert in every
-member, restarts side by side: the GPU's batching). Usage:
+member, restarts side by side, the layout a CUDA graph reads: the GPU's batching). Usage:
 
     python benchmarks/op_count.py [--out FILE]
 """
@@ -74,6 +75,7 @@ def count_step() -> dict[str, int]:
         (latformer.LatFormerLayer, "forward", "forward: attention layers"),
         (batched._Batch, "losses", "forward, all"),
         (batched._Batch, "_adam", "adam"),
+        (batched._Batch, "_new_perms", "colour maps"),
     ]
     with ExitStack() as stack:  # every patch is undone on the way out
         for owner, attribute, name in patches:
@@ -81,8 +83,8 @@ def count_step() -> dict[str, int]:
         stack.enter_context(patch.object(batched._Batch, "train_step", step))
         tasks = load_many(TASKS)
         works = [(t, SolveConfig(device="cpu", steps=6)) for t in tasks]
-        batched.solve_many(works, lambda s: None, len(tasks), side_by_side=True, all_experts=True)
-    parts["backward"] = parts["step, all"] - parts["forward, all"] - parts["adam"]
+        batched.solve_many(works, lambda s: None, len(tasks), side_by_side=True, all_experts=True, graphs=True)
+    parts["backward"] = parts["step, all"] - parts["forward, all"] - parts["adam"] - parts["colour maps"]
     return dict(sorted(parts.items()))
 
 

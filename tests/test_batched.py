@@ -6,7 +6,7 @@ import copy
 import pytest
 import torch
 
-from arcsolve.batched import FitJob, _Batch, canvas, fit_many, signature, solve_many
+from arcsolve.batched import FitJob, _Batch, canvas, fit_many, signature, solve_many, unit_bucket
 from arcsolve.fit import FitConfig, fit, restart_model, solve, task_examples
 from arcsolve.latformer import LatFormer, LatFormerConfig
 from arcsolve.loaders import load_tasks
@@ -38,7 +38,10 @@ def collect(results: dict):
     return on_done
 
 
-def test_a_member_follows_the_trajectory_fit_gives_it_alone(rotate):
+@pytest.mark.parametrize("graphs", [False, True])
+def test_a_member_follows_the_trajectory_fit_gives_it_alone(rotate, graphs):
+    # graphs: the layout a CUDA graph reads (every seat from the start, pairs padded to a
+    # bucket of unit rows), run eagerly on the CPU
     examples = task_examples(rotate, CPU)
     config = FitConfig(steps=4, seed=3)
     # Adam's update is ±lr for any gradient far above eps, so a gradient that is zero up to
@@ -49,7 +52,7 @@ def test_a_member_follows_the_trajectory_fit_gives_it_alone(rotate):
     expected = fit(alone, examples, config)
     results: dict = {}
     jobs = [FitJob("a", batched, examples, config), FitJob("b", other, examples, FitConfig(steps=4, seed=4))]
-    fit_many(jobs, collect(results), capacity=2)
+    fit_many(jobs, collect(results), capacity=2, graphs=graphs)
     model, got = results["a"]
     assert got.steps == expected.steps and got.solved_train == expected.solved_train
     assert got.losses[:2] == pytest.approx(expected.losses[:2], rel=1e-9)
@@ -118,12 +121,12 @@ def test_jobs_of_other_canvases_get_their_own_batch(rotate):
     assert set(results) == {"rotate", "scale"}
 
 
-@pytest.mark.parametrize("side_by_side", [True, False])
-def test_solve_many_predicts_what_solve_predicts(rotate, reflect, side_by_side):
+@pytest.mark.parametrize(("side_by_side", "graphs"), [(True, False), (False, False), (True, True)])
+def test_solve_many_predicts_what_solve_predicts(rotate, reflect, side_by_side, graphs):
     config = SolveConfig(steps=30, device="cpu")
     got: dict = {}
     tasks = [(rotate, config), (reflect, config)]
-    solve_many(tasks, lambda s: got.setdefault(s.task_id, s), batch=2, side_by_side=side_by_side)
+    solve_many(tasks, lambda s: got.setdefault(s.task_id, s), batch=2, side_by_side=side_by_side, graphs=graphs)
     for task in (rotate, reflect):
         expected = solve(task, config)
         # the rounded-gate answer and its verification; the soft-gate second attempt is left
@@ -227,3 +230,41 @@ def test_a_switched_off_expert_leaves_the_model_as_if_it_had_never_been_built():
             for layer in full.layers:
                 off = ~layer.experts.gate_on.bool()
                 assert off.any() and (layer.experts.gate_bias.grad[off] == 0).all()
+
+
+def test_with_graphs_a_member_takes_a_freed_seat_in_place_at_the_next_check(rotate, monkeypatch):
+    # "first" leaves after 3 steps; with graphs its seat (row 0) waits for step 10, when every
+    # member is due a check, and "queued" starts there from fresh Adam state, exactly as alone
+    examples = task_examples(rotate, CPU)
+    queued = FitConfig(steps=4, seed=5)
+    expected = fit(fresh_model(5, dtype=torch.float64), examples, queued)
+    joins: list = []
+    join = _Batch.join  # records (job, step of the batch, row, rows) at each join
+
+    def logged(self, job):
+        join(self, job)
+        joins.append(
+            (job.key, self.ticks, [None if m is None else m.job for m in self.seated].index(job), len(self.seated))
+        )
+
+    monkeypatch.setattr(_Batch, "join", logged)
+    results: dict = {}
+    jobs = [
+        FitJob("first", fresh_model(1, dtype=torch.float64), examples, FitConfig(steps=3, seed=1)),
+        FitJob("long", fresh_model(2, restart=1, dtype=torch.float64), examples, FitConfig(steps=14, seed=2)),
+        FitJob("queued", fresh_model(5, dtype=torch.float64), examples, queued),
+    ]
+    fit_many(jobs, collect(results), capacity=2, graphs=True)
+    assert joins[-1] == ("queued", 10, 0, 2)  # at step 10, in the row "first" had, of two
+    got = results["queued"][1]
+    assert got.steps == expected.steps
+    assert got.losses[:2] == pytest.approx(expected.losses[:2], rel=1e-9)
+
+
+def test_unit_buckets_hold_their_units_waste_at_most_a_third_and_keep_a_capture_while_it_fits():
+    sizes = [unit_bucket(n) for n in range(1, 400)]
+    assert all(size >= n for n, size in zip(range(1, 400), sizes, strict=True))
+    assert all(3 * (size - n) <= size for n, size in zip(range(9, 400), sizes[8:], strict=True))
+    assert sorted(set(sizes))[:7] == [8, 12, 16, 24, 32, 48, 64]
+    assert unit_bucket(40, 64) == 64  # still more than half full: the captured graph stays
+    assert unit_bucket(32, 64) == 32 and unit_bucket(65, 64) == 96

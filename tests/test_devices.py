@@ -7,9 +7,9 @@ device machine, as `benchmarks/gpu.sh` runs them."""
 import pytest
 import torch
 
-from arcsolve.batched import GPU_CANVAS_SIDES, canvas, solve_many
+from arcsolve.batched import GPU_CANVAS_SIDES, FitJob, canvas, fit_many, solve_many
 from arcsolve.experts import EXPERTS
-from arcsolve.fit import solve, task_examples
+from arcsolve.fit import FitConfig, fit, restart_model, solve, task_examples
 from arcsolve.latformer import LatFormer, LatFormerConfig, lattices
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
@@ -83,3 +83,33 @@ def test_on_a_gpu_inputs_and_outputs_share_one_of_a_few_large_canvases(bundled):
         on_gpu = canvas(task_examples(task, torch.device("cuda")))
         on_cpu = canvas(task_examples(task, torch.device("cpu")))
         assert on_gpu[0] == on_gpu[1] in GPU_CANVAS_SIDES and on_gpu[0] >= max(on_cpu)
+
+
+@needs_cuda
+def test_a_member_of_a_batch_replayed_as_a_cuda_graph_follows_the_trajectory_fit_gives_it_alone(bundled, monkeypatch):
+    cuda = torch.device("cuda")
+    examples = task_examples(bundled[0], cuda)
+
+    def model(seed, restart=0):
+        return restart_model(lambda: LatFormer(LatFormerConfig()).to(cuda, torch.float64), restart, seed)
+
+    config = FitConfig(steps=12, seed=3)
+    expected = fit(model(3), examples, config)
+    replays = []
+    replay = torch.cuda.CUDAGraph.replay
+    monkeypatch.setattr(torch.cuda.CUDAGraph, "replay", lambda self: (replays.append(1), replay(self)))
+    results = {}
+
+    def on_done(job, fitted, result):
+        results[job.key] = result
+        return []
+
+    jobs = [FitJob("a", model(3), examples, config), FitJob("b", model(4, 1), examples, FitConfig(steps=12, seed=4))]
+    fit_many(jobs, on_done, capacity=2)  # graphs by default on a GPU
+    assert len(replays) >= 9  # the first step runs eagerly, every later one replays the graph
+    got = results["a"]
+    assert got.steps == expected.steps and got.solved_train == expected.solved_train
+    pairs = zip(got.losses, expected.losses, strict=True)
+    print("losses, graph and alone:", [(f"{a:.6g}", f"{b:.6g}") for a, b in pairs])
+    assert got.losses[:2] == pytest.approx(expected.losses[:2], rel=1e-9)
+    assert got.losses[:4] == pytest.approx(expected.losses[:4], rel=1e-3)  # then they drift, as on the CPU
