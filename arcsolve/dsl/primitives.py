@@ -50,6 +50,7 @@ from arcsolve.dsl.geometry import (
 )
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.moving import attract, shoot
+from arcsolve.dsl.object_moves import MoveModel, apply_moves
 from arcsolve.dsl.objects import enclosed, select, split
 from arcsolve.dsl.painting import (
     colour_by,
@@ -61,6 +62,7 @@ from arcsolve.dsl.painting import (
     swap_colours,
 )
 from arcsolve.dsl.rules import Table, apply_rule
+from arcsolve.dsl.stamping import StampModel, apply_stamps
 
 Array = np.ndarray
 
@@ -358,6 +360,16 @@ def cell_table(g: Array, table: CellTable) -> Array | None:
     return apply_table(g, table)
 
 
+def stamp_around(g: Array, model: StampModel) -> Array | None:
+    """Paint around each cell or object the stamp learned from the train pairs (None on an unseen source)."""
+    return apply_stamps(g, model)
+
+
+def move_objects(g: Array, model: MoveModel) -> Array | None:
+    """Move or copy each object by the rule of its group learned from the train pairs (None where it cannot)."""
+    return apply_moves(g, model)
+
+
 # --- the registry ---------------------------------------------------------------------
 
 
@@ -456,4 +468,6 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
     _p(cell_table, "learned", shape="same", cost=5.0),  # after every program of the search
+    _p(stamp_around, "learned", shape="same", cost=20.0),  # after the tables and overlays (tried after both)
+    _p(move_objects, "learned", shape="same", cost=20.0),  # likewise, after the stamps
 )})

@@ -35,6 +35,13 @@ class Step(NamedTuple):
         if self.name == "cell_table":
             names, keys, _ = self.params[0]
             return f"cell_table{{{'+'.join(names) or 'one answer'},{len(keys)} keys}}"
+        if self.name == "move_objects":
+            kind, grouping, rules = self.params[0]
+            said = ", ".join(f"{group}: {' '.join(map(str, rule))}" for group, rule in rules)
+            return f"move_objects{{{kind[0]}{kind[1]} by {grouping}; {said}}}"
+        if self.name == "stamp_around":
+            kind, reach, stamps = self.params[0]
+            return f"stamp_around{{{kind},reach {reach},{len(stamps)} sources}}"
         if self.name == "stamp_objects":  # learned tables are summarised, not printed
             return f"stamp_objects{{{self.params[0]},{len(self.params[1])} kinds}}"
         if self.name == "recolor":

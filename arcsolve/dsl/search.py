@@ -16,8 +16,10 @@ expansion asks again what the lookahead asked. The clock is checked at every ste
 When the search is over, a table from a few features of each cell to its new colour is
 fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found.
 States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
-program verified, a few pieces that are each right where they draw are overlaid. The last
-tenth of the budget is kept for these two.
+program verified, a few pieces that are each right where they draw are overlaid. Last, if
+time is left, the stamps a task paints around its cells or objects (`arcsolve.dsl.stamping`)
+and the moves of its objects (`arcsolve.dsl.object_moves`) are fitted; they rank after
+everything else. The last tenth of the budget is kept for these.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same
@@ -32,6 +34,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from types import MappingProxyType
 
 import numpy as np
@@ -39,6 +42,7 @@ import numpy as np
 from arcsolve.dsl.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.memo import clear_memos
+from arcsolve.dsl.object_moves import apply_moves, fit_move_models
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
 from arcsolve.dsl.primitives import PRIMITIVES
 from arcsolve.dsl.program import (
@@ -49,6 +53,7 @@ from arcsolve.dsl.program import (
     format_program,
     program_cost,
 )
+from arcsolve.dsl.stamping import apply_stamps, fit_stamp_models
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
@@ -59,7 +64,8 @@ Shape = tuple[int, int]
 MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
-END_SHARE = 0.1  # of the time budget, kept for the cell tables and overlays of pieces
+END_SHARE = 0.1  # of the time budget, kept for the learners and overlays of pieces
+LEARNERS = ("cell_table", "stamp_around", "move_objects")  # fitted after the search, in this order
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 MAX_TABLE_STATES = 8  # states with the target sizes that cell tables are fitted on, if the sizes change
@@ -291,20 +297,28 @@ class _Search:
             if len(cover.rows) < MAX_PIECES_KEPT:
                 cover.add((program, state), flat)
 
-    def learn(self) -> None:
-        """Accept the cell tables fitted on the train pairs (`fit_tables`) whose keys cover
-        every test input, once the search is over: rules on the raw grids or, where the
-        outputs have other sizes than the inputs, on the first states that have the target
-        sizes (an input scaled up or cropped, then redrawn cell by cell)."""
-        starts = [((), tuple(self.train_in + self.test_in)), *self.resized_states]
-        for program, state in starts:
+    def learn(self, only: Sequence[str] = LEARNERS) -> None:
+        """Accept what the learners fitted on the train pairs predict, once the search is
+        over, in the order of LEARNERS: cell tables (`fit_tables`) on the raw grids or, where
+        the outputs have other sizes than the inputs, on the first states that have the
+        target sizes (an input scaled up or cropped, then redrawn cell by cell); stamps
+        around the raw grids' cells and objects (`fit_stamp_models`); moves of their objects
+        (`fit_move_models`). A model counts only if it answers every test input."""
+        grids = tuple(self.train_in + self.test_in)
+        starts = [((), grids), *self.resized_states]
+        learners = [(fit_tables, apply_table, "cell_table", program, state) for program, state in starts]
+        stamps = partial(fit_stamp_models, deadline=self.hard_deadline)
+        moves = partial(fit_move_models, deadline=self.hard_deadline)
+        learners += [(stamps, apply_stamps, "stamp_around", (), grids), (moves, apply_moves, "move_objects", (), grids)]
+        for fit, apply, name, program, state in learners:
+            if name not in only:
+                continue
             if time.monotonic() > self.hard_deadline:
                 return
-            for table in fit_tables(state[: self.n_train], self.targets):
-                step = Step("cell_table", (table,))
-                outs = [apply_table(g, table) for g in state]
+            for model in fit(list(state[: self.n_train]), list(self.targets)):
+                outs = [apply(g, model) for g in state]
                 if all(o is not None for o in outs):
-                    self.accept(program + (step,), outs[: self.n_train], outs[self.n_train :])
+                    self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :])
 
     def compose(self) -> None:
         """Accept the greedy overlay of pieces for each base, if one covers every train output."""
@@ -401,7 +415,9 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     plain view goes on to depth 3 in the time left. Every view stops once one has a program
     with an allowed test size. Then each view's cell tables are tried (`learn`), which rank
     after every program of the search, so they fill an attempt it leaves free; if no program
-    of the search verifies, overlays of pieces are tried last, whether a table did or not."""
+    of the search verifies, overlays of pieces are tried, whether a table did or not. Last, in
+    the time left, the stamps and then the object moves each view's train pairs teach: they
+    rank after everything else, so they only fill an attempt that nothing else claims."""
     views = [plain, *others]
 
     def done() -> bool:
@@ -422,10 +438,13 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
             break
     searched = done()
     for view in views:
-        view.learn()
+        view.learn(("cell_table",))
     if not searched:
         for view in views:
             view.compose()
+    for learner in LEARNERS[1:]:  # in the time left: every view's stamps, then every view's moves
+        for view in views:
+            view.learn((learner,))
     return [f for view in views for f in view.results()]
 
 

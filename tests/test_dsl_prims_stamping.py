@@ -1,0 +1,73 @@
+"""Stamps at any reach (`arcsolve.dsl.stamping`): learned around cells and objects, with the
+smallest reach that rebuilds the train outputs, answering for new places and new colours."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arcsolve.dsl import primitives as P
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search
+from arcsolve.dsl.stamping import apply_stamps, fit_stamp_models
+from tests.grids import eq
+from tests.test_dsl_search import make_task
+
+CROSS = ((-2, 0, 4), (2, 0, 4), (0, -2, 4), (0, 2, 4))  # each 2 gets a 4 two cells away on each side
+
+
+def stamped(cells: list[tuple[int, int, int]], shape=(9, 9), stamp=CROSS, own=False) -> tuple[np.ndarray, np.ndarray]:
+    """A grid with the given (row, column, colour) cells, and the same grid with every cell's stamp."""
+    x = np.zeros(shape, dtype=np.int8)
+    for r, c, colour in cells:
+        x[r, c] = colour
+    y = x.copy()
+    for r, c, colour in cells:
+        for dy, dx, paint in stamp:
+            if 0 <= r + dy < shape[0] and 0 <= c + dx < shape[1]:
+                y[r + dy, c + dx] = colour if own else paint
+    return x, y
+
+
+def test_stamp_around():
+    pairs = [stamped([(2, 2, 2), (6, 5, 2)]), stamped([(4, 4, 2)]), stamped([(1, 6, 2), (6, 1, 2)])]
+    models = fit_stamp_models([x for x, _ in pairs], [y for _, y in pairs])
+    assert models and models[0][:2] == ("cell_bg", 2)  # the smallest reach that rebuilds the outputs
+    x, y = stamped([(3, 3, 2), (7, 7, 2)])
+    eq(P.stamp_around(x, models[0]), y)
+    assert P.stamp_around(stamped([(3, 3, 5)])[0], models[0]) is None  # a colour the train pairs never showed
+
+
+def test_a_stamp_of_the_sources_own_colour_serves_a_new_colour():
+    shadow = ((0, 2, 0),)  # every cell casts its own colour two cells to the right
+    pairs = [stamped([(1, 1, 2), (5, 3, 3)], stamp=shadow, own=True), stamped([(4, 0, 3), (2, 5, 2)], stamp=shadow,
+                                                                               own=True)]
+    models = fit_stamp_models([x for x, _ in pairs], [y for _, y in pairs])
+    x, y = stamped([(3, 2, 7)], stamp=shadow, own=True)
+    answers = [apply_stamps(x, m) for m in models]
+    assert any(a is not None and np.array_equal(a, y) for a in answers)
+    assert all(a is None or np.array_equal(a, y) for a in answers)  # the others abstain
+
+
+def test_stamps_that_disagree_on_a_cell_give_no_answer():
+    pairs = [stamped([(2, 2, 2)]), stamped([(5, 5, 2)])]
+    (model, *_) = fit_stamp_models([x for x, _ in pairs], [y for _, y in pairs])
+    blocked = stamped([(2, 2, 2), (2, 6, 2)])[0]  # both stamp (2, 4), which is fine: both paint 4
+    assert apply_stamps(blocked, model) is not None
+    kind, reach, entries = model
+    clash = (kind, reach, ((2, ((0, 2, 4, True, False), (0, -2, 5, True, False))),))
+    assert apply_stamps(blocked, clash) is None  # one paints 4, the other 5, on (2, 4)
+
+
+def test_no_stamp_is_fitted_without_a_change_or_across_sizes():
+    x, _ = stamped([(2, 2, 2)])
+    assert fit_stamp_models([x, x], [x, x]) == []
+    assert fit_stamp_models([x], [x[:3]]) == []
+
+
+def test_the_search_falls_back_on_stamps():
+    pairs = [stamped([(2, 2, 2), (6, 5, 2)]), stamped([(4, 4, 2)])]
+    x, y = stamped([(3, 3, 2), (7, 7, 2)])
+    task = make_task([(a.tolist(), b.tolist()) for a, b in pairs], [x.tolist()])
+    found = search(task, time_budget=2.0)
+    assert any(f.outputs[0].tolist() == y.tolist() for f in found[:2])
+    assert any("stamp_around{" in format_program(f.program) for f in found)
