@@ -143,7 +143,8 @@ class _Member:
 def unit_bucket(n: int, current: int = 0) -> int:
     """How many unit rows a CUDA graph is captured for when n units are live: `current` while
     n fits in it and fills more than half of it, else the first of 8, 12, 16, 24, 32, 48, …
-    that holds n (so a capture serves many joins and leaves, and wastes at most a third)."""
+    that holds n (a capture serves many joins and leaves; a fresh bucket is at most a third
+    padding)."""
     if n <= current and 2 * n > current:
         return current
     size = 8
@@ -157,8 +158,8 @@ class _PassThrough(TorchDispatchMode):
     batched step fails inside autograd's backward ("operation not permitted when stream is
     capturing", whether the backward runs on autograd's device thread or the caller's, with
     `.backward()` or `autograd.grad`); under any Python dispatch mode the same step captures,
-    and its replays follow `fit`'s trajectory (tests/test_devices.py). I did not find which
-    operation takes the other path."""
+    and its replays follow `fit`'s trajectory (tests/test_devices.py). Which operation takes
+    the other path was not found."""
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         return func(*args, **(kwargs or {}))
@@ -198,7 +199,6 @@ class _Batch:
         self.sides = sides
         self.device = device
         self.graphs = graphs
-        self.seats = seats
         # every member's parameters, one row each and one leaf for all: a step gathers them
         # once and Adam updates them in a few whole-batch operations, not a few per parameter
         named = list(template.named_parameters())
@@ -281,7 +281,9 @@ class _Batch:
         self._units = None
 
     def _add_row(self) -> None:
-        """One more seat (without graphs, where the rows are exactly the members)."""
+        """One more seat (without graphs, where the rows are exactly the members; with graphs
+        every seat exists from the start, and new tensors would need a new capture)."""
+        self._graph, self._warm = None, False
         with torch.no_grad():
             self.flat = torch.cat([self.flat.detach(), self.flat.new_zeros(1, self.flat.shape[1])]).requires_grad_()
         self.moments = tuple(torch.cat([t, t.new_zeros(1, t.shape[1])]) for t in self.moments)
