@@ -275,7 +275,7 @@ class _Batch:
             if job.cond is not None:
                 if self.cond is None:
                     self.cond = job.cond.new_zeros(len(self.seated), *job.cond.shape)
-                    self._graph, self._warm = None, False
+                    self._drop_capture()
                 self.cond[i] = job.cond
         self.seated[i] = member
         self._units = None
@@ -283,15 +283,22 @@ class _Batch:
     def _add_row(self) -> None:
         """One more seat (without graphs, where the rows are exactly the members; with graphs
         every seat exists from the start, and new tensors would need a new capture)."""
-        self._graph, self._warm = None, False
-        with torch.no_grad():
-            self.flat = torch.cat([self.flat.detach(), self.flat.new_zeros(1, self.flat.shape[1])]).requires_grad_()
-        self.moments = tuple(torch.cat([t, t.new_zeros(1, t.shape[1])]) for t in self.moments)
-        self.steps = torch.cat([self.steps, self.steps.new_zeros(1)])
-        self.buffers = {k: torch.cat([b, b.new_zeros(1, *b.shape[1:])]) for k, b in self.buffers.items()}
-        if self.cond is not None:
-            self.cond = torch.cat([self.cond, self.cond.new_zeros(1, *self.cond.shape[1:])])
+        self._remake_rows(lambda t: torch.cat([t, t.new_zeros(1, *t.shape[1:])]))
         self.seated.append(None)
+
+    def _remake_rows(self, remake: Callable[[torch.Tensor], torch.Tensor]) -> None:
+        """Replace every tensor with a row per seat by `remake` of it (rows added or dropped);
+        a captured graph read the old tensors, so it goes."""
+        self._drop_capture()
+        self.flat = remake(self.flat.detach()).requires_grad_()
+        self.moments = tuple(remake(t) for t in self.moments)
+        self.steps = remake(self.steps)
+        self.buffers = {k: remake(b) for k, b in self.buffers.items()}
+        self.cond = None if self.cond is None else remake(self.cond)
+
+    def _drop_capture(self) -> None:
+        """Forget the captured graph: the next step runs eagerly, the one after captures again."""
+        self._graph, self._warm = None, False
 
     def leave(self, rows: list[int]) -> None:
         """Free these seats. With graphs a free seat keeps its row (a graph reads the tensors
@@ -303,11 +310,7 @@ class _Batch:
             return
         keep = [i for i, m in enumerate(self.seated) if m is not None]
         index = torch.tensor(keep, dtype=torch.long, device=self.device)
-        self.flat = self.flat.detach()[index].requires_grad_()
-        self.moments = tuple(t[index] for t in self.moments)
-        self.steps = self.steps[index]
-        self.buffers = {k: v[index] for k, v in self.buffers.items()}
-        self.cond = None if self.cond is None else self.cond[index]
+        self._remake_rows(lambda t: t[index])
         self.seated = [self.seated[i] for i in keep]
 
     def params(self, rows: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -350,7 +353,7 @@ class _Batch:
         if self._static is None or size != len(self._static.member):
             leaves, spec = tree_flatten(fresh)
             self._static = tree_unflatten([t.new_zeros(size, *t.shape[1:]) for t in leaves], spec)
-            self._graph, self._warm = None, False
+            self._drop_capture()
         for static, live in zip(tree_flatten(self._static)[0], tree_flatten(fresh)[0], strict=True):
             static[:n] = live
             static[n:] = 0  # padding: member 0, zero grids and lattices, zero weight
