@@ -60,7 +60,7 @@ def test_the_search_falls_back_on_object_moves():
              ([[0, 0, 0, 0], [0, 3, 0, 0], [5, 0, 0, 0]], [[0, 0, 0, 0], [0, 0, 0, 3], [5, 0, 0, 0]])]
     task = make_task(train, [[[0, 3, 0, 0, 5], [3, 0, 0, 0, 0]]])
     right = [[0, 0, 0, 3, 5], [0, 0, 3, 0, 0]]
-    assert any(f.outputs[0].tolist() == right for f in search(task, time_budget=2.0)[:2])
+    assert any(f.outputs[0].tolist() == right for f in search(task, time_budget=2.0, max_depth=1)[:2])
     found = distinct(_run_views(_Search(task, 1.0, 0, 100), [], 1.0))  # depth 0: only what is learned
     moved = [f for f in found if format_program(f.program).startswith("move_objects{")]
     assert moved and moved[0].outputs[0].tolist() == right
