@@ -11,6 +11,9 @@ from arcsolve.dsl.cell_tables import (
     LOOKS,
     _first_seen,
     _first_seen_diagonal,
+    _grid_colours,
+    _nearest,
+    _neighbours,
     _object_colours,
     features,
     fit_tables,
@@ -141,3 +144,86 @@ def test_a_verified_table_does_not_stop_the_overlays_a_verified_program_does(mon
     identity = make_task([([[1, 2]], [[1, 2]])], [[[3, 4]]])
     _run_views(_Search(identity, 1.0, 0, 100), [], 1.0)  # the identity verifies: no overlays
     assert len(composed) == 1
+
+
+def _turn_and_mark(x: list[list[int]]) -> list[list[int]]:
+    """A quarter turn (rot90), then 5 on each 0 cell with exactly two non-zero edge neighbours."""
+    t = np.rot90(np.array(x))
+    n = _neighbours(t, "plus")
+    return np.where((t == 0) & (n == 2), 5, t).tolist()
+
+
+def test_where_the_sizes_stay_tables_are_also_fitted_on_the_states_nearest_the_targets():
+    inputs = [[[1, 0, 1, 0], [0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 3]],
+              [[0, 4, 0], [4, 0, 0], [0, 0, 4]],
+              [[6, 0, 0], [0, 0, 6], [0, 6, 0]]]
+    test_in = [[0, 7, 0, 0], [7, 0, 0, 0], [0, 0, 0, 7], [0, 0, 7, 0]]
+    task = make_task([(x, _turn_and_mark(x)) for x in inputs], [test_in])
+    assert fit_tables([g(x) for x in inputs], [g(_turn_and_mark(x)) for x in inputs]) == []  # not from the raw grids
+    s = _Search(task, 10.0, 2, 1000)
+    s.expand((), tuple(s.train_in + s.test_in), [])  # the states one step away, as the search's first level
+    s.learn(("cell_table", "near_table"))
+    tables = distinct([f for f in s.found if "cell_table{" in format_program(f.program)])
+    assert tables and tables[0].program[0].name == "rot90"  # a quarter turn, then the table
+    assert tables[0].outputs[0].tolist() == _turn_and_mark(test_in)
+
+
+def test_the_states_kept_for_tables_are_the_few_nearest_the_targets_and_nearer_than_the_inputs():
+    task = make_task([([[1, 0], [0, 0]], [[1, 1], [1, 1]])], [[[2, 0], [0, 0]]])
+    s = _Search(task, 1.0, 1, 100)
+    assert s.input_wrong == 3
+    for wrong in (3, 2, 1, 2, 1, 0, 2):  # 3 is no nearer than the input; 0 would have verified
+        s.keep_near((("rot90",),), (), wrong)
+    near = sorted(-item[0] for item in s.near)
+    assert near == [1, 1, 2, 2]  # MAX_NEAR_STATES of them
+
+
+def _brute_nearest(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's distance in edge steps to the nearest non-zero cell, and that cell's colour
+    where all the nearest ones share it (10 on a tie or with none)."""
+    cells = [(y, z) for y in range(x.shape[0]) for z in range(x.shape[1]) if x[y, z]]
+    dist, colour = np.full(x.shape, 99), np.full(x.shape, 10)
+    for y in range(x.shape[0]):
+        for z in range(x.shape[1]):
+            if not cells:
+                continue
+            d = min(abs(y - a) + abs(z - b) for a, b in cells)
+            near = {int(x[a, b]) for a, b in cells if abs(y - a) + abs(z - b) == d}
+            dist[y, z], colour[y, z] = d, near.pop() if len(near) == 1 else 10
+    return dist, colour
+
+
+def test_the_nearest_colour_and_the_distance_match_a_brute_force_search():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = (rng.random((6, 7)) < 0.15) * rng.integers(1, 4, (6, 7))
+        dist, colour = _brute_nearest(x)
+        eq(_nearest(x.astype(np.int8)), colour)
+        assert features(x.astype(np.int8))["distance"].tolist() == np.minimum(dist, 3).tolist()
+    assert (_nearest(np.zeros((2, 2), dtype=np.int8)) == _NONE).all()  # nothing to be near
+
+
+def test_grid_colours_are_the_one_rarest_and_the_one_commonest_non_zero_colour():
+    rarest, commonest = _grid_colours(g([[1, 1, 2], [0, 3, 3], [0, 1, 0]]))
+    assert (commonest == 1).all() and (rarest == 2).all()
+    rarest, commonest = _grid_colours(g([[1, 2, 0]]))  # a tie: neither
+    assert (rarest == _NONE).all() and (commonest == _NONE).all()
+
+
+def test_object_rank_lone_shape_and_line_features():
+    x = g([[1, 1, 0, 2], [0, 0, 0, 2], [3, 0, 0, 0], [0, 0, 4, 0]])
+    feats = features(x)
+    assert feats["size_rank"][0, 0] == feats["size_rank"][0, 3] == 1  # the largest size, shared
+    assert feats["size_rank"][2, 0] == 2 and feats["size_rank"][1, 1] == 0  # the next size; the background
+    assert feats["lone_shape"][0, 0] and feats["lone_shape"][0, 3] and not feats["lone_shape"][2, 0]
+    assert feats["line_colours"][0, 2] == 3 and feats["line_colours"][1, 2] == 2  # 1, 2 and 4 below; 2 and 4
+    assert feats["other_neighbours"].sum() == 0  # no two colours touch
+    assert features(g([[1, 2]]))["other_neighbours"].tolist() == [[1, 1]]
+    assert feats["row3"][:, 0].tolist() == [0, 1, 2, 0]
+
+
+def test_a_table_paints_the_rarest_colour_whatever_it_is():
+    train = [(g([[1, 1, 0, 2]]), g([[1, 1, 2, 2]])), (g([[3, 0, 4, 4, 4]]), g([[3, 3, 4, 4, 4]]))]
+    tables = fit_tables([x for x, _ in train], [y for _, y in train])
+    assert tables
+    eq(P.cell_table(g([[0, 5, 6, 6]]), tables[0]), [[5, 5, 6, 6]])

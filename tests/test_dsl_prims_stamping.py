@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from arcsolve.dsl import primitives as P
+from arcsolve.dsl import search as search_module
 from arcsolve.dsl.program import format_program
-from arcsolve.dsl.search import search
+from arcsolve.dsl.search import LEARNERS, _run_views, _Search, distinct, search
 from arcsolve.dsl.stamping import apply_stamps, fit_stamp_models
 from tests.grids import eq
 from tests.test_dsl_search import make_task
@@ -70,4 +71,32 @@ def test_the_search_falls_back_on_stamps():
     task = make_task([(a.tolist(), b.tolist()) for a, b in pairs], [x.tolist()])
     found = search(task, time_budget=2.0, max_depth=1)  # searched in a blink: the time left is for the stamps
     assert any(f.outputs[0].tolist() == y.tolist() for f in found[:2])
-    assert any("stamp_around{" in format_program(f.program) for f in found)
+    every = _run_views(_Search(task, 2.0, 1, 100), [], 2.0)  # before `distinct`: a table may give the same answer
+    assert any("stamp_around{" in format_program(f.program) and f.outputs[0].tolist() == y.tolist() for f in every)
+
+
+def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_and_only_if_it_starts_early(monkeypatch):
+    pairs = [stamped([(2, 2, 2), (6, 5, 2)]), stamped([(4, 4, 2)])]
+    x, y = stamped([(3, 3, 2), (7, 7, 2)])
+    task = make_task([(a.tolist(), b.tolist()) for a, b in pairs], [x.tolist()])
+    calls, fits = [], []
+    learn = _Search.learn
+
+    def spy(self, only=LEARNERS, deadline=None):
+        calls.append((only, deadline is not None))
+        learn(self, only, deadline)
+
+    def counted(*args, **kwargs):
+        fits.append(1)
+        return fit_stamp_models(*args, **kwargs)
+
+    monkeypatch.setattr(_Search, "learn", spy)
+    monkeypatch.setattr(search_module, "fit_stamp_models", counted)
+    found = distinct(_run_views(_Search(task, 4.0, 1, 100), [], 4.0))
+    assert calls[:3] == [(("stamp_around",), True), (("move_objects",), True), (("cell_table",), False)]
+    assert len(fits) == 1  # stamps fitted to the end before the deeper search are not fitted again at the end
+    assert any(f.outputs[0].tolist() == y.tolist() for f in found[:2])
+    calls.clear()
+    monkeypatch.setattr(search_module, "EARLY_BY", 0.0)  # the first passes end too late: all at the end
+    _run_views(_Search(task, 4.0, 1, 100), [], 4.0)
+    assert all(not early for _, early in calls) and calls[0] == (("cell_table",), False)

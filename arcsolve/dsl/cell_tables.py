@@ -3,12 +3,15 @@
 Where `arcsolve.dsl.rules` keys a cell by its exact neighbourhood, a cell table keys it by
 at most two features that say where it stands: is it 0, which sides see a non-zero cell
 along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
-how many neighbours it has, is its object the largest, the parity of its row and column;
-its own colour is the last feature tried. The table gives each key an *answer*: keep the
-cell's colour, take the colour first seen in one direction (or the one seen on both
-sides), its object's main or marker colour, or the non-zero colour that the grid's mirror
-images or half turn put on it, or paint one colour. So a table fitted on inputs drawn in
-red and blue also answers for green. It is fitted on the train inputs themselves
+how many neighbours it has (and how many of another colour), how far the nearest non-zero
+cell is, how many colours its row and column hold, its object's size, rank by size and
+whether its shape is the only one of its kind, the parity of its row and column and their
+remainder by 3; its own colour is the last feature tried. The table gives each key an
+*answer*: keep the cell's colour, take the colour first seen in one direction (or the one
+seen on both sides), its object's main or marker colour, the non-zero colour that the
+grid's mirror images or half turn put on it, the colour of the nearest non-zero cells, the
+grid's rarest or commonest colour, or paint one colour. So a table fitted on inputs drawn
+in red and blue also answers for green. It is fitted on the train inputs themselves
 (`fit_tables`): every key must have one answer that explains all its cells, and the
 fewest features that allow that are used. Applied to a grid with a key the train pairs
 never showed, a table gives no answer rather than a guess.
@@ -16,6 +19,8 @@ never showed, a table gives no answer rather than a guess.
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 from types import MappingProxyType
@@ -39,7 +44,7 @@ _BASE = 16  # every feature's values are below it
 # The colours a cell may take over (`_looks`), in the order the answers number them from 1.
 LOOKS = ("up", "down", "left", "right", "between_h", "between_v", "between",
          "up_left", "up_right", "down_left", "down_right", "between_d1", "between_d2",
-         "object_main", "object_marker", "mirror_h", "mirror_v", "turned")
+         "object_main", "object_marker", "mirror_h", "mirror_v", "turned", "rarest", "commonest", "nearest")
 FIRST_PAINT = 1 + len(LOOKS)  # answer 0 keeps the colour, 1 + i takes LOOKS[i], FIRST_PAINT + c paints c
 
 
@@ -89,7 +94,36 @@ def _looks(g: Array) -> Array:
     g64 = g.astype(np.int64)
     mirrored = [np.where(m != 0, m, _NONE) for m in (g64[:, ::-1], g64[::-1], g64[::-1, ::-1])]
     return np.stack([up, down, left, right, between_h, between_v, between, ul, ur, dl, dr, d1, d2, main, marker,
-                     *mirrored])
+                     *mirrored, *_grid_colours(g), _nearest(g)])
+
+
+def _grid_colours(g: Array) -> tuple[Array, Array]:
+    """The grid's one least and one most frequent non-zero colour, on every cell (`_NONE` if
+    there is no such colour or two tie)."""
+    counts = np.bincount(g.ravel(), minlength=10)[1:]
+    present = counts > 0
+    out = []
+    for pick in (np.where(present, counts, np.iinfo(np.int64).max).min(), counts.max()):
+        one = present & (counts == pick)
+        colour = int(np.argmax(one)) + 1 if present.any() and one.sum() == 1 else _NONE
+        out.append(np.full(g.shape, colour, dtype=np.int64))
+    return out[0], out[1]
+
+
+def _nearest(g: Array) -> Array:
+    """The colour of the non-zero cells nearest each cell (in steps to an edge neighbour) where
+    they have one colour, `_NONE` where colours tie; a non-zero cell's own colour."""
+    out = np.where(g != 0, g.astype(np.int64), -1)  # -1: not reached yet
+    while (out < 0).any():
+        p = np.pad(out, 1, constant_values=-1)
+        near = np.stack([p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]])
+        reached = (near >= 0).any(0) & (out < 0)
+        if not reached.any():
+            break
+        hi = np.where(near >= 0, near, -1).max(0)
+        lo = np.where(near >= 0, near, 99).min(0)
+        out = np.where(reached, np.where(hi == lo, hi, _NONE), out)
+    return np.where(out < 0, _NONE, out)
 
 
 def _object_colours(g: Array) -> tuple[Array, Array]:
@@ -147,6 +181,11 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "size": np.minimum(sizes[lab], 4),
         **_object_features(g, lab, sizes),
         "row_parity": rows % 2,
+        "row3": rows % 3,
+        "column3": cols % 3,
+        "other_neighbours": ((_around(g, "box", 0) != 0) & (_around(g, "box", 0) != g)).sum(0) * (g != 0),
+        "line_colours": np.minimum(_line_colours(g), 3),
+        "distance": np.minimum(_distance(g), 3),
         "column_parity": cols % 2,
         "checker": (rows + cols) % 2,
         "edge": (rows == 0) | (cols == 0) | (rows == h - 1) | (cols == w - 1),
@@ -156,20 +195,57 @@ def features(g: Array) -> MappingProxyType[str, Array]:
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
 
 
+def _line_colours(g: Array) -> Array:
+    """How many non-zero colours its row and its column have together."""
+    rows = np.stack([(g == c).any(1) for c in range(1, 10)])  # (9, h)
+    cols = np.stack([(g == c).any(0) for c in range(1, 10)])  # (9, w)
+    return (rows[:, :, None] | cols[:, None, :]).sum(0)
+
+
+def _distance(g: Array) -> Array:
+    """Steps from each cell to the nearest non-zero cell through edge neighbours (0 on one)."""
+    dist = np.where(g != 0, 0, 99)
+    for k in range(1, 4):
+        p = np.pad(dist, 1, constant_values=99)
+        near = np.minimum.reduce([p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]])
+        dist = np.where((dist == 99) & (near == k - 1), k, dist)
+    return dist
+
+
 def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
     """Features of the object (one colour, 4-connected) a cell is in: is it the one largest or
-    the one smallest (no object is, when several share that size), does it touch the edge."""
+    the one smallest (no object is, when several share that size), does it touch the edge,
+    the rank of its size (1 for the largest, at most 4; 0 off objects), is it the only
+    object of its shape."""
     real = sizes[1:]
     if real.size == 0:
         zero = np.zeros(g.shape, dtype=bool)
-        return {"largest": zero, "smallest": zero, "object_edge": zero}
+        return {"largest": zero, "smallest": zero, "object_edge": zero, "size_rank": zero, "lone_shape": zero}
     largest = (sizes == real.max()) & ((real == real.max()).sum() == 1)
     smallest = (sizes == real.min()) & ((real == real.min()).sum() == 1)
     largest[0] = smallest[0] = False
     edge = np.zeros(sizes.size, dtype=bool)
     edge[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
     edge[0] = False
-    return {"largest": largest[lab], "smallest": smallest[lab], "object_edge": edge[lab]}
+    distinct_sizes = np.unique(real)[::-1]
+    rank = np.zeros(sizes.size, dtype=np.int64)
+    rank[1:] = np.minimum(np.searchsorted(-distinct_sizes, -real), 3) + 1  # 1 for the largest size
+    return {"largest": largest[lab], "smallest": smallest[lab], "object_edge": edge[lab],
+            "size_rank": rank[lab], "lone_shape": _lone_shapes(lab, sizes.size - 1)[lab]}
+
+
+def _lone_shapes(lab: Array, n: int) -> Array:
+    """For each label 0..n, whether its object is the only one of its shape (where objects
+    have more than one shape)."""
+    keys = []
+    for k in range(1, n + 1):
+        ys, xs = np.nonzero(lab == k)
+        keys.append((ys.max() - ys.min(), xs.max() - xs.min(), tuple(ys - ys.min()), tuple(xs - xs.min())))
+    lone = np.zeros(n + 1, dtype=bool)
+    counts = Counter(keys)
+    if len(counts) > 1:
+        lone[1:] = [counts[key] == 1 for key in keys]
+    return lone
 
 
 def _answers(g: Array, target: Array) -> Array:
@@ -190,24 +266,31 @@ def _keys(g: Array, names: Sequence[str]) -> Array:
     return key
 
 
-def fit_tables(grids: Sequence[Array], targets: Sequence[Array]) -> list[CellTable]:
+def fit_tables(grids: Sequence[Array], targets: Sequence[Array], deadline: float | None = None) -> list[CellTable]:
     """The tables of the fewest features (at most MAX_FEATURES, in `features`' order) whose
-    every key has an answer that is right for all its train cells, at most MAX_TABLES."""
+    every key has an answer that is right for all its train cells, at most MAX_TABLES; those
+    found by `deadline` (a time.monotonic() value) if one is given."""
     if not same_shapes(grids, targets):
         return []
     answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
     names = list(features(grids[0]))
+    values = np.concatenate([np.stack([f.ravel() for f in features(g).values()]) for g in grids], axis=1)
     tables: list[CellTable] = []
     for k in range(MAX_FEATURES + 1):
-        for combo in combinations(names, k):
-            keys = np.concatenate([_keys(g, combo) for g in grids])
-            uniq, inverse = np.unique(keys, return_inverse=True)
-            allowed = np.full(uniq.size, -1, dtype=np.int64)
-            np.bitwise_and.at(allowed, inverse, answers)
-            if (allowed == 0).any():
+        for n, combo in enumerate(combinations(range(len(names)), k)):
+            if deadline is not None and n % 64 == 0 and time.monotonic() > deadline:
+                return tables
+            keys = np.zeros(answers.size, dtype=np.int64)
+            for f in combo:
+                keys = keys * _BASE + values[f]
+            allowed = np.full(_BASE**k, -1, dtype=np.int64)  # every key below _BASE**k: no sorting
+            np.bitwise_and.at(allowed, keys, answers)
+            seen = np.bincount(keys, minlength=allowed.size) > 0
+            if (allowed[seen] == 0).any():
                 continue
-            lowest = allowed & -allowed  # keep first, then take a look, then paint
-            tables.append((combo, tuple(uniq.tolist()), tuple((np.log2(lowest).astype(int)).tolist())))
+            lowest = allowed[seen] & -allowed[seen]  # keep first, then take a look, then paint
+            named = tuple(names[f] for f in combo)
+            tables.append((named, tuple(np.flatnonzero(seen).tolist()), tuple(np.log2(lowest).astype(int).tolist())))
             if len(tables) == MAX_TABLES:
                 return tables
         if tables:

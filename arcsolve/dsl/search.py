@@ -13,13 +13,16 @@ one step ahead before each level is expanded in full, and a level's states are v
 closest to the targets first. Step results are remembered per task, since the full
 expansion asks again what the lookahead asked. The clock is checked at every step.
 
-When the search is over, a table from a few features of each cell to its new colour is
-fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found.
-States with the target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no
-program verified, a few pieces that are each right where they draw are overlaid. Last, if
-time is left, the stamps a task paints around its cells or objects (`arcsolve.dsl.stamping`)
-and the moves of its objects (`arcsolve.dsl.object_moves`) are fitted; they rank after
-everything else. The last tenth of the budget is kept for these.
+The stamps a task paints around its cells or objects (`arcsolve.dsl.stamping`) and the
+moves of its objects (`arcsolve.dsl.object_moves`) are fitted on the train pairs before the
+deeper search, where the first passes leave time; they rank after everything else. When the
+search is over, a table from a few features of each cell to its new colour is fitted on the
+train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found. States with the
+target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no program verified, a few
+pieces that are each right where they draw are overlaid. Then, in the time left, tables are
+fitted on the few states nearest the targets (a step that does most of the work, then a
+table that finishes it), and the stamps and moves not yet fitted to the end. The last tenth
+of the budget is kept for these.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same
@@ -31,6 +34,7 @@ after the plain view's programs of length 2 (`_run_views`).
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -65,13 +69,16 @@ MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
 END_SHARE = 0.1  # of the time budget, kept for the learners and overlays of pieces
-LEARNERS = ("cell_table", "stamp_around", "move_objects")  # fitted after the search, in this order
+LEARNERS = ("cell_table", "near_table", "stamp_around", "move_objects")  # in this order (`_run_views`)
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 MAX_TABLE_STATES = 8  # states with the target sizes that cell tables are fitted on, if the sizes change
+MAX_NEAR_STATES = 4  # states nearest the targets that cell tables are fitted on, if the sizes stay
 VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
 SHARED_PASSES = 2  # the plain view's passes before the other views' turns: depth 1, programs of length 2
 VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered colours
+EARLY_SHARE = 0.1  # of the time budget, at most, for the stamps and moves before the deeper search
+EARLY_BY = 0.5  # of the time budget: the stamps and moves go first only if the first passes end by then
 _END = object()
 _UNSET = np.full(10, -1, dtype=np.int8)  # a colour table with no colour mapped yet
 
@@ -209,6 +216,11 @@ class _Search:
         self.apply = StepCache(MAX_CACHED)
         self.resized = any(i.shape != t.shape for i, t in zip(self.train_in, self.targets, strict=True))
         self.resized_states: list[tuple[Program, State]] = []  # for cell tables, if resized
+        self.flat_targets = np.concatenate([t.ravel() for t in self.targets])
+        self.near: list[tuple[int, int, Program, State]] = []  # heap of (-wrong cells, order, program, state)
+        self.input_wrong = 0 if self.resized else int(
+            (np.concatenate([g.ravel() for g in self.train_in]) != self.flat_targets).sum())
+        self.learned: set[str] = set()  # the learners that have been fitted to the end
         covers = [Cover(base, self.train_in, self.targets) for base in bases(self.targets)]
         self.covers = [c for c in covers if c.ok]
 
@@ -293,32 +305,55 @@ class _Search:
         if program and self.resized and len(self.resized_states) < MAX_TABLE_STATES:
             self.resized_states.append((program, state))
         flat = np.concatenate([g.ravel() for g in train])
+        if program and not self.resized:
+            self.keep_near(program, state, int((flat != self.flat_targets).sum()))
         for cover in self.covers:
             if len(cover.rows) < MAX_PIECES_KEPT:
                 cover.add((program, state), flat)
 
-    def learn(self, only: Sequence[str] = LEARNERS) -> None:
-        """Accept what the learners fitted on the train pairs predict, once the search is
-        over, in the order of LEARNERS: cell tables (`fit_tables`) on the raw grids or, where
-        the outputs have other sizes than the inputs, on the first states that have the
-        target sizes (an input scaled up or cropped, then redrawn cell by cell); stamps
-        around the raw grids' cells and objects (`fit_stamp_models`); moves of their objects
-        (`fit_move_models`). A model counts only if it answers every test input."""
+    def keep_near(self, program: Program, state: State, wrong: int) -> None:
+        """Keep the MAX_NEAR_STATES states with the fewest wrong train cells, each nearer the
+        targets than the inputs are, for cell tables to finish (a same-size task only)."""
+        if wrong == 0 or wrong >= self.input_wrong:
+            return
+        item = (-wrong, -len(self.seen), program, state)  # ties: the one found first stays
+        if len(self.near) < MAX_NEAR_STATES:
+            heapq.heappush(self.near, item)
+        elif item[:2] > self.near[0][:2]:
+            heapq.heapreplace(self.near, item)
+
+    def learn(self, only: Sequence[str] = LEARNERS, deadline: float | None = None) -> None:
+        """Accept what the learners fitted on the train pairs predict, in the order of
+        LEARNERS: cell tables (`fit_tables`) on the raw grids and, where the outputs have other
+        sizes than the inputs, on the first states that have the target sizes (an input
+        scaled up or cropped, then redrawn cell by cell); "near_table", cell tables on the
+        states nearest the targets of a same-size task (`keep_near`); stamps around the raw
+        grids' cells and objects (`fit_stamp_models`); moves of their objects
+        (`fit_move_models`). A model counts only if it answers every test input. A learner
+        stops at `deadline` (by default the search's `hard_deadline`); stamps or moves fitted
+        to the end are not fitted again."""
+        stop = self.hard_deadline if deadline is None else min(deadline, self.hard_deadline)
         grids = tuple(self.train_in + self.test_in)
-        starts = [((), grids), *self.resized_states]
-        learners = [(fit_tables, apply_table, "cell_table", program, state) for program, state in starts]
-        stamps = partial(fit_stamp_models, deadline=self.hard_deadline)
-        moves = partial(fit_move_models, deadline=self.hard_deadline)
-        learners += [(stamps, apply_stamps, "stamp_around", (), grids), (moves, apply_moves, "move_objects", (), grids)]
-        for fit, apply, name, program, state in learners:
-            if name not in only:
+        near = [(program, state) for _, _, program, state in sorted(self.near, key=lambda item: item[:2], reverse=True)]
+        table = (partial(fit_tables, deadline=stop), apply_table, "cell_table")
+        learners = [("cell_table", *table, program, state) for program, state in [((), grids), *self.resized_states]]
+        learners += [("near_table", *table, program, state) for program, state in near]
+        stamps = partial(fit_stamp_models, deadline=stop)
+        moves = partial(fit_move_models, deadline=stop)
+        learners += [("stamp_around", stamps, apply_stamps, "stamp_around", (), grids),
+                     ("move_objects", moves, apply_moves, "move_objects", (), grids)]
+        for learner, fit, apply, name, program, state in learners:
+            if learner not in only or learner in self.learned:
                 continue
-            if time.monotonic() > self.hard_deadline:
+            if time.monotonic() > stop:
                 return
             for model in fit(list(state[: self.n_train]), list(self.targets)):
                 outs = [apply(g, model) for g in state]
                 if all(o is not None for o in outs):
                     self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :])
+        for learner in only:
+            if learner in ("stamp_around", "move_objects") and time.monotonic() <= stop:
+                self.learned.add(learner)
 
     def compose(self) -> None:
         """Accept the greedy overlay of pieces for each base, if one covers every train output."""
@@ -410,23 +445,34 @@ class _Search:
 def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) -> list[Found]:
     """Search a task as given and in its other views (`VIEWS`), if it has any.
 
-    The plain view goes first up to its complete programs of length 2; then each other view
-    searches the programs of length 1 and 2 in at most `VIEW_SHARE` of the budget; then the
-    plain view goes on to depth 3 in the time left. Every view stops once one has a program
-    with an allowed test size. Then each view's cell tables are tried (`learn`), which rank
-    after every program of the search, so they fill an attempt it leaves free; if no program
-    of the search verifies, overlays of pieces are tried, whether a table did or not. Last, in
-    the time left, the stamps and then the object moves each view's train pairs teach: they
-    rank after everything else, so they only fill an attempt that nothing else claims."""
+    The plain view goes first up to its complete programs of length 2. If none verified and
+    that took less than `EARLY_BY` of the budget, the stamps and then the object moves each
+    view's train pairs teach are fitted in at most `EARLY_SHARE` of it: cheap on most tasks,
+    and starved of time when they came last. Then each other view searches the programs of
+    length 1 and 2 in at most `VIEW_SHARE` of the budget; then the plain view goes on to
+    depth 3 in the time left. Every view stops once one has a program with an allowed test
+    size. Then each view's cell tables on its inputs are tried (`learn`), which rank after
+    every program of the search, so they fill an attempt it leaves free; if no program of the
+    search verifies, overlays of pieces are tried, whether a table did or not. Last, in the
+    time left: each view's tables on the states nearest its targets, then the stamps and the
+    moves not yet fitted to the end, which rank after everything else, so they only fill an
+    attempt that nothing else claims."""
     views = [plain, *others]
 
     def done() -> bool:
         return any(view.sized() for view in views)
 
+    start = time.monotonic()
     run = plain.levels()
     for _ in range(SHARED_PASSES):
         if done() or next(run, _END) is _END:
             break
+    if not done() and time.monotonic() - start < EARLY_BY * time_budget:
+        # cheap on most tasks (`benchmarks/learners.py` times them): fit them before the deeper search
+        early = time.monotonic() + EARLY_SHARE * time_budget
+        for learner in LEARNERS[2:]:
+            for view in views:
+                view.learn((learner,), deadline=early)
     for other in others:
         if done():
             break
@@ -442,7 +488,7 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     if not searched:
         for view in views:
             view.compose()
-    for learner in LEARNERS[1:]:  # in the time left: every view's stamps, then every view's moves
+    for learner in LEARNERS[1:]:  # in the time left: tables on the nearest states, stamps, moves
         for view in views:
             view.learn((learner,))
     return [f for view in views for f in view.results()]
