@@ -246,8 +246,9 @@ class _Search:
             out.extend(Step(prim.name, tuple(params)) for params in inferred[prim.params])
         return out
 
-    def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array]):
-        """Record the program if it reproduces the train outputs, after a colour map if needed."""
+    def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array], stops: bool = True):
+        """Record the program if it reproduces the train outputs, after a colour map if needed.
+        A learned model is recorded with `stops` False: it never ends the search (`sized`)."""
         table = _UNSET.copy()
         for out, target in zip(train_out, self.targets, strict=True):
             if out.shape != target.shape or not _fit_colours(table, out, target):
@@ -265,11 +266,12 @@ class _Search:
         program = program + tail
         found = Found(program, tuple(test_out), program_cost(program), sized)
         self.found.append(found)
-        if sized:
+        if sized and stops:
             self.sized_found.append(found)
 
     def sized(self) -> list[Found]:
-        """The programs found whose test outputs have an allowed size: only these stop the search."""
+        """The programs of the search (not the learners) found whose test outputs have an
+        allowed size: only these stop the search."""
         return self.sized_found
 
     def expand(self, program: Program, state: State, frontier: list) -> bool:
@@ -350,7 +352,8 @@ class _Search:
             for model in fit(list(state[: self.n_train]), list(self.targets)):
                 outs = [apply(g, model) for g in state]
                 if all(o is not None for o in outs):
-                    self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :])
+                    self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :],
+                                stops=False)
         for learner in only:
             if learner in ("stamp_around", "move_objects") and time.monotonic() <= stop:
                 self.learned.add(learner)
