@@ -115,8 +115,7 @@ def _nearest(g: Array) -> Array:
     they have one colour, `_NONE` where colours tie; a non-zero cell's own colour."""
     out = np.where(g != 0, g.astype(np.int64), -1)  # -1: not reached yet
     while (out < 0).any():
-        p = np.pad(out, 1, constant_values=-1)
-        near = np.stack([p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]])
+        near = _around(out, "plus", -1)
         reached = (near >= 0).any(0) & (out < 0)
         if not reached.any():
             break
@@ -156,6 +155,12 @@ def _neighbours(g: Array, shape: str) -> Array:
     return (_around(g, shape, 0) != 0).sum(0)
 
 
+def _other_neighbours(g: Array) -> Array:
+    """How many of a non-zero cell's eight neighbours have a non-zero colour not its own (0 on a 0 cell)."""
+    around = _around(g, "box", 0)
+    return ((around != 0) & (around != g)).sum(0) * (g != 0)
+
+
 def _same_neighbours(g: Array) -> Array:
     """How many of each cell's four edge neighbours have its colour."""
     return (_around(g, "plus", -1) == g).sum(0)
@@ -183,7 +188,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "row_parity": rows % 2,
         "row3": rows % 3,
         "column3": cols % 3,
-        "other_neighbours": ((_around(g, "box", 0) != 0) & (_around(g, "box", 0) != g)).sum(0) * (g != 0),
+        "other_neighbours": _other_neighbours(g),
         "line_colours": np.minimum(_line_colours(g), 3),
         "distance": np.minimum(_distance(g), 3),
         "column_parity": cols % 2,
@@ -206,8 +211,7 @@ def _distance(g: Array) -> Array:
     """Steps from each cell to the nearest non-zero cell through edge neighbours (0 on one)."""
     dist = np.where(g != 0, 0, 99)
     for k in range(1, 4):
-        p = np.pad(dist, 1, constant_values=99)
-        near = np.minimum.reduce([p[:-2, 1:-1], p[2:, 1:-1], p[1:-1, :-2], p[1:-1, 2:]])
+        near = _around(dist, "plus", 99).min(0)
         dist = np.where((dist == 99) & (near == k - 1), k, dist)
     return dist
 

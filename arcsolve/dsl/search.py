@@ -69,7 +69,8 @@ MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
 END_SHARE = 0.1  # of the time budget, kept for the learners and overlays of pieces
-LEARNERS = ("cell_table", "near_table", "stamp_around", "move_objects")  # in this order (`_run_views`)
+FITTED_ONCE = ("stamp_around", "move_objects")  # learners fitted on the raw grids, early if there is time
+LEARNERS = ("cell_table", "near_table", *FITTED_ONCE)  # in this order (`_run_views`)
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 MAX_TABLE_STATES = 8  # states with the target sizes that cell tables are fitted on, if the sizes change
@@ -355,7 +356,7 @@ class _Search:
                     self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :],
                                 stops=False)
         for learner in only:
-            if learner in ("stamp_around", "move_objects") and time.monotonic() <= stop:
+            if learner in FITTED_ONCE and time.monotonic() <= stop:
                 self.learned.add(learner)
 
     def compose(self) -> None:
@@ -473,7 +474,7 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     if not done() and time.monotonic() - start < EARLY_BY * time_budget:
         # cheap on most tasks (`benchmarks/learners.py` times them): fit them before the deeper search
         early = time.monotonic() + EARLY_SHARE * time_budget
-        for learner in LEARNERS[2:]:
+        for learner in FITTED_ONCE:
             for view in views:
                 view.learn((learner,), deadline=early)
     for other in others:
