@@ -3,8 +3,10 @@ train pairs, which also hold for new places and new numbers of objects."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from arcsolve.dsl import primitives as P
-from arcsolve.dsl.object_moves import apply_moves, fit_move_models
+from arcsolve.dsl.object_moves import DIRS8, _hits, _objects, _slide, apply_moves, fit_move_models
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
 from tests.grids import eq, g
@@ -35,6 +37,34 @@ def test_objects_fall_until_something_stops_them():
     assert falls, [str(m) for m in models]
     # the lower object lands first, the upper one on top of it
     eq(apply_moves(g([[2, 0], [0, 0], [4, 0], [0, 0]]), falls[0]), [[0, 0], [0, 0], [2, 0], [4, 0]])
+
+
+def test_slides_and_first_hits_match_a_step_by_step_walk():
+    rng = np.random.default_rng(5)
+
+    def walk(o, mask, d):  # steps until the next one leaves the grid, and the first step onto the mask
+        H, W = mask.shape
+        k = 0
+        while True:
+            ny, nx = o[0] + (k + 1) * d[0], o[1] + (k + 1) * d[1]
+            if ny.min() < 0 or nx.min() < 0 or ny.max() >= H or nx.max() >= W:
+                return k, None
+            if mask[ny, nx].any():
+                return k, k + 1
+            k += 1
+
+    for _ in range(150):
+        shape = (rng.integers(1, 9), rng.integers(1, 9))
+        grid = np.where(rng.random(shape) < 0.3, rng.integers(1, 4, size=shape), 0).astype(np.int8)
+        grid[rng.integers(grid.shape[0]), rng.integers(grid.shape[1])] = 5
+        o = next(q for q in _objects(grid, ("colour", 8)) if q[3] == 5)
+        mask = grid != 0
+        mask[o[0], o[1]] = False
+        hits = dict((d, k) for k, d in _hits(o, mask, DIRS8))
+        for d in DIRS8:
+            free, hit = walk(o, mask, d)
+            assert _slide(o, d, mask) == free
+            assert hits.get(d) == hit
 
 
 def test_an_object_slides_towards_its_anchor_until_it_touches_it():

@@ -75,28 +75,35 @@ def test_the_search_falls_back_on_stamps():
     assert any("stamp_around{" in format_program(f.program) and f.outputs[0].tolist() == y.tolist() for f in every)
 
 
-def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_and_only_if_it_starts_early(monkeypatch):
+def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_even_if_the_first_passes_run_long(monkeypatch):
     pairs = [stamped([(2, 2, 2), (6, 5, 2)]), stamped([(4, 4, 2)])]
     x, y = stamped([(3, 3, 2), (7, 7, 2)])
     task = make_task([(a.tolist(), b.tolist()) for a, b in pairs], [x.tolist()])
-    calls, fits = [], []
-    learn = _Search.learn
+    calls, fits, finished = [], [], []
+    learn, finish = _Search.learn, _Search.finish
 
     def spy(self, only=LEARNERS, deadline=None):
-        calls.append((only, deadline is not None))
+        calls.append((only, deadline is not None, len(finished)))
         learn(self, only, deadline)
 
     def counted(*args, **kwargs):
         fits.append(1)
         return fit_stamp_models(*args, **kwargs)
 
+    def finishing(self, program, state):
+        finished.append(program)
+        return finish(self, program, state)
+
     monkeypatch.setattr(_Search, "learn", spy)
+    monkeypatch.setattr(_Search, "finish", finishing)
     monkeypatch.setattr(search_module, "fit_stamp_models", counted)
-    found = distinct(_run_views(_Search(task, 4.0, 1, 100), [], 4.0))
-    assert calls[:3] == [(("stamp_around",), True), (("move_objects",), True), (("cell_table",), False)]
+    found = distinct(_run_views(_Search(task, 4.0, 2, 100), [], 4.0))
+    assert [c[:2] for c in calls[:3]] == [(("stamp_around",), True), (("move_objects",), True), (("cell_table",), False)]
+    assert calls[0][2] > 0  # after the first passes, which ended in a blink
     assert len(fits) == 1  # stamps fitted to the end before the deeper search are not fitted again at the end
     assert any(f.outputs[0].tolist() == y.tolist() for f in found[:2])
     calls.clear()
-    monkeypatch.setattr(search_module, "EARLY_BY", 0.0)  # the first passes end too late: all at the end
-    _run_views(_Search(task, 4.0, 1, 100), [], 4.0)
-    assert all(not early for _, early in calls) and calls[0] == (("cell_table",), False)
+    finished.clear()
+    monkeypatch.setattr(search_module, "EARLY_AT", 0.0)  # the first passes run long: the learners go mid-pass
+    _run_views(_Search(task, 4.0, 2, 100), [], 4.0)
+    assert [c[:3] for c in calls[:2]] == [(("stamp_around",), True, 0), (("move_objects",), True, 0)]

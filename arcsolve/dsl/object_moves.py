@@ -34,16 +34,19 @@ GROUPINGS = ("colour", "all", "size")
 MAX_OBJECTS = 40  # per grid: more is a texture, not objects that move
 MAX_RULE_SETS = 3000  # combinations of the groups' candidate rules tried
 MoveModel = tuple  # (objects, grouping, ((group, rule), ...))
+Obj = tuple  # (rows, columns, colours, colour or -1, (top, bottom, left, right))
 
 
-def _objects(g: Array, kind: tuple[str, int]) -> list[tuple[Array, Array, Array, int]]:
-    """(rows, columns, colours, colour or -1 for a many-coloured one) of each object."""
+def _objects(g: Array, kind: tuple[str, int]) -> list[Obj]:
+    """(rows, columns, colours, colour or -1 for a many-coloured one, bounding box) of each
+    object."""
     lab, n = label(g, g != 0, diagonal=kind[1] == 8, by_colour=kind[0] == "colour")
     found = []
     for i in range(1, n + 1):
         ys, xs = np.nonzero(lab == i)
         cs = g[ys, xs]
-        found.append((ys, xs, cs, int(cs[0]) if (cs == cs[0]).all() else -1))
+        box = (int(ys[0]), int(ys[-1]), int(xs.min()), int(xs.max()))  # rows come sorted
+        found.append((ys, xs, cs, int(cs[0]) if (cs == cs[0]).all() else -1, box))
     return found
 
 
@@ -59,47 +62,65 @@ def _groups(objs: list, grouping: str) -> list | None:
     return ["largest" if s == largest else "other" for s in sizes]
 
 
-def _shifts_seen(o: tuple, out: Array) -> set[tuple[int, int]]:
+def _inside(o: Obj, dy: int, dx: int, H: int, W: int) -> bool:
+    """Whether object o, shifted by (dy, dx), stays on an H x W grid."""
+    top, bottom, left, right = o[4]
+    return top + dy >= 0 and left + dx >= 0 and bottom + dy < H and right + dx < W
+
+
+def _shifts_seen(o: Obj, out: Array) -> set[tuple[int, int]]:
     """Every shift at which the object's cells, with their colours, appear in `out`."""
-    ys, xs, cs, _ = o
+    ys, xs, cs = o[0], o[1], o[2]
     H, W = out.shape
     seen = set()
     for y, x in zip(*np.nonzero(out == cs[0]), strict=True):
         dy, dx = int(y - ys[0]), int(x - xs[0])
-        ny, nx = ys + dy, xs + dx
-        if ny.min() >= 0 and nx.min() >= 0 and ny.max() < H and nx.max() < W and (out[ny, nx] == cs).all():
+        if _inside(o, dy, dx, H, W) and (out[ys + dy, xs + dx] == cs).all():
             seen.add((dy, dx))
     return seen
 
 
-def _inside(ny: Array, nx: Array, H: int, W: int) -> bool:
-    return ny.min() >= 0 and nx.min() >= 0 and ny.max() < H and nx.max() < W
+def _offsets(o: Obj, mask: Array) -> tuple[Array, Array]:
+    """Rows and columns from each of o's cells (columns) to each cell of `mask` (rows)."""
+    my, mx = np.nonzero(mask)
+    return my[:, None] - o[0][None, :], mx[:, None] - o[1][None, :]
 
 
-def _first_hit(o: tuple, mask: Array, d: tuple[int, int]) -> int | None:
-    """How far o slides along d before it first overlaps `mask`; None if it leaves the grid first."""
+def _first(dy: Array, dx: Array, d: tuple[int, int]) -> int | None:
+    """The fewest steps along d that take one of the cells onto a mask cell (`_offsets`)."""
+    k = dy * d[0] if d[0] else dx * d[1]
+    along = (k > 0) & (dy == k * d[0]) & (dx == k * d[1])
+    return int(k[along].min()) if along.any() else None
+
+
+def _hits(o: Obj, mask: Array, dirs: tuple) -> list[tuple[int, tuple[int, int]]]:
+    """(k, d) for each direction d along which o, slid k cells, first overlaps `mask`
+    without leaving the grid first."""
     H, W = mask.shape
-    for k in range(1, max(H, W) + 1):
-        ny, nx = o[0] + k * d[0], o[1] + k * d[1]
-        if not _inside(ny, nx, H, W):
-            return None
-        if mask[ny, nx].any():
-            return k
-    return None
+    dy, dx = _offsets(o, mask)
+    hits = []
+    for d in dirs:
+        k = _first(dy, dx, d)
+        if k is not None and _inside(o, k * d[0], k * d[1], H, W):
+            hits.append((k, d))
+    return hits
 
 
-def _slide(ys: Array, xs: Array, d: tuple[int, int], occupied: Array) -> int:
-    """How far cells slide along d before the grid's edge or an occupied cell stops them."""
+def _slide(o: Obj, d: tuple[int, int], occupied: Array) -> int:
+    """How far o slides along d before the grid's edge or an occupied cell stops it."""
     H, W = occupied.shape
-    k = 0
-    while True:
-        ny, nx = ys + (k + 1) * d[0], xs + (k + 1) * d[1]
-        if not _inside(ny, nx, H, W) or occupied[ny, nx].any():
-            return k
-        k += 1
+    top, bottom, left, right = o[4]
+    far = H + W  # no edge along an axis the slide does not move on
+    room = min((top, far, H - 1 - bottom)[d[0] + 1], (left, far, W - 1 - right)[d[1] + 1])  # to the edge
+    k = _first(*_offsets(o, occupied), d)
+    return room if k is None else min(room, k - 1)
 
 
-def _anchor_box(anchor, objs: list, o: tuple) -> tuple[int, int, int, int] | None:
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def _anchor_box(anchor, objs: list, o: Obj) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) of the anchor object: the one largest, or the one of a colour."""
     if anchor == "largest":
         sizes = [len(q[0]) for q in objs]
@@ -112,22 +133,25 @@ def _anchor_box(anchor, objs: list, o: tuple) -> tuple[int, int, int, int] | Non
         if len(matches) != 1:
             return None
         q = matches[0]
-    return int(q[0].min()), int(q[0].max()), int(q[1].min()), int(q[1].max())
+    return q[4]
 
 
-def _shift(o: tuple, rule: tuple, objs: list) -> tuple[int, int] | None:
+def _shift(o: Obj, rule: tuple, objs: list) -> tuple[int, int] | None:
     """The shift a const, size, step or align rule gives object o."""
-    ys, xs = o[0], o[1]
+    return _shift_to(o, rule, None if rule[0] in ("const", "size") else _anchor_box(rule[1], objs, o))
+
+
+def _shift_to(o: Obj, rule: tuple, box: tuple[int, int, int, int] | None) -> tuple[int, int] | None:
+    """The shift a rule gives object o, given its anchor's box for a step or align rule."""
+    top, bottom, left, right = o[4]
     if rule[0] == "const":
         return rule[1]
     if rule[0] == "size":
-        return int(rule[1][0] * (ys.max() - ys.min() + 1)), int(rule[1][1] * (xs.max() - xs.min() + 1))
-    box = _anchor_box(rule[1], objs, o)
+        return rule[1][0] * (bottom - top + 1), rule[1][1] * (right - left + 1)
     if box is None:
         return None
-    top, bottom, left, right = int(ys.min()), int(ys.max()), int(xs.min()), int(xs.max())
     if rule[0] == "step":
-        return int(np.sign(box[0] + box[1] - top - bottom)), int(np.sign(box[2] + box[3] - left - right))
+        return _sign(box[0] + box[1] - top - bottom), _sign(box[2] + box[3] - left - right)
     axis, edge = rule[2], rule[3]
     lo, hi, a_lo, a_hi = (top, bottom, box[0], box[1]) if axis == 0 else (left, right, box[2], box[3])
     if edge == "lo":
@@ -158,10 +182,10 @@ def _draw(g: Array, objs: list, groups: list, rules: dict) -> Array | None:
         if rule[-1] == "move":
             out[o[0], o[1]] = 0
 
-    def paint(o: tuple, dy: int, dx: int) -> bool:
-        ny, nx = o[0] + dy, o[1] + dx
-        if not _inside(ny, nx, H, W):
+    def paint(o: Obj, dy: int, dx: int) -> bool:
+        if not _inside(o, dy, dx, H, W):
             return False
+        ny, nx = o[0] + dy, o[1] + dx
         under = out[ny, nx]
         if ((under != 0) & (under != o[2])).any():
             return False
@@ -185,13 +209,13 @@ def _draw(g: Array, objs: list, groups: list, rules: dict) -> Array | None:
                 mask[o[0], o[1]] = False
             if not mask.any():
                 return None
-            hits = [(k, d) for d in (DIRS8 if rule[2] == 8 else DIRS4) if (k := _first_hit(o, mask, d)) is not None]
+            hits = _hits(o, mask, DIRS8 if rule[2] == 8 else DIRS4)
             if len(hits) != 1:
                 return None
             k, d = hits[0]
             occupied = g != 0
             occupied[o[0], o[1]] = False
-            if _slide(o[0], o[1], d, occupied) != k - 1 or not paint(o, (k - 1) * d[0], (k - 1) * d[1]):
+            if _slide(o, d, occupied) != k - 1 or not paint(o, (k - 1) * d[0], (k - 1) * d[1]):
                 return None  # something else stands between the object and its anchor
         else:
             shift = _shift(o, rule, objs)
@@ -199,7 +223,7 @@ def _draw(g: Array, objs: list, groups: list, rules: dict) -> Array | None:
                 return None
     falling.sort(key=lambda item: -(item[0][0] * item[1][0] + item[0][1] * item[1][1]).max())  # nearest the wall first
     for o, d in falling:
-        k = _slide(o[0], o[1], d, out != 0)
+        k = _slide(o, d, out != 0)
         if not paint(o, k * d[0], k * d[1]):
             return None
     return out
@@ -219,23 +243,25 @@ def _candidates(members: list, data: list, colours: list[int], deadline: float |
     common = set.intersection(*seen) - {(0, 0)}
     for d in sorted(common, key=lambda d: (abs(d[0]) + abs(d[1]), d))[:3]:
         rules += [("const", d, "move"), ("const", d, "copy")]
+    anchors = [*colours, "largest"]
     shaped = [("size", (ky, kx), mode) for ky in range(-2, 3) for kx in range(-2, 3) if ky or kx
               for mode in ("move", "copy")]
-    for anchor in [*colours, "largest"]:
+    for anchor in anchors:
         for mode in ("move", "copy"):
             shaped.append(("step", anchor, mode))
             shaped += [("align", anchor, axis, edge, mode) for axis in (0, 1) for edge in ("lo", "hi", "mid")]
+    boxes = [{a: _anchor_box(a, data[i][2], o) for a in anchors} for o, _, i in members]  # each member's anchors
     for rule in shaped:
         if deadline is not None and time.monotonic() > deadline:
             return None
-        shifts = [_shift(o, rule, data[i][2]) for o, _, i in members]
+        shifts = [_shift_to(o, rule, None if rule[0] == "size" else box[rule[1]])
+                  for (o, _, _), box in zip(members, boxes, strict=True)]
         if all(d is not None and d in s and not (d == (0, 0) and rule[-1] == "copy")
                for d, s in zip(shifts, seen, strict=True)) and any(d != (0, 0) for d in shifts):
             rules.append(rule)
     for d in DIRS4:  # every object's shift must lie along d (or be none)
         if all(any(dy * d[1] == dx * d[0] and dy * d[0] >= 0 and dx * d[1] >= 0 for dy, dx in s) for s in seen):
             rules.append(("grav", d, "move"))
-    anchors = [*colours, "largest"]
     rules += [("toward", anchor, n, mode) for anchor in anchors for n in (4, 8) for mode in ("move", "copy")]
     return rules
 

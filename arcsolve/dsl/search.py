@@ -78,8 +78,8 @@ MAX_NEAR_STATES = 4  # states nearest the targets that cell tables are fitted on
 VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
 SHARED_PASSES = 2  # the plain view's passes before the other views' turns: depth 1, programs of length 2
 VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered colours
-EARLY_SHARE = 0.1  # of the time budget, at most, for the stamps and moves before the deeper search
-EARLY_BY = 0.5  # of the time budget: the stamps and moves go first only if the first passes end by then
+EARLY_SHARE = 0.1  # of the time budget, at most, for the stamps and again for the moves before the deeper search
+EARLY_AT = 0.5  # of the time budget: the stamps and moves go then if the first passes still run
 _END = object()
 _UNSET = np.full(10, -1, dtype=np.int8)  # a colour table with no colour mapped yet
 
@@ -222,11 +222,19 @@ class _Search:
         self.input_wrong = 0 if self.resized else int(
             (np.concatenate([g.ravel() for g in self.train_in]) != self.flat_targets).sum())
         self.learned: set[str] = set()  # the learners that have been fitted to the end
+        self.pause: tuple[float, Callable[[], None]] | None = None  # (when, what): run once, mid-pass
         covers = [Cover(base, self.train_in, self.targets) for base in bases(self.targets)]
         self.covers = [c for c in covers if c.ok]
 
     def out_of_time(self) -> bool:
-        return time.monotonic() > self.deadline
+        """Whether the search's deadline has passed; first runs the `pause` callback, once, if
+        its time has come (the early learners, when the first passes run long)."""
+        now = time.monotonic()
+        if self.pause is not None and now > self.pause[0]:
+            callback, self.pause = self.pause[1], None
+            callback()
+            now = time.monotonic()
+        return now > self.deadline
 
     def steps(self, state: State, last: bool) -> list[Step]:
         """Every step worth trying on a state; on the last level only shape-compatible ones."""
@@ -449,12 +457,13 @@ class _Search:
 def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) -> list[Found]:
     """Search a task as given and in its other views (`VIEWS`), if it has any.
 
-    The plain view goes first up to its complete programs of length 2. If none verified and
-    that took less than `EARLY_BY` of the budget, the stamps and then the object moves each
-    view's train pairs teach are fitted in at most `EARLY_SHARE` of it: cheap on most tasks,
-    and starved of time when they came last. Then each other view searches the programs of
-    length 1 and 2 in at most `VIEW_SHARE` of the budget; then the plain view goes on to
-    depth 3 in the time left. Every view stops once one has a program with an allowed test
+    The plain view goes first up to its complete programs of length 2. Then, unless a program
+    verified, the stamps and then the object moves each view's train pairs teach are fitted,
+    each in at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of time when
+    they came last. On large grids those first passes can take the whole budget, so if they still run at
+    `EARLY_AT` of it, the learners go then, in the middle of the pass (`_Search.pause`). Then
+    each other view searches the programs of length 1 and 2 in at most `VIEW_SHARE` of the
+    budget; then the plain view goes on to depth 3 in the time left. Every view stops once one has a program with an allowed test
     size. Then each view's cell tables on its inputs are tried (`learn`), which rank after
     every program of the search, so they fill an attempt it leaves free; if no program of the
     search verifies, overlays of pieces are tried, whether a table did or not. Last, in the
@@ -466,17 +475,22 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     def done() -> bool:
         return any(view.sized() for view in views)
 
-    start = time.monotonic()
+    def fit_early() -> None:  # cheap on most tasks (`benchmarks/learners.py` times them)
+        if done():
+            return
+        for learner in FITTED_ONCE:
+            early = time.monotonic() + EARLY_SHARE * time_budget
+            for view in views:
+                view.learn((learner,), deadline=early)
+
+    plain.pause = (time.monotonic() + EARLY_AT * time_budget, fit_early)
     run = plain.levels()
     for _ in range(SHARED_PASSES):
         if done() or next(run, _END) is _END:
             break
-    if not done() and time.monotonic() - start < EARLY_BY * time_budget:
-        # cheap on most tasks (`benchmarks/learners.py` times them): fit them before the deeper search
-        early = time.monotonic() + EARLY_SHARE * time_budget
-        for learner in FITTED_ONCE:
-            for view in views:
-                view.learn((learner,), deadline=early)
+    if plain.pause is not None:  # the first passes ended before EARLY_AT
+        plain.pause = None
+        fit_early()
     for other in others:
         if done():
             break
