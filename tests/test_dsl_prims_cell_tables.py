@@ -227,3 +227,12 @@ def test_a_table_paints_the_rarest_colour_whatever_it_is():
     tables = fit_tables([x for x, _ in train], [y for _, y in train])
     assert tables
     eq(P.cell_table(g([[0, 5, 6, 6]]), tables[0]), [[5, 5, 6, 6]])
+
+
+def test_a_resized_task_keeps_the_states_nearest_its_targets_too():
+    task = make_task([([[1, 0], [0, 0]], [[1, 1, 1, 1], [1, 1, 1, 1]])], [[[2, 0], [0, 0]]])
+    s = _Search(task, 1.0, 1, 100)
+    assert s.resized and s.input_wrong == 8  # any state with a right cell beats the input
+    for wrong in (8, 5, 1):
+        s.keep_near((("rot90",),), (), wrong)
+    assert sorted(-item[0] for item in s.near) == [1, 5]

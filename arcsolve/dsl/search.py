@@ -15,7 +15,8 @@ expansion asks again what the lookahead asked. The clock is checked at every ste
 
 The stamps a task paints around its cells or objects (`arcsolve.dsl.stamping`) and the
 moves of its objects (`arcsolve.dsl.object_moves`) are fitted on the train pairs before the
-deeper search, where the first passes leave time; they rank after everything else. When the
+deeper search (at half the budget if the first passes still run then); they rank after
+everything else. When the
 search is over, a table from a few features of each cell to its new colour is fitted on the
 train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found. States with the
 target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no program verified, a few
@@ -74,7 +75,7 @@ LEARNERS = ("cell_table", "near_table", *FITTED_ONCE)  # in this order (`_run_vi
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
 MAX_CACHED = 100_000  # step results remembered per task
 MAX_TABLE_STATES = 8  # states with the target sizes that cell tables are fitted on, if the sizes change
-MAX_NEAR_STATES = 4  # states nearest the targets that cell tables are fitted on, if the sizes stay
+MAX_NEAR_STATES = 4  # states nearest the targets that cell tables are fitted on
 VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
 SHARED_PASSES = 2  # the plain view's passes before the other views' turns: depth 1, programs of length 2
 VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered colours
@@ -219,7 +220,7 @@ class _Search:
         self.resized_states: list[tuple[Program, State]] = []  # for cell tables, if resized
         self.flat_targets = np.concatenate([t.ravel() for t in self.targets])
         self.near: list[tuple[int, int, Program, State]] = []  # heap of (-wrong cells, order, program, state)
-        self.input_wrong = 0 if self.resized else int(
+        self.input_wrong = self.flat_targets.size if self.resized else int(  # a state kept must beat it
             (np.concatenate([g.ravel() for g in self.train_in]) != self.flat_targets).sum())
         self.learned: set[str] = set()  # the learners that have been fitted to the end
         self.pause: tuple[float, Callable[[], None]] | None = None  # (when, what): run once, mid-pass
@@ -316,7 +317,7 @@ class _Search:
         if program and self.resized and len(self.resized_states) < MAX_TABLE_STATES:
             self.resized_states.append((program, state))
         flat = np.concatenate([g.ravel() for g in train])
-        if program and not self.resized:
+        if program:
             self.keep_near(program, state, int((flat != self.flat_targets).sum()))
         for cover in self.covers:
             if len(cover.rows) < MAX_PIECES_KEPT:
@@ -324,7 +325,8 @@ class _Search:
 
     def keep_near(self, program: Program, state: State, wrong: int) -> None:
         """Keep the MAX_NEAR_STATES states with the fewest wrong train cells, each nearer the
-        targets than the inputs are, for cell tables to finish (a same-size task only)."""
+        targets than the inputs are (if the sizes change, with a right cell), for cell tables
+        to finish."""
         if wrong == 0 or wrong >= self.input_wrong:
             return
         item = (-wrong, -len(self.seen), program, state)  # ties: the one found first stays
@@ -338,14 +340,16 @@ class _Search:
         LEARNERS: cell tables (`fit_tables`) on the raw grids and, where the outputs have other
         sizes than the inputs, on the first states that have the target sizes (an input
         scaled up or cropped, then redrawn cell by cell); "near_table", cell tables on the
-        states nearest the targets of a same-size task (`keep_near`); stamps around the raw
-        grids' cells and objects (`fit_stamp_models`); moves of their objects
+        states nearest the targets (`keep_near`) but for those already fitted; stamps around
+        the raw grids' cells and objects (`fit_stamp_models`); moves of their objects
         (`fit_move_models`). A model counts only if it answers every test input. A learner
         stops at `deadline` (by default the search's `hard_deadline`); stamps or moves fitted
         to the end are not fitted again."""
         stop = self.hard_deadline if deadline is None else min(deadline, self.hard_deadline)
         grids = tuple(self.train_in + self.test_in)
-        near = [(program, state) for _, _, program, state in sorted(self.near, key=lambda item: item[:2], reverse=True)]
+        first = {program for program, _ in self.resized_states}  # their tables are fitted already
+        near = [(program, state) for _, _, program, state in sorted(self.near, key=lambda item: item[:2], reverse=True)
+                if program not in first]
         table = (partial(fit_tables, deadline=stop), apply_table, "cell_table")
         learners = [("cell_table", *table, program, state) for program, state in [((), grids), *self.resized_states]]
         learners += [("near_table", *table, program, state) for program, state in near]
