@@ -462,9 +462,9 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     """Search a task as given and in its other views (`VIEWS`), if it has any.
 
     The plain view goes first up to its complete programs of length 2. Then, unless a program
-    verified, the stamps and then the object moves each view's train pairs teach are fitted,
-    each in at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of time when
-    they came last. On large grids those first passes can take the whole budget, so if they still run at
+    verified, the stamps and then the object moves its train pairs teach are fitted, each in
+    at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of time when they
+    came last. On large grids those first passes can take the whole budget, so if they still run at
     `EARLY_AT` of it, the learners go then, in the middle of the pass (`_Search.pause`). Then
     each other view searches the programs of length 1 and 2 in at most `VIEW_SHARE` of the
     budget; then the plain view goes on to depth 3 in the time left. Every view stops once one has a program with an allowed test
@@ -482,10 +482,8 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     def fit_early() -> None:  # cheap on most tasks (`benchmarks/learners.py` times them)
         if done():
             return
-        for learner in FITTED_ONCE:
-            early = time.monotonic() + EARLY_SHARE * time_budget
-            for view in views:
-                view.learn((learner,), deadline=early)
+        for learner in FITTED_ONCE:  # the task as given only: the other views' are rarely needed
+            plain.learn((learner,), deadline=time.monotonic() + EARLY_SHARE * time_budget)
 
     plain.pause = (time.monotonic() + EARLY_AT * time_budget, fit_early)
     run = plain.levels()
