@@ -16,14 +16,13 @@ expansion asks again what the lookahead asked. The clock is checked at every ste
 The stamps a task paints around its cells or objects (`arcsolve.dsl.stamping`) and the
 moves of its objects (`arcsolve.dsl.object_moves`) are fitted on the train pairs before the
 deeper search (at half the budget if the first passes still run then); they rank after
-everything else. When the
-search is over, a table from a few features of each cell to its new colour is fitted on the
-train pairs (`arcsolve.dsl.cell_tables`); it ranks after the programs found. States with the
-target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no program verified, a few
-pieces that are each right where they draw are overlaid. Then, in the time left, tables are
-fitted on the few states nearest the targets (a step that does most of the work, then a
-table that finishes it), and the stamps and moves not yet fitted to the end. The last tenth
-of the budget is kept for these.
+everything else. When the search is over, a table from a few features of each cell to its
+new colour is fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the
+programs found. States with the target sizes are also kept as pieces
+(`arcsolve.dsl.compose`): if no program verified, a few pieces that are each right where
+they draw are overlaid. Then, in the time left, tables are fitted on the few states nearest
+the targets (a step that does most of the work, then a table that finishes it), and the
+stamps and moves not yet fitted to the end. The last tenth of the budget is kept for these.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same
@@ -464,15 +463,16 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     The plain view goes first up to its complete programs of length 2. Then, unless a program
     verified, the stamps and then the object moves its train pairs teach are fitted, each in
     at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of time when they
-    came last. On large grids those first passes can take the whole budget, so if they still run at
-    `EARLY_AT` of it, the learners go then, in the middle of the pass (`_Search.pause`). Then
-    each other view searches the programs of length 1 and 2 in at most `VIEW_SHARE` of the
-    budget; then the plain view goes on to depth 3 in the time left. Every view stops once one has a program with an allowed test
-    size. Then each view's cell tables on its inputs are tried (`learn`), which rank after
-    every program of the search, so they fill an attempt it leaves free; if no program of the
-    search verifies, overlays of pieces are tried, whether a table did or not. Last, in the
-    time left: each view's tables on the states nearest its targets, then the stamps and the
-    moves not yet fitted to the end, which rank after everything else, so they only fill an
+    came last. On large grids those first passes can take the whole budget, so if they still
+    run at `EARLY_AT` of it, the learners go then, in the middle of the pass (`_Search.pause`).
+    Then each other view searches the programs of length 1 and 2 in at most `VIEW_SHARE` of
+    the budget; then the plain view goes on to depth 3 in the time left. Every view stops once
+    one has a program with an allowed test size. Then each view's cell tables on its inputs
+    are tried (`learn`), which rank after every program of the search, so they fill an
+    attempt it leaves free; if no program of the search verifies, overlays of pieces are
+    tried, whether a table did or not. Last, in the time left: each view's tables on the
+    states nearest its targets, then the stamps and the moves not yet fitted to the end
+    (those of the other views), which rank after everything else, so they only fill an
     attempt that nothing else claims."""
     views = [plain, *others]
 
