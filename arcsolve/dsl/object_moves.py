@@ -21,9 +21,11 @@ from __future__ import annotations
 import itertools
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label
 
 Array = np.ndarray
@@ -37,9 +39,10 @@ MoveModel = tuple  # (objects, grouping, ((group, rule), ...))
 Obj = tuple  # (rows, columns, colours, colour or -1, (top, bottom, left, right))
 
 
-def _objects(g: Array, kind: tuple[str, int]) -> list[Obj]:
+@grid_memo()
+def _objects(g: Array, kind: tuple[str, int]) -> tuple[Obj, ...]:
     """(rows, columns, colours, colour or -1 for a many-coloured one, bounding box) of each
-    object."""
+    object (asked again for each grouping, so remembered per grid)."""
     lab, n = label(g, g != 0, diagonal=kind[1] == 8, by_colour=kind[0] == "colour")
     found = []
     for i in range(1, n + 1):
@@ -47,10 +50,10 @@ def _objects(g: Array, kind: tuple[str, int]) -> list[Obj]:
         cs = g[ys, xs]
         box = (int(ys[0]), int(ys[-1]), int(xs.min()), int(xs.max()))  # rows come sorted
         found.append((ys, xs, cs, int(cs[0]) if (cs == cs[0]).all() else -1, box))
-    return found
+    return tuple(found)
 
 
-def _groups(objs: list, grouping: str) -> list | None:
+def _groups(objs: Sequence[Obj], grouping: str) -> list | None:
     if grouping == "colour":
         return [o[3] for o in objs]
     if grouping == "all":
@@ -120,7 +123,7 @@ def _sign(v: int) -> int:
     return (v > 0) - (v < 0)
 
 
-def _anchor_box(anchor, objs: list, o: Obj) -> tuple[int, int, int, int] | None:
+def _anchor_box(anchor, objs: Sequence[Obj], o: Obj) -> tuple[int, int, int, int] | None:
     """(top, bottom, left, right) of the anchor object: the one largest, or the one of a colour."""
     if anchor == "largest":
         sizes = [len(q[0]) for q in objs]
@@ -136,7 +139,7 @@ def _anchor_box(anchor, objs: list, o: Obj) -> tuple[int, int, int, int] | None:
     return q[4]
 
 
-def _shift(o: Obj, rule: tuple, objs: list) -> tuple[int, int] | None:
+def _shift(o: Obj, rule: tuple, objs: Sequence[Obj]) -> tuple[int, int] | None:
     """The shift a const, size, step or align rule gives object o."""
     return _shift_to(o, rule, None if rule[0] in ("const", "size") else _anchor_box(rule[1], objs, o))
 
@@ -165,7 +168,7 @@ def _shift_to(o: Obj, rule: tuple, box: tuple[int, int, int, int] | None) -> tup
     return (s, 0) if axis == 0 else (0, s)
 
 
-def _draw(g: Array, objs: list, groups: list, rules: dict) -> Array | None:
+def _draw(g: Array, objs: Sequence[Obj], groups: list, rules: dict) -> Array | None:
     """Apply each object's group rule: erase the movers, then paint them at their new places."""
     H, W = g.shape
     movers = []

@@ -24,6 +24,7 @@ from collections import defaultdict
 
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label
 
 Array = np.ndarray
@@ -35,13 +36,15 @@ StampModel = tuple[str, int, tuple]
 _OUTSIDE = -1
 
 
-def _sources(g: Array, kind: str) -> list[tuple]:
-    """(key, colour, top, left, height, width) for each source of a stamp in g."""
+@grid_memo()
+def _sources(g: Array, kind: str) -> tuple[tuple, ...]:
+    """(key, colour, top, left, height, width) for each source of a stamp in g (asked again
+    for each reach and tier, so remembered per grid)."""
     if kind in ("cell", "cell_bg", "pooled"):
         ys, xs = np.nonzero(g)
         colours = g[ys, xs].tolist()
         keys = [0] * len(colours) if kind == "pooled" else colours
-        return list(zip(keys, colours, ys.tolist(), xs.tolist(), [1] * len(ys), [1] * len(ys), strict=True))
+        return tuple(zip(keys, colours, ys.tolist(), xs.tolist(), [1] * len(ys), [1] * len(ys), strict=True))
     found = []
     lab, n = label(g, g != 0, diagonal=True, by_colour=True)  # one-colour objects, 8-connected
     for i in range(1, n + 1):
@@ -52,7 +55,7 @@ def _sources(g: Array, kind: str) -> list[tuple]:
         shape[ys - top, xs - left] = 1
         key = (h, w, shape.tobytes())
         found.append((key if kind == "object_shape" else (c, key), c, top, left, h, w))
-    return found
+    return tuple(found)
 
 
 def _fit(pairs: list[tuple[Array, Array]], kind: str, min_support: int) -> tuple[dict, int]:
