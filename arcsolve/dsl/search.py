@@ -22,7 +22,8 @@ programs found. States with the target sizes are also kept as pieces
 (`arcsolve.dsl.compose`): if no program verified, a few pieces that are each right where
 they draw are overlaid. Then, in the time left, tables are fitted on the few states nearest
 the targets (a step that does most of the work, then a table that finishes it), and the
-stamps and moves not yet fitted to the end. The last tenth of the budget is kept for these.
+stamps and moves not yet fitted to the end. The last fifth of the budget is kept for these
+(`END_SHARE`); they stop at 95 % of it.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same
@@ -68,7 +69,8 @@ Shape = tuple[int, int]
 MAX_DEPTH = 3
 MAX_STATES = 40_000  # stored states, the search's memory bound
 MAX_CANDIDATES = 3
-END_SHARE = 0.1  # of the time budget, kept for the learners and overlays of pieces
+END_SHARE = 0.2  # of the time budget, kept for the learners and overlays of pieces
+SLACK_SHARE = 0.05  # of the time budget, left for returning the answers once the learners stop
 FITTED_ONCE = ("stamp_around", "move_objects")  # learners fitted on the raw grids, early if there is time
 LEARNERS = ("cell_table", "near_table", *FITTED_ONCE)  # in this order (`_run_views`)
 MAX_PIECES_KEPT = 5_000  # per base, so that the greedy cover stays fast
@@ -191,8 +193,9 @@ class _Search:
 
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
                  view: str = ""):
-        self.deadline = time.monotonic() + time_budget * (1 - END_SHARE)
-        self.hard_deadline = self.deadline + time_budget * END_SHARE / 2  # for fitting tables
+        start = time.monotonic()
+        self.deadline = start + time_budget * (1 - END_SHARE)
+        self.hard_deadline = start + time_budget * (1 - SLACK_SHARE)  # for the learners
         self.max_depth, self.max_states = max_depth, max_states
         self.train_in = [p.input.to_numpy().astype(np.int8) for p in task.train]
         self.test_in = [p.input.to_numpy().astype(np.int8) for p in task.test]
