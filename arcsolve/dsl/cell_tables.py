@@ -20,7 +20,6 @@ never showed, a table gives no answer rather than a guess.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
 from types import MappingProxyType
@@ -29,7 +28,7 @@ import numpy as np
 
 from arcsolve.dsl.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.objects import enclosed, labels
+from arcsolve.dsl.objects import PROPERTIES, enclosed, labels, objects
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.rules import lookup
 
@@ -231,25 +230,14 @@ def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
     edge = np.zeros(sizes.size, dtype=bool)
     edge[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
     edge[0] = False
-    distinct_sizes = np.unique(real)[::-1]
+    objs = objects(g, "colour4")  # in the order of `lab`'s labels
     rank = np.zeros(sizes.size, dtype=np.int64)
-    rank[1:] = np.minimum(np.searchsorted(-distinct_sizes, -real), 3) + 1  # 1 for the largest size
+    rank[1:] = np.minimum(PROPERTIES["size_rank"](g, objs), 4)  # 1 for the largest size
+    lone = np.zeros(sizes.size, dtype=bool)
+    if len(objs) > 1:  # with several objects, one whose shape no other has
+        lone[1:] = np.array(PROPERTIES["unique_shape"](g, objs)) == 1
     return {"largest": largest[lab], "smallest": smallest[lab], "object_edge": edge[lab],
-            "size_rank": rank[lab], "lone_shape": _lone_shapes(lab, sizes.size - 1)[lab]}
-
-
-def _lone_shapes(lab: Array, n: int) -> Array:
-    """For each label 0..n, whether its object is the only one of its shape (where objects
-    have more than one shape)."""
-    keys = []
-    for k in range(1, n + 1):
-        ys, xs = np.nonzero(lab == k)
-        keys.append((ys.max() - ys.min(), xs.max() - xs.min(), tuple(ys - ys.min()), tuple(xs - xs.min())))
-    lone = np.zeros(n + 1, dtype=bool)
-    counts = Counter(keys)
-    if len(counts) > 1:
-        lone[1:] = [counts[key] == 1 for key in keys]
-    return lone
+            "size_rank": rank[lab], "lone_shape": lone[lab]}
 
 
 def _answers(g: Array, target: Array) -> Array:
@@ -262,12 +250,18 @@ def _answers(g: Array, target: Array) -> Array:
     return (bits | (np.int64(1) << (FIRST_PAINT + t))).ravel()
 
 
-def _keys(g: Array, names: Sequence[str]) -> Array:
-    key = np.zeros(g.size, dtype=np.int64)
-    feats = features(g)
-    for name in names:
-        key = key * _BASE + feats[name].ravel()
+def _fold(columns: Sequence[Array], size: int) -> Array:
+    """Each cell's key from its values of some features (the first the most significant):
+    the one encoding that fitting and applying a table share."""
+    key = np.zeros(size, dtype=np.int64)
+    for column in columns:
+        key = key * _BASE + column
     return key
+
+
+def _keys(g: Array, names: Sequence[str]) -> Array:
+    feats = features(g)
+    return _fold([feats[name].ravel() for name in names], g.size)
 
 
 def fit_tables(grids: Sequence[Array], targets: Sequence[Array], deadline: float | None = None) -> list[CellTable]:
@@ -284,9 +278,7 @@ def fit_tables(grids: Sequence[Array], targets: Sequence[Array], deadline: float
         for n, combo in enumerate(combinations(range(len(names)), k)):
             if deadline is not None and n % 64 == 0 and time.monotonic() > deadline:
                 return tables
-            keys = np.zeros(answers.size, dtype=np.int64)
-            for f in combo:
-                keys = keys * _BASE + values[f]
+            keys = _fold([values[f] for f in combo], answers.size)
             allowed = np.full(_BASE**k, -1, dtype=np.int64)  # every key below _BASE**k: no sorting
             np.bitwise_and.at(allowed, keys, answers)
             seen = np.bincount(keys, minlength=allowed.size) > 0
