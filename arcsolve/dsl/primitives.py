@@ -464,7 +464,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(count_row),
     _p(feature_cell, "feature"),
     _p(upscale_by_colours),
-    *(_p(fn, kind, shape) for family in FAMILIES for fn, kind, shape in family.REGISTRY),
+    *(_p(*row) for family in FAMILIES for row in family.REGISTRY),
     _p(cell_rule, "cell_rule", shape="same", cost=2.0),
     _p(recolor, "learned", shape="same", cost=0.5),
     _p(cell_table, "learned", shape="same", cost=5.0),  # after every program of the search

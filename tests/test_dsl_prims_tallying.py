@@ -1,0 +1,91 @@
+"""Tests of the tallying family: a learned order of cells filled as far as a count of the
+input says, a train output picked by a class of the input, and the parameter inference that
+offers each only where the train outputs show the pattern."""
+
+import pytest
+
+from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search
+from arcsolve.dsl.tallying import Classes, Tally, features, pick_output, tally_fill
+from arcsolve.loaders import load_tasks
+from tests.grids import eq, g
+
+
+def infer(kind, grids, targets) -> list[tuple]:
+    return PARAMS[kind](grids, targets, task_facts(grids, targets))
+
+
+def test_features_count_cells_objects_and_colours():
+    grid = g([[1, 1, 0, 2],
+              [0, 0, 0, 2],
+              [3, 0, 1, 0]])
+    f = features(grid)
+    assert (f["cells"], f["cells 1"], f["cells 2"], f["cells 4"]) == (6, 3, 2, 0)
+    assert (f["objects"], f["objects 1"], f["blocks 1"], f["blocks"]) == (4, 2, 1, 2)
+    assert (f["objects8"], f["colours"], f["shapes"]) == (3, 3, 3)  # the 1 at (2, 2) touches a 2 diagonally
+    assert (f["main colour"], f["least colour"], f["mirrors"]) == (1, 3, 0)
+    assert features(g([[1, 2], [2, 1]]))["main colour"] == -1  # a tie
+    assert features(g([[1, 1], [1, 1]]))["mirrors"] == 3  # both mirror symmetries
+
+
+def test_tally_fill():
+    order = ((0, 0), (0, 1), (1, 1), (0, 2))
+    eq(tally_fill(g([[5, 0, 5, 5]]), Tally("cells", 2, order, (2, 3))), [[2, 2, 0], [0, 2, 0]])
+    eq(tally_fill(g([[0, 0]]), Tally("cells", 2, order, (2, 3))), [[0, 0, 0], [0, 0, 0]])
+    eq(tally_fill(g([[7, 0, 7]]), Tally("objects", -1, order, (1, 4))), [[7, 7, 0, 0]])  # its main colour
+    assert tally_fill(g([[5] * 5]), Tally("cells", 2, order, (2, 3))) is None  # more than the order holds
+    assert tally_fill(g([[1, 2]]), Tally("cells", -1, order, (1, 4))) is None  # no main colour
+
+
+def test_pick_output():
+    classes = Classes("colours", ((1, ((5, 5),)), (2, ((0, 5),))))
+    eq(pick_output(g([[3, 3, 0]]), classes), [[5, 5]])
+    eq(pick_output(g([[3, 4, 0]]), classes), [[0, 5]])
+    assert pick_output(g([[3, 4, 6]]), classes) is None  # three colours: a class never seen
+
+
+def test_tally_inference_learns_the_order_from_nested_outputs():
+    grids = [g([[1, 0, 0]]), g([[1, 1, 1]]), g([[0, 1, 1]])]
+    targets = [g([[0, 4], [0, 0]]), g([[4, 4], [0, 4]]), g([[4, 4], [0, 0]])]
+    offered = [t for (t,) in infer("tally", grids, targets)]
+    assert Tally("cells", 4, ((0, 1), (0, 0), (1, 1)), (2, 2)) in offered
+    assert all(t.feature != "colours" for t in offered)  # one colour in every input: not the count
+    crossed = [targets[0], g([[4, 0], [0, 4]]), targets[2]]  # painted cells that do not grow by inclusion
+    assert infer("tally", grids, crossed) == []
+    assert infer("tally", grids, [targets[0], targets[0], targets[0]]) == []  # nothing to count
+    two_colours = [targets[0], g([[3, 3], [0, 3]]), targets[2]]
+    assert infer("tally", grids, two_colours) == []  # the inputs' main colour is 1, not 3 or 4
+
+
+def test_classes_inference_needs_a_feature_that_splits_like_the_outputs():
+    grids = [g([[1, 1]]), g([[2, 3]]), g([[4, 4]]), g([[5, 6]])]
+    targets = [g([[1]]), g([[2]]), g([[1]]), g([[2]])]
+    offered = [c for (c,) in infer("classes", grids, targets)]
+    assert offered[0] == Classes("colours", ((1, ((1,),)), (2, ((2,),))))
+    assert all(c.feature != "main colour" for c in offered)  # four values for two outputs
+    assert infer("classes", grids, [g([[k]]) for k in range(4)]) == []  # no output repeats
+    own_colours = [g([[1, 2]]), g([[3, 4]]), g([[5, 6]]), g([[7, 8]])]  # alike but for colours none shares
+    assert infer("classes", own_colours, targets) == []
+
+
+def test_inference_offers_nothing_on_derived_grids():
+    grids = [g([[1, 0, 0]]), g([[1, 1, 1]])]
+    targets = [g([[4]]), g([[4]])]
+    facts = task_facts(grids, targets)
+    assert PARAMS["classes"](grids, targets, facts)
+    assert PARAMS["classes"]([x.copy() for x in grids], targets, facts) == []
+
+
+@pytest.mark.parametrize("task_id, program", [
+    ("794b24be", "tally_fill{cells -> 4 cells of a 3x3 grid, colour 2}"),  # as many cells as the input's
+    ("ff28f65a", "tally_fill{objects 2 -> 5 cells of a 3x3 grid, colour 1}"),  # one cell per red square
+    ("1fad071e", "tally_fill{blocks 1 -> 4 cells of a 1x5 grid, colour 1}"),  # blue squares, not lone cells
+    ("6e02f1e3", "pick_output{colours: 3 outputs}"),  # one pattern per number of colours
+    ("d4469b4b", "pick_output{main colour: 3 outputs}"),  # one pattern per colour
+])
+def test_search_solves_arc_tasks_by_tallying(task_id, program):
+    [task] = load_tasks(task_id)
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == program
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
