@@ -199,6 +199,28 @@ def test_split_stack():
     x = g([[1, 0, 2, 2]])
     eq(P.split_stack(x, "h2", 1), [[1, 2]])
     eq(P.split_stack(x, "h2", 0), [[2, 2]])
+    quarters = g([[1, 1, 2, 0],
+                  [1, 0, 2, 2],
+                  [0, 3, 4, 4],
+                  [3, 3, 0, 0]])
+    eq(P.split_stack(quarters, "quarters", (0, 3, 2, 1)), [[2, 3], [2, 2]])  # bottom first: 1, 4, 3, then 2
+    eq(P.split_stack(quarters, "quarters", 1), [[1, 1], [1, 2]])
+    assert P.split_stack(quarters, "h2", (0, 1, 2)) is None  # two parts, an order of three
+
+
+def test_split_orders_are_learned_from_the_targets():
+    quarters = g([[1, 1, 2, 0],
+                  [1, 0, 2, 2],
+                  [0, 3, 4, 4],
+                  [3, 3, 0, 0]])
+    target = g([[2, 3], [2, 2]])
+    offered = PARAMS["split_order"]([quarters], [target], task_facts([quarters], [target]))
+    assert ("quarters", 0) in offered and ("quarters", 1) in offered
+    learned = [order for mode, order in offered if mode == "quarters" and isinstance(order, tuple)]
+    assert learned and all(np.array_equal(P.split_stack(quarters, "quarters", o), target) for o in learned)
+    assert (0, 3, 2, 1) in learned
+    halves = PARAMS["split_order"]([quarters], [g([[1, 1, 1, 1]])], task_facts([quarters], [g([[1, 1, 1, 1]])]))
+    assert all(not isinstance(order, tuple) for _, order in halves)  # parts not of the target's size
 
 
 def test_split_pick():
@@ -497,13 +519,17 @@ def test_select_by_common_shape_secondary_cells_and_holes():
     assert select(y, "least_secondary", "multi8").colours == (2, 4)
 
 
-def test_split_into_squares_and_long_halves():
+def test_split_into_squares_long_halves_and_quarters():
     x = g([[1, 2, 3, 4, 5, 6], [7, 8, 9, 1, 2, 3]])
     assert [p.tolist() for p in split(x, "squares")] == [[[1, 2], [7, 8]], [[3, 4], [9, 1]], [[5, 6], [2, 3]]]
     assert [p.tolist() for p in split(x, "long2")] == [[[1, 2, 3], [7, 8, 9]], [[4, 5, 6], [1, 2, 3]]]
     assert [p.tolist() for p in split(x.T, "long2")] == [[[1, 7], [2, 8], [3, 9]], [[4, 1], [5, 2], [6, 3]]]
     assert split(g([[1, 2], [3, 4]]), "squares") is None and split(g([[1, 2], [3, 4]]), "long2") is None
     assert split(g([[1, 2, 3]]), "long2") is None
+    y = np.arange(24).reshape(4, 6) % 10
+    assert [p.tolist() for p in split(y, "quarters")] == [y[:2, :3].tolist(), y[:2, 3:].tolist(),
+                                                         y[2:, :3].tolist(), y[2:, 3:].tolist()]
+    assert split(g([[1, 2], [3, 4]]), "quarters") is None  # quarters of one cell are no parts
 
 
 def test_split_by_separator_grid():

@@ -242,7 +242,7 @@ def test_states_closer_to_the_targets_come_first():
 
 
 @pytest.mark.parametrize("task_id", ["3c9b0459", "6150a2bd", "007bbfb7", "d037b0a7", "08ed6ac7", "4258a5f9",
-                                     "5bd6f4ac", "a87f7484", "54d9e175"])
+                                     "5bd6f4ac", "a87f7484", "54d9e175", "75b8110e"])
 def test_real_arc_tasks_are_solved(training, task_id):
     task = training[task_id]
     solution = solve(task, FAST)

@@ -270,7 +270,8 @@ def _split_by_lines(g: Array) -> list[Array] | None:
 @grid_memo()
 def split(g: Array, mode: str) -> tuple[Array, ...] | None:
     """Equal parts of a grid: by separator lines ('lines'), into halves ('h2', 'v2', 'long2':
-    across the longer side), or into squares along the longer side ('squares')."""
+    across the longer side), into quarters in reading order ('quarters', each side even and
+    over 2), or into squares along the longer side ('squares')."""
     h, w = g.shape
     if mode == "lines":
         parts = _split_by_lines(g)
@@ -283,6 +284,8 @@ def split(g: Array, mode: str) -> tuple[Array, ...] | None:
         if w > h and w % h == 0:
             return tuple(g[:, i : i + h] for i in range(0, w, h))
         return None
+    if mode == "quarters" and h % 2 == 0 and w % 2 == 0 and h > 2 and w > 2:
+        return tuple(g[r : r + h // 2, c : c + w // 2] for r in (0, h // 2) for c in (0, w // 2))
     if mode == "h2" and w % 2 == 0:
         return g[:, : w // 2], g[:, w // 2 :]
     if mode == "v2" and h % 2 == 0:

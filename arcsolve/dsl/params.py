@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from itertools import product
+from itertools import permutations, product
 from types import MappingProxyType
 
 import numpy as np
@@ -25,7 +25,7 @@ Params = tuple
 
 UNIT_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIRECTIONS = ("down", "up", "left", "right")
-SPLIT_MODES = ("lines", "h2", "v2", "long2", "squares")
+SPLIT_MODES = ("lines", "h2", "v2", "long2", "quarters", "squares")
 CONNECTIVITIES = ("multi8", "colour4")
 
 
@@ -105,6 +105,34 @@ def _modes(grids: Sequence[Array]) -> list[str]:
     return [m for m in SPLIT_MODES if all(split(g, m) is not None for g in grids)]
 
 
+def _stacked(parts: Sequence[Array]) -> Array:
+    out = np.zeros_like(parts[0])
+    for p in parts:
+        out = np.where(p != 0, p, out)
+    return out
+
+
+def _split_orders(grids, targets, facts) -> list[Params]:
+    """Each split mode with the last or the first part on top and, where every grid splits
+    into 3 or 4 parts of its target's size, the other orders that stack them into every target."""
+    offered: list[Params] = []
+    for mode in _modes(grids):
+        offered += [(mode, 0), (mode, 1)]
+        parts = [split(g, mode) for g in grids]
+        counts = {len(p) for p in parts}
+        if len(counts) != 1 or not 3 <= min(counts) <= 4:
+            continue
+        if any(p[0].shape != t.shape for p, t in zip(parts, targets, strict=True)):
+            continue
+        k = counts.pop()
+        for order in permutations(range(k)):
+            if order in (tuple(range(k)), tuple(range(k))[::-1]):
+                continue
+            if all(np.array_equal(_stacked([p[i] for i in order]), t) for p, t in zip(parts, targets, strict=True)):
+                offered.append((mode, order))
+    return offered
+
+
 def _present(grids: Sequence[Array]) -> list[int]:
     return sorted(_colours(grids) - {0})
 
@@ -170,7 +198,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
         (how,) for how in ("fullest", "emptiest", "most_colours", "least_colours", "unique_colours")
     ],
     "drawn": lambda grids, targets, facts: [(c,) for c in facts.drawn],
-    "split_order": lambda grids, targets, facts: list(product(_modes(grids), (0, 1))),
+    "split_order": _split_orders,
     "split_pick": lambda grids, targets, facts: list(
         product(_modes(grids), ("first", "unique", "unique_mask", "asymmetric", "fullest", "emptiest"))
     ),

@@ -312,13 +312,15 @@ def split_overlay(g: Array, mode: str, op: str) -> Array | None:
     return _OVERLAYS[op](np.stack(parts) != 0).astype(g.dtype)
 
 
-def split_stack(g: Array, mode: str, first_on_top: int) -> Array | None:
-    """Split into equal parts and lay them on top of each other (zero is transparent)."""
+def split_stack(g: Array, mode: str, order: int | tuple[int, ...]) -> Array | None:
+    """Split into equal parts and lay them on top of each other (zero is transparent), in order or a learned one."""
     parts = split(g, mode)
-    if parts is None:
+    if parts is None or (isinstance(order, tuple) and len(order) != len(parts)):
         return None
+    if isinstance(order, tuple):  # part indices, bottom first
+        parts = tuple(parts[i] for i in order)
     out = np.zeros_like(parts[0])
-    for p in parts[::-1] if first_on_top else parts:
+    for p in parts[::-1] if order == 1 else parts:
         out = np.where(p != 0, p, out)
     return out
 
