@@ -236,3 +236,24 @@ def test_a_resized_task_keeps_the_states_nearest_its_targets_too():
     for wrong in (8, 5, 1):
         s.keep_near((("rot90",),), (), wrong)
     assert sorted(-item[0] for item in s.near) == [1, 5]
+
+
+def test_the_rarest_colours_box_and_parities_counted_from_the_far_edges():
+    x = g([[1, 1, 1, 1, 1],
+           [1, 8, 1, 0, 1],
+           [1, 1, 1, 8, 1]])
+    feats = features(x)
+    assert feats["in_rare_box"].astype(int).tolist() == [[0, 0, 0, 0, 0], [0, 1, 1, 1, 0], [0, 1, 1, 1, 0]]
+    assert not features(g([[1, 2]]))["in_rare_box"].any()  # two colours tie as the rarest
+    assert feats["column_parity_end"][0].tolist() == [0, 1, 0, 1, 0]
+    assert features(g([[1, 2, 3, 4]]))["column_parity_end"][0].tolist() == [1, 0, 1, 0]  # 0 on the last column
+    assert features(g([[1], [2]]))["row_parity_end"][:, 0].tolist() == [1, 0]
+
+
+def test_a_table_recolours_what_lies_in_the_box_that_rare_markers_frame():
+    train = [(g([[1, 1, 1, 1], [1, 8, 1, 1], [1, 1, 8, 1]]), g([[1, 1, 1, 1], [1, 8, 3, 1], [1, 3, 8, 1]])),
+             (g([[1, 1, 1, 0], [0, 6, 1, 1], [1, 1, 1, 6]]), g([[1, 1, 1, 0], [0, 6, 3, 3], [1, 3, 3, 6]]))]
+    tables = fit_tables([x for x, _ in train], [y for _, y in train])
+    assert tables and all("in_rare_box" in names for names, _, _ in tables)
+    eq(P.cell_table(g([[1, 1, 1, 1], [1, 1, 2, 1], [1, 1, 1, 2]]), tables[0]),  # markers of a new colour
+       [[1, 1, 1, 1], [1, 1, 2, 3], [1, 1, 3, 2]])

@@ -3,18 +3,19 @@
 Where `arcsolve.dsl.rules` keys a cell by its exact neighbourhood, a cell table keys it by
 at most two features that say where it stands: is it 0, which sides see a non-zero cell
 along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
-how many neighbours it has (and how many of another colour), how far the nearest non-zero
-cell is, how many colours its row and column hold, its object's size, rank by size and
-whether its shape is the only one of its kind, the parity of its row and column and their
-remainder by 3; its own colour is the last feature tried. The table gives each key an
-*answer*: keep the cell's colour, take the colour first seen in one direction (or the one
-seen on both sides), its object's main or marker colour, the non-zero colour that the
-grid's mirror images or half turn put on it, the colour of the nearest non-zero cells, the
-grid's rarest or commonest colour, or paint one colour. So a table fitted on inputs drawn
-in red and blue also answers for green. It is fitted on the train inputs themselves
-(`fit_tables`): every key must have one answer that explains all its cells, and the
-fewest features that allow that are used. Applied to a grid with a key the train pairs
-never showed, a table gives no answer rather than a guess.
+does it lie in the bounding box of the rarest colour, how many neighbours it has (and how
+many of another colour), how far the nearest non-zero cell is, how many colours its row
+and column hold, its object's size, rank by size and whether its shape is the only one of
+its kind, the parity of its row and column (counted from either end) and their remainder
+by 3; its own colour is the last feature tried. The table gives each key an *answer*: keep
+the cell's colour, take the colour first seen in one direction (or the one seen on both
+sides), its object's main or marker colour, the non-zero colour that the grid's mirror
+images or half turn put on it, the colour of the nearest non-zero cells, the grid's rarest
+or commonest colour, or paint one colour. So a table fitted on inputs drawn in red and
+blue also answers for green. It is fitted on the train inputs themselves (`fit_tables`):
+every key must have one answer that explains all its cells, and the fewest features that
+allow that are used. Applied to a grid with a key the train pairs never showed, a table
+gives no answer rather than a guess.
 """
 
 from __future__ import annotations
@@ -109,6 +110,17 @@ def _grid_colours(g: Array) -> tuple[Array, Array]:
     return out[0], out[1]
 
 
+def _in_rare_box(g: Array) -> Array:
+    """Whether each cell lies in the bounding box of the grid's one least frequent non-zero
+    colour (nowhere if two tie): a few marker cells that frame a region."""
+    rare = int(_grid_colours(g)[0].flat[0])
+    inside = np.zeros(g.shape, dtype=bool)
+    if rare != _NONE:
+        ys, xs = np.nonzero(g == rare)
+        inside[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1] = True
+    return inside
+
+
 def _nearest(g: Array) -> Array:
     """The colour of the non-zero cells nearest each cell (in steps to an edge neighbour) where
     they have one colour, `_NONE` where colours tie; a non-zero cell's own colour."""
@@ -178,6 +190,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "zero": g == 0,
         **{f"has_{name}": look != _NONE for name, look in zip(LOOKS, looks, strict=True)},
         "enclosed": enclosed(g),
+        "in_rare_box": _in_rare_box(g),
         "neighbours": _neighbours(g, "plus"),
         "neighbours8": _neighbours(g, "box"),
         "same_neighbours": _same_neighbours(g),
@@ -191,6 +204,8 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "line_colours": np.minimum(_line_colours(g), 3),
         "distance": np.minimum(_distance(g), 3),
         "column_parity": cols % 2,
+        "row_parity_end": (h - 1 - rows) % 2,  # counted from the bottom
+        "column_parity_end": (w - 1 - cols) % 2,  # from the right
         "checker": (rows + cols) % 2,
         "edge": (rows == 0) | (cols == 0) | (rows == h - 1) | (cols == w - 1),
         "lines": (g != 0).any(1)[:, None] * 2 + (g != 0).any(0)[None, :],  # its row, its column has content
