@@ -12,7 +12,7 @@ inputs exactly as the outputs differ, so that it names the class rather than the
 Both are offered only on the raw train inputs, where the train outputs show the pattern.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
+shape effect, cost) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
 `arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
@@ -24,6 +24,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.counting import FEATURES, colour_cell
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import objects
 
@@ -47,17 +48,14 @@ def features(g: Array) -> MappingProxyType:
         out[f"cells {c}"] = int(counts[c])
         out[f"objects {c}"] = sum(o.colours == (c,) for o in pieces)
         out[f"blocks {c}"] = sum(o.colours == (c,) and o.size > 1 for o in pieces)
-    out["objects"] = len(pieces)
+    out["objects"] = FEATURES["objects4"](g)
     out["blocks"] = sum(o.size > 1 for o in pieces)
-    out["objects8"] = len(objects(g, "multi8"))
-    present = counts[1:]
-    out["colours"] = int(np.count_nonzero(present))
+    out["objects8"] = FEATURES["objects8"](g)
+    out["colours"] = FEATURES["colours"](g)
     out["shapes"] = len({o.shape_key() for o in pieces})
-    seen = present[present > 0]
-    for name, pick in (("main colour", np.max), ("least colour", np.min)):
-        best = pick(seen) if seen.size else 0
-        hits = np.flatnonzero((present == best) & (present > 0))
-        out[name] = int(hits[0]) + 1 if hits.size == 1 else -1
+    for name, how in (("main colour", "most"), ("least colour", "least")):
+        cell = colour_cell(g, how)
+        out[name] = -1 if cell is None else int(cell[0, 0])
     out["mirrors"] = int(np.array_equal(g, g[:, ::-1])) + 2 * int(np.array_equal(g, g[::-1]))
     return MappingProxyType(out)
 
