@@ -89,3 +89,10 @@ def test_search_solves_arc_tasks_by_tallying(task_id, program):
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program) == program
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_each_class_is_offered_once():
+    grids = [g([[1, 1]]), g([[2, 3]]), g([[4, 4]])]
+    targets = [g([[1]]), g([[2]]), g([[1]])]
+    offered = [c.feature for (c,) in infer("classes", grids, targets)]
+    assert offered and len(offered) == len(set(offered))  # "colours" is a count too, offered once

@@ -62,7 +62,7 @@ def features(g: Array) -> MappingProxyType:
 
 COUNTS = tuple(name for name in features(np.zeros((1, 1), dtype=np.int8))
                if name not in ("main colour", "least colour", "mirrors"))
-CLASSES = ("colours", "main colour", "least colour", "mirrors", *COUNTS)  # simplest first
+CLASSES = tuple(dict.fromkeys(("colours", "main colour", "least colour", "mirrors", *COUNTS)))  # simplest first
 
 
 @dataclass(frozen=True)
