@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from arcsolve.dsl import primitives as P
-from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay
+from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay, stack
 from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.objects import label, objects, select, split
 from arcsolve.dsl.params import PARAMS, task_facts
@@ -561,6 +561,11 @@ def test_overlay_lays_pieces_on_the_base():
     eq(overlay(base, [g([[1, 2], [0, 0]]), g([[3, 3], [0, 3]])], [(), (3,)]), [[3, 3], [0, 3]])
     eq(overlay(base, [g([[0, 2], [5, 0]])], [(2,)]), [[1, 2], [0, 0]])
     assert overlay(base, [g([[1]])], [()]) is None
+
+
+def test_stack_lays_grids_on_an_empty_one_zero_transparent():
+    eq(stack([g([[1, 1], [0, 1]]), g([[0, 2], [0, 0]]), g([[0, 0], [3, 0]])]), [[1, 2], [3, 1]])
+    eq(stack([g([[0, 0]])]), [[0, 0]])
 
 
 def test_cover_keeps_pieces_on_the_colours_they_get_right_and_covers_greedily():

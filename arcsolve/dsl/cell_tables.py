@@ -110,10 +110,10 @@ def _grid_colours(g: Array) -> tuple[Array, Array]:
     return out[0], out[1]
 
 
-def _in_rare_box(g: Array) -> Array:
-    """Whether each cell lies in the bounding box of the grid's one least frequent non-zero
-    colour (nowhere if two tie): a few marker cells that frame a region."""
-    rare = int(_grid_colours(g)[0].flat[0])
+def _in_rare_box(g: Array, rare: int) -> Array:
+    """Whether each cell lies in the bounding box of the cells of colour `rare`, the grid's one
+    least frequent non-zero colour (nowhere if two tie, `_NONE`): a few marker cells that
+    frame a region."""
     inside = np.zeros(g.shape, dtype=bool)
     if rare != _NONE:
         ys, xs = np.nonzero(g == rare)
@@ -190,7 +190,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "zero": g == 0,
         **{f"has_{name}": look != _NONE for name, look in zip(LOOKS, looks, strict=True)},
         "enclosed": enclosed(g),
-        "in_rare_box": _in_rare_box(g),
+        "in_rare_box": _in_rare_box(g, int(looks[LOOKS.index("rarest")].flat[0])),
         "neighbours": _neighbours(g, "plus"),
         "neighbours8": _neighbours(g, "box"),
         "same_neighbours": _same_neighbours(g),

@@ -56,6 +56,11 @@ def overlay(base: Array, pieces: Sequence[Array], colours: Sequence[tuple]) -> A
     return out
 
 
+def stack(grids: Sequence[Array]) -> Array:
+    """Grids of one size laid in order on an empty grid, each one's non-zero cells on top."""
+    return overlay(np.zeros_like(grids[0]), grids, [()] * len(grids))
+
+
 class Cover:
     """The usable pieces for one base, as bit rows over the concatenated train cells."""
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.dsl.compose import stack
 from arcsolve.dsl.counting import FEATURES
 from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
@@ -105,13 +106,6 @@ def _modes(grids: Sequence[Array]) -> list[str]:
     return [m for m in SPLIT_MODES if all(split(g, m) is not None for g in grids)]
 
 
-def _stacked(parts: Sequence[Array]) -> Array:
-    out = np.zeros_like(parts[0])
-    for p in parts:
-        out = np.where(p != 0, p, out)
-    return out
-
-
 def _split_orders(grids, targets, facts) -> list[Params]:
     """Each split mode with the last or the first part on top and, where every grid splits
     into 3 or 4 parts of its target's size, the other orders that stack them into every target."""
@@ -128,7 +122,7 @@ def _split_orders(grids, targets, facts) -> list[Params]:
         for order in permutations(range(k)):
             if order in (tuple(range(k)), tuple(range(k))[::-1]):
                 continue
-            if all(np.array_equal(_stacked([p[i] for i in order]), t) for p, t in zip(parts, targets, strict=True)):
+            if all(np.array_equal(stack([p[i] for i in order]), t) for p, t in zip(parts, targets, strict=True)):
                 offered.append((mode, order))
     return offered
 

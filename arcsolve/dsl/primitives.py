@@ -26,6 +26,7 @@ from arcsolve.dsl.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
+from arcsolve.dsl.compose import stack
 from arcsolve.dsl.counting import colour_cell, colour_ranking, count_row, feature_cell
 from arcsolve.dsl.drawing import fill_bbox, halo, interior, paint_empty_lines, rays
 from arcsolve.dsl.families import FAMILIES
@@ -319,10 +320,7 @@ def split_stack(g: Array, mode: str, order: int | tuple[int, ...]) -> Array | No
         return None
     if isinstance(order, tuple):  # part indices, bottom first
         parts = tuple(parts[i] for i in order)
-    out = np.zeros_like(parts[0])
-    for p in parts[::-1] if order == 1 else parts:
-        out = np.where(p != 0, p, out)
-    return out
+    return stack(parts[::-1] if order == 1 else parts)
 
 
 def _symmetric(p: Array) -> bool:
