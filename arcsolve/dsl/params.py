@@ -19,6 +19,7 @@ from arcsolve.dsl.compose import stack
 from arcsolve.dsl.counting import FEATURES
 from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
+from arcsolve.dsl.pairs import raw_inputs
 from arcsolve.dsl.rules import fit_rule
 
 Array = np.ndarray
@@ -151,7 +152,7 @@ def _anchors(grids, targets, facts) -> list[Params]:
 def _cell_rule(grids, targets, facts) -> list[Params]:
     """A neighbourhood rule fitted on the train inputs themselves (not on derived grids, where
     a table that merely memorises would verify too easily), if they change and it exists."""
-    if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
+    if not raw_inputs(grids, facts):
         return []
     if all(g.shape == t.shape and np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
         return []

@@ -19,6 +19,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from arcsolve.dsl.drawing import lines_along
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import Obj, enclosed, label, objects
+from arcsolve.dsl.pairs import raw_inputs
 
 Array = np.ndarray
 Stamps = tuple[tuple[bytes, tuple[int, int], bytes], ...]  # object key, stamp shape, stamp cells
@@ -359,7 +360,7 @@ def _stamps(grids, targets, facts) -> list[tuple]:
     """Stamps fitted on the train inputs themselves (on derived grids a table that merely
     memorises would verify too easily), with colours exact and relative, if the targets
     differ from the inputs."""
-    if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
+    if not raw_inputs(grids, facts):
         return []
     if all(g.shape == t.shape and np.array_equal(g, t) for g, t in zip(grids, targets, strict=True)):
         return []

@@ -22,7 +22,7 @@ import numpy as np
 from arcsolve.dsl.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import label, label_boxes
-from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.pairs import raw_inputs, same_shapes
 
 Array = np.ndarray
 
@@ -209,7 +209,7 @@ def _sides(grids, targets, facts) -> list[tuple]:
     """The table from sides reached to colour that every train input's regions agree on, each
     region one colour in its target; fitted on the train inputs themselves (on derived grids
     a table that merely memorises would verify too easily), if it paints something."""
-    if len(grids) != len(facts.inputs) or any(g is not i for g, i in zip(grids, facts.inputs, strict=True)):
+    if not raw_inputs(grids, facts):
         return []
     if not same_shapes(grids, targets) or not facts.drawn:
         return []

@@ -27,6 +27,7 @@ import numpy as np
 from arcsolve.dsl.counting import FEATURES, colour_cell
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.objects import objects
+from arcsolve.dsl.pairs import raw_inputs
 
 Array = np.ndarray
 Cell = tuple[int, int]
@@ -112,11 +113,6 @@ def pick_output(g: Array, classes: Classes) -> Array | None:
     return None
 
 
-def _raw(grids: Sequence[Array], facts) -> bool:
-    """Whether the grids are the task's train inputs themselves, not a program's results."""
-    return len(grids) == len(facts.inputs) and all(g is i for g, i in zip(grids, facts.inputs, strict=True))
-
-
 def _fill_order(targets: Sequence[Array]) -> tuple[tuple[Cell, ...], list[int]] | None:
     """The cells in the order the targets paint them as they grow by inclusion, and each
     target's number of painted cells; None unless they nest and at least two counts differ."""
@@ -137,7 +133,7 @@ def _tallies(grids, targets, facts) -> list[tuple]:
     """A fill order and the counts of the inputs that give each target's number of cells,
     if there are at least MIN_PAIRS targets, of one size and one colour each (one for all,
     or each input's main colour), and they nest."""
-    if len(targets) < MIN_PAIRS or not _raw(grids, facts) or len({t.shape for t in targets}) != 1:
+    if len(targets) < MIN_PAIRS or not raw_inputs(grids, facts) or len({t.shape for t in targets}) != 1:
         return []
     colours = {int(c) for t in targets for c in np.unique(t) if c}
     if any(len(set(np.unique(t).tolist()) - {0}) > 1 for t in targets):
@@ -163,7 +159,7 @@ def _tallies(grids, targets, facts) -> list[tuple]:
 def _classes(grids, targets, facts) -> list[tuple]:
     """Features that split the train inputs exactly as their outputs differ, if some outputs
     repeat (so that a class is seen more than once): each with its table of outputs."""
-    if not _raw(grids, facts):
+    if not raw_inputs(grids, facts):
         return []
     keys = [(t.shape, t.tobytes()) for t in targets]
     if len(set(keys)) == len(keys):
