@@ -3,6 +3,12 @@
     python benchmarks/dsl.py --dataset arc1/training --jobs 2 --time-budget 5 \
         --out benchmarks/results/dsl_arc1_training.json
 
+With `--max-states N` the search has no clock: it runs to `--max-depth` (2 by default) and
+stores at most N states per view, so its programs are the same on every machine and under
+any load. That mode checks that a change to the code leaves the search's answers alone:
+
+    python benchmarks/dsl.py --dataset arc1/training --max-states 2000 --out /tmp/programs.json
+
 A task counts as solved when every test output is among the first two distinct answers of
 its candidates: programs that reproduce every train pair (the verified ones, then those
 whose test size breaks the train pairs' pattern; no other fallback answers).
@@ -23,6 +29,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import math
 import multiprocessing
 import platform
 import resource
@@ -33,7 +40,7 @@ from pathlib import Path
 
 import orjson
 
-from arcsolve.dsl.search import solve
+from arcsolve.dsl.search import MAX_DEPTH, MAX_STATES, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import N_ATTEMPTS, SolveConfig
 from arcsolve.tasks import Task
@@ -90,7 +97,7 @@ def peak_mb() -> float:
     return peak / 2**20 if sys.platform == "darwin" else peak / 1024  # bytes on macOS, else kB
 
 
-def run_one(task: Task, time_budget: float) -> dict:
+def run_one(task: Task, time_budget: float, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES) -> dict:
     """Solve one task in a worker; report the result and the peak memory while it ran. A task
     whose search raises counts as unsolved, with the error kept, and the run goes on."""
     release_memory()
@@ -98,7 +105,7 @@ def run_one(task: Task, time_budget: float) -> dict:
     start = _status_mb("VmRSS")
     start_mb = None if start is None else round(start, 1)
     try:
-        solution = solve(task, SolveConfig(time_budget=time_budget))
+        solution = solve(task, SolveConfig(time_budget=time_budget), max_depth, max_states)
     except Exception as exc:  # noqa: BLE001 - one task's failure must not cost the others
         return {"id": task.id, "solved": False, "programs": [], "verified": False,
                 "error": f"{type(exc).__name__}: {exc}", "seconds": None, "peak_mb": round(peak_mb(), 1),
@@ -114,8 +121,8 @@ def run_one(task: Task, time_budget: float) -> dict:
     }
 
 
-def run_job(job: tuple[Task, float]) -> dict:
-    """run_one on a (task, time budget) pair, the form Pool.imap hands over."""
+def run_job(job: tuple[Task, float, int, int]) -> dict:
+    """run_one on a (task, time budget, depth, states) tuple, the form Pool.imap hands over."""
     return run_one(*job)
 
 
@@ -127,8 +134,16 @@ def main() -> None:
     parser.add_argument("--tasks-per-worker", type=int, default=5,
                         help="replace a worker after this many tasks (0 = never)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N tasks (0 = all)")
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--max-states", type=int, default=0,
+                        help="no clock: at most N stored states per view (0 = the time budget bounds the search)")
+    parser.add_argument("--max-depth", type=int, default=2, help="the search's depth with --max-states")
+    parser.add_argument("--out", type=Path, help="write the summary and every task's programs here (JSON)")
     args = parser.parse_args()
+    if args.max_states:
+        args.time_budget = math.inf
+        depth, states = args.max_depth, args.max_states
+    else:
+        depth, states = MAX_DEPTH, MAX_STATES
 
     tasks = load_tasks(args.dataset)
     if args.limit:
@@ -138,7 +153,7 @@ def main() -> None:
     # multiprocessing's Pool, not concurrent.futures: ProcessPoolExecutor's max_tasks_per_child
     # can hang on Python 3.11 once a worker is replaced
     with spawn.Pool(args.jobs, maxtasksperchild=args.tasks_per_worker or None) as pool:
-        jobs = [(task, args.time_budget) for task in tasks]
+        jobs = [(task, args.time_budget, depth, states) for task in tasks]
         results = list(pool.imap(run_job, jobs, chunksize=1))
     wall = time.perf_counter() - start
 
@@ -152,7 +167,8 @@ def main() -> None:
     print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
           f"(a verified program for {n_found}), wall {wall:.1f} s, "
           f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
-          f"jobs {args.jobs}, budget {args.time_budget} s/task")
+          f"jobs {args.jobs}, "
+          + (f"at most {states} states to depth {depth}" if args.max_states else f"budget {args.time_budget} s/task"))
     for r in results:
         if "error" in r:
             print(f"{r['id']}: the search failed: {r['error']}")
@@ -164,7 +180,8 @@ def main() -> None:
             "median_task_mb": round(median),
             "median_growth_mb": None if grew_median is None else round(grew_median),
             "peak_growth_mb": None if grew_most is None else round(grew_most),
-            "jobs": args.jobs, "time_budget": args.time_budget, "machine": platform.machine(),
+            "jobs": args.jobs, "time_budget": None if args.max_states else args.time_budget,
+            "max_states": args.max_states or None, "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),
         }
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -565,9 +565,11 @@ def search(
         clear_memos()  # the per-grid answers are about this task's grids alone
 
 
-def solve(task: Task, config: SolveConfig) -> Solution:
+def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES) -> Solution:
     """Search DSL programs for the task; candidates are the train-verified programs, simplest
-    first, those whose test sizes break the train pairs' pattern last and unverified."""
+    first, those whose test sizes break the train pairs' pattern last and unverified. With an
+    infinite `config.time_budget` the search is bounded by `max_depth` and `max_states` alone,
+    and its answers do not depend on the machine's speed."""
     start = time.monotonic()
     candidates = [
         Candidate(
@@ -578,6 +580,6 @@ def solve(task: Task, config: SolveConfig) -> Solution:
             detail=(f"{VIEWS[f.view].label}: " if f.view else "") + format_program(f.program)
             + ("" if f.sized else " (test size unlike the train outputs')"),
         )
-        for f in search(task, config.time_budget)[:MAX_CANDIDATES]
+        for f in search(task, config.time_budget, max_depth, max_states)[:MAX_CANDIDATES]
     ]
     return Solution(task.id, candidates, time.monotonic() - start)
