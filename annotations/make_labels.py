@@ -12,8 +12,8 @@ import argparse
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from arcsolve.annotate import propose
-from arcsolve.annotations import (
+from arcsolve.priors.annotate import propose
+from arcsolve.priors.annotations import (
     Annotations,
     default_annotations_path,
     load_annotations,

@@ -82,7 +82,7 @@ def usable_gpus(device: str) -> int:
     """The GPUs a run on `device` may use: none for --device cpu, else every visible one."""
     if device == "cpu":
         return 0
-    from arcsolve.runner import visible_gpus
+    from arcsolve.evaluation.runner import visible_gpus
 
     return visible_gpus()
 
@@ -112,7 +112,7 @@ def make_config(
     fit_seconds: float | None = None,
 ) -> SolveConfig:
     names = tuple(p.strip() for p in priors.split(",") if p.strip()) if priors else None
-    from arcsolve.annotations import GEOMETRIC
+    from arcsolve.priors.annotations import GEOMETRIC
 
     for name in names or ():
         if name not in GEOMETRIC:
@@ -120,7 +120,7 @@ def make_config(
     if device not in ("auto", "cpu", "cuda"):
         raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
     if device == "cuda":  # say so before any task starts, not once per task
-        from arcsolve.fit import resolve_device
+        from arcsolve.latformer.fit import resolve_device
 
         resolve_device(device)
     return SolveConfig(
@@ -231,10 +231,10 @@ def solve(
     solutions: SolutionsOpt = None,
 ) -> None:
     """Fit a fresh model on each task's train pairs and predict its test outputs."""
-    from arcsolve.annotations import load_annotations
-    from arcsolve.evaluate import score_attempts, task_config
-    from arcsolve.export import submission_json, write_atomically
-    from arcsolve.progress import FitProgress
+    from arcsolve.priors.annotations import load_annotations
+    from arcsolve.evaluation.evaluate import score_attempts, task_config
+    from arcsolve.evaluation.export import submission_json, write_atomically
+    from arcsolve.evaluation.progress import FitProgress
     from arcsolve.solution import get_solver, input_copy
 
     loaded = load_many(tasks, solutions)
@@ -308,9 +308,9 @@ def eval_(
     solutions: SolutionsOpt = None,
 ) -> None:
     """Solved rates per model and geometric subset (the paper's Table 2), resumable."""
-    from arcsolve.annotations import load_annotations
-    from arcsolve.evaluate import evaluate_models, select_tasks, subset_datasets
-    from arcsolve.progress import EvalProgress, comparison_table, summary_table
+    from arcsolve.priors.annotations import load_annotations
+    from arcsolve.evaluation.evaluate import evaluate_models, select_tasks, subset_datasets
+    from arcsolve.evaluation.progress import EvalProgress, comparison_table, summary_table
 
     models = ["latformer"] if not model else list(SOLVERS) if "all" in model else model
     specs = list(tasks or []) + list(dataset or [])
@@ -325,7 +325,7 @@ def eval_(
     ann = load_annotations(annotations)
     loaded = load_many(specs, solutions)
     if larc_split is not None:
-        from arcsolve.text import larc_split as split_ids
+        from arcsolve.latformer.text_encoder import larc_split as split_ids
 
         if larc_dir is None:
             raise ArcsolveError("--larc-split needs --larc-dir")
@@ -377,8 +377,8 @@ def export(
     ray_address: RayOpt = None,
 ) -> None:
     """Write a Kaggle submission; a killed run resumes and always leaves a valid file."""
-    from arcsolve.export import export_submission
-    from arcsolve.progress import EvalProgress
+    from arcsolve.evaluation.export import export_submission
+    from arcsolve.evaluation.progress import EvalProgress
 
     if (challenges is None) == (dataset is None):
         raise ArcsolveError("give exactly one of --challenges or --dataset")
@@ -406,7 +406,7 @@ def score(
     """Score a submission by the official rule: mean over test outputs of 'either attempt matches'."""
     from rich.table import Table
 
-    from arcsolve.export import score_submission
+    from arcsolve.evaluation.export import score_submission
 
     if (solutions is None) == (dataset is None):
         raise ArcsolveError("give exactly one of --solutions or --dataset")
@@ -432,8 +432,8 @@ def annotate(
     annotations: AnnotationsOpt = None,
 ) -> None:
     """Propose priors with verifiable rules and confirm or edit them task by task."""
-    from arcsolve.annotate import review
-    from arcsolve.annotations import load_annotations
+    from arcsolve.priors.annotate import review
+    from arcsolve.priors.annotations import load_annotations
 
     proposals = load_annotations(annotations) if annotations is not None else None
     review(load_many(tasks), out, proposals=proposals, console=console)
@@ -456,7 +456,7 @@ def bench_solve(
     out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/solve.json"),
 ) -> None:
     """Seconds per task and solved flags for fitting one task at a time."""
-    from arcsolve.bench import DEFAULT_TASKS, run_solve_bench
+    from arcsolve.bench.speed import DEFAULT_TASKS, run_solve_bench
 
     loaded = load_many(tasks or list(DEFAULT_TASKS))
     config = make_config(device, seed, steps, 5.0, None, 0.9)
@@ -479,7 +479,7 @@ def bench_speed(
     out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/speed.json"),
 ) -> None:
     """Tasks per minute, median and p90 seconds per task and peak memory, per --jobs and --batch value."""
-    from arcsolve.bench import DEFAULT_TASKS, run_speed_bench
+    from arcsolve.bench.speed import DEFAULT_TASKS, run_speed_bench
 
     loaded = load_many(tasks or list(DEFAULT_TASKS))
     counts = int_list("--jobs", jobs)
@@ -511,7 +511,7 @@ def bench_synthetic(
     """Sample efficiency on synthetic geometric tasks (paper Figure 5), and the noise study (Table 4)."""
     import sys
 
-    from arcsolve.bench_synthetic import CATEGORIES, MODELS, run_noise, run_synthetic
+    from arcsolve.bench.sample_efficiency import CATEGORIES, MODELS, run_noise, run_synthetic
 
     command = "arcsolve " + " ".join(sys.argv[1:])
     sizes = int_list("--examples", examples) if examples else None

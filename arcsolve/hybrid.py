@@ -8,7 +8,7 @@ only to fill attempts that would otherwise be a copy of the input.
 
 `combine` is the ranking alone, so that `arcsolve eval --model dsl --model latformer --model
 hybrid` can build the hybrid from its parts' recorded candidates instead of solving each
-task a second time (see `arcsolve.evaluate.evaluate_models`).
+task a second time (see `arcsolve.evaluation.evaluate.evaluate_models`).
 """
 
 from __future__ import annotations

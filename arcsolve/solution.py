@@ -92,9 +92,9 @@ Solver = Callable[[Task, SolveConfig], Solution]
 
 # --model name -> "module:function", imported lazily so that `arcsolve show` stays fast.
 SOLVERS: dict[str, str] = {
-    "latformer": "arcsolve.fit:solve",
-    "latformer-color": "arcsolve.fit:solve_colour",
-    "latformer-nl": "arcsolve.latformer_nl:solve",
+    "latformer": "arcsolve.latformer.fit:solve",
+    "latformer-color": "arcsolve.latformer.fit:solve_colour",
+    "latformer-nl": "arcsolve.latformer.nl:solve",
     "dsl": "arcsolve.dsl.search:solve",
     "hybrid": "arcsolve.hybrid:solve",
 }

@@ -9,11 +9,11 @@ import time
 
 import torch
 
-from arcsolve import batched
-from arcsolve.annotations import load_annotations
-from arcsolve.evaluate import task_config
+from arcsolve.latformer import batched
+from arcsolve.priors.annotations import load_annotations
+from arcsolve.evaluation.evaluate import task_config
 from arcsolve.loaders import load_many
-from arcsolve.runner import expected_work
+from arcsolve.evaluation.runner import expected_work
 from arcsolve.solution import SolveConfig
 
 rows = []

@@ -4,12 +4,12 @@
         --out benchmarks/results/larc_nl.json
 
 Tasks: LARC's test split (train_test_split.json) ∩ the annotated geometric subset
-(`arcsolve.annotations`); each task's annotated lattice priors pick the experts, as in
-`arcsolve eval`. Models: plain LatFormer (`arcsolve.fit.solve`), LatFormer+NL with the
+(`arcsolve.priors.annotations`); each task's annotated lattice priors pick the experts, as in
+`arcsolve eval`. Models: plain LatFormer (`arcsolve.latformer.fit.solve`), LatFormer+NL with the
 task's own descriptions, and, with --shuffled, LatFormer+NL given another task's
 descriptions (a control: what the text *content* adds over the extra parameters).
 A task is solved when every test output is one of the first two distinct answers
-(`arcsolve.evaluate.solve_task`, the scorer `arcsolve eval` uses).
+(`arcsolve.evaluation.evaluate.solve_task`, the scorer `arcsolve eval` uses).
 
 Data: LARC: Language-complete ARC, Acquaviva et al. 2021 (CC-BY-4.0).
 """
@@ -35,12 +35,13 @@ def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str 
     import torch
 
     torch.set_num_threads(1)
-    from arcsolve import fit, latformer_nl
-    from arcsolve.annotations import load_annotations
-    from arcsolve.evaluate import solve_task, task_config
+    from arcsolve.latformer import fit
+    from arcsolve.latformer import nl as latformer_nl
+    from arcsolve.priors.annotations import load_annotations
+    from arcsolve.evaluation.evaluate import solve_task, task_config
     from arcsolve.loaders import load_tasks
     from arcsolve.solution import SolveConfig
-    from arcsolve.text import task_embedding
+    from arcsolve.latformer.text_encoder import task_embedding
 
     tasks = {t.id: t for t in load_tasks(larc_dir)}
     task = tasks[task_id]
@@ -66,8 +67,8 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["OMP_NUM_THREADS"] = "1"
 
-    from arcsolve.annotations import load_annotations
-    from arcsolve.text import larc_split
+    from arcsolve.priors.annotations import load_annotations
+    from arcsolve.latformer.text_encoder import larc_split
 
     annotations = load_annotations()
     ids = sorted(larc_split(args.larc_dir, "test") & annotations.subset("geometric"))

@@ -22,7 +22,8 @@ import orjson
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from arcsolve import batched, latformer
+from arcsolve.latformer import batched
+from arcsolve.latformer import model as latformer
 from arcsolve.loaders import load_many
 from arcsolve.solution import SolveConfig
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import orjson
 import torch
 
-from arcsolve.bench import DEFAULT_TASKS
-from arcsolve.fit import resolve_device, solve
+from arcsolve.bench.speed import DEFAULT_TASKS
+from arcsolve.latformer.fit import resolve_device, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 

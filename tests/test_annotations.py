@@ -9,8 +9,8 @@ import orjson
 import pytest
 from rich.console import Console
 
-from arcsolve.annotate import explain, parse_priors, propose, review
-from arcsolve.annotations import (
+from arcsolve.priors.annotate import explain, parse_priors, propose, review
+from arcsolve.priors.annotations import (
     GEOMETRIC,
     SUBSETS,
     VOCABULARY,
@@ -117,7 +117,7 @@ def test_priors_for(small):
 
 
 def test_saved_file_round_trips(small, tmp_path):
-    from arcsolve.annotations import save_annotations
+    from arcsolve.priors.annotations import save_annotations
 
     save_annotations(small, tmp_path / "a.json")
     assert load_annotations(tmp_path / "a.json") == small

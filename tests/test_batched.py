@@ -6,9 +6,9 @@ import copy
 import pytest
 import torch
 
-from arcsolve.batched import FitJob, _Batch, canvas, fit_many, signature, solve_many, unit_bucket
-from arcsolve.fit import FitConfig, fit, restart_model, solve, task_examples
-from arcsolve.latformer import LatFormer, LatFormerConfig
+from arcsolve.latformer.batched import FitJob, _Batch, canvas, fit_many, signature, solve_many, unit_bucket
+from arcsolve.latformer.fit import FitConfig, fit, restart_model, solve, task_examples
+from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from tests.conftest import ROOT

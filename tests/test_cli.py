@@ -171,7 +171,7 @@ def test_bad_number_lists_are_one_line_errors(runner, args, message):
 
 
 def test_batch_defaults_to_one_on_a_cpu_and_to_a_gpu_batch_on_a_gpu(monkeypatch):
-    from arcsolve import runner
+    from arcsolve.evaluation import runner
     from arcsolve.cli import GPU_BATCH, default_batch
 
     assert default_batch(3, "cuda") == 3 and default_batch(None, "cpu") == 1

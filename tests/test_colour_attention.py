@@ -2,7 +2,7 @@
 
 import torch
 
-from arcsolve.latformer import ColourAttention, LatFormer, LatFormerConfig
+from arcsolve.latformer.model import ColourAttention, LatFormer, LatFormerConfig
 
 
 def test_beta_one_reduces_exactly_to_plain_latformer():

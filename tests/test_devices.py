@@ -7,10 +7,10 @@ device machine, as `benchmarks/gpu.sh` runs them."""
 import pytest
 import torch
 
-from arcsolve.batched import GPU_CANVAS_SIDES, FitJob, canvas, fit_many, solve_many
-from arcsolve.experts import EXPERTS
-from arcsolve.fit import FitConfig, fit, restart_model, solve, task_examples
-from arcsolve.latformer import LatFormer, LatFormerConfig, lattices
+from arcsolve.latformer.batched import GPU_CANVAS_SIDES, FitJob, canvas, fit_many, solve_many
+from arcsolve.latformer.experts import EXPERTS
+from arcsolve.latformer.fit import FitConfig, fit, restart_model, solve, task_examples
+from arcsolve.latformer.model import LatFormer, LatFormerConfig, lattices
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from tests.conftest import ROOT

@@ -3,7 +3,7 @@ their edge line, patterns continued to a fixed size, grown edges."""
 
 import numpy as np
 
-from arcsolve.dsl import assembling as A
+from arcsolve.dsl.families import assembling as A
 from arcsolve.dsl.params import PARAMS, task_facts
 
 

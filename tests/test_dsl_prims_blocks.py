@@ -3,7 +3,7 @@ moving and shooting objects, colour swaps, empty-line painting."""
 
 import numpy as np
 
-from arcsolve.dsl import primitives as P
+from arcsolve.dsl import registry as P
 from arcsolve.dsl.params import PARAMS, task_facts
 from tests.grids import eq, g
 

@@ -1,11 +1,11 @@
-"""Cell tables (`arcsolve.dsl.cell_tables`): fitted on train pairs, answering for new colours."""
+"""Cell tables (`arcsolve.dsl.learned.cell_tables`): fitted on train pairs, answering for new colours."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.dsl import primitives as P
-from arcsolve.dsl.cell_tables import (
+from arcsolve.dsl import registry as P
+from arcsolve.dsl.learned.cell_tables import (
     _NONE,
     FIRST_PAINT,
     LOOKS,

@@ -3,7 +3,7 @@ of content continued along the grid, diagonal patterns filled."""
 
 import numpy as np
 
-from arcsolve.dsl import completing as C
+from arcsolve.dsl.families import completing as C
 from arcsolve.dsl.params import PARAMS, task_facts
 from tests.grids import eq, g
 

@@ -4,7 +4,7 @@ parameter inference that rules each out where the train pairs show it cannot app
 
 import pytest
 
-from arcsolve.dsl import layout as L
+from arcsolve.dsl.families import layout as L
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search

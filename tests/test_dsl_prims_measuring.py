@@ -5,7 +5,7 @@ parameter inference that offers each only where the train pairs allow it."""
 import numpy as np
 import pytest
 
-from arcsolve.dsl.measuring import (
+from arcsolve.dsl.families.measuring import (
     block_tally,
     colour_bars,
     colour_size,

@@ -1,12 +1,12 @@
-"""Object moves (`arcsolve.dsl.object_moves`): rules per group of objects learned from the
+"""Object moves (`arcsolve.dsl.learned.object_moves`): rules per group of objects learned from the
 train pairs, which also hold for new places and new numbers of objects."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.dsl import primitives as P
-from arcsolve.dsl.object_moves import DIRS8, _hits, _objects, _slide, apply_moves, fit_move_models
+from arcsolve.dsl import registry as P
+from arcsolve.dsl.learned.object_moves import DIRS8, _hits, _objects, _slide, apply_moves, fit_move_models
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
 from tests.grids import eq, g

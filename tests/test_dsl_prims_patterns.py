@@ -4,7 +4,7 @@ filled by their shape, L-shaped joins, lone cells moved onto lines."""
 
 import numpy as np
 
-from arcsolve.dsl import patterns as P
+from arcsolve.dsl.families import patterns as P
 from arcsolve.dsl.params import PARAMS, task_facts
 from tests.grids import eq, g
 

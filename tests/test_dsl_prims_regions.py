@@ -4,7 +4,7 @@ sides of the grid they reach; lanes across them; holes cut across coloured regio
 import numpy as np
 import pytest
 
-from arcsolve.dsl import regions as R
+from arcsolve.dsl.families import regions as R
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search

@@ -4,7 +4,7 @@ wall, markers projected onto objects, rows completed by analogy, bouncing rays."
 import numpy as np
 import pytest
 
-from arcsolve.dsl import relating as R
+from arcsolve.dsl.families import relating as R
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.search import solve
 from arcsolve.loaders import load_tasks

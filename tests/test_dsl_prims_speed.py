@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arcsolve.dsl.geometry import antitranspose, roll, rot90, rot180, rot270, self_tile, self_tile_inverse
-from arcsolve.dsl.moving import attract, shoot
-from arcsolve.dsl.objects import label
+from arcsolve.dsl.primitives.geometry import antitranspose, roll, rot90, rot180, rot270, self_tile, self_tile_inverse
+from arcsolve.dsl.primitives.moving import attract, shoot
+from arcsolve.dsl.primitives.objects import label
 from tests.grids import flood_labels
 
 

@@ -1,15 +1,15 @@
-"""Stamps at any reach (`arcsolve.dsl.stamping`): learned around cells and objects, with the
+"""Stamps at any reach (`arcsolve.dsl.learned.stamping`): learned around cells and objects, with the
 smallest reach that rebuilds the train outputs, answering for new places and new colours."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.dsl import primitives as P
+from arcsolve.dsl import registry as P
 from arcsolve.dsl import search as search_module
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import LEARNERS, _run_views, _Search, distinct, search
-from arcsolve.dsl.stamping import apply_stamps, fit_stamp_models
+from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from tests.grids import eq
 from tests.test_dsl_search import make_task
 

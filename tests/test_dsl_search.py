@@ -97,7 +97,7 @@ def test_colours_that_play_one_role_in_every_pair_are_found_ranked(monkeypatch):
     found = distinct(_run_views(plain, [ranked], 1.0))
     assert found[0].view == "ranked" and format_program(found[0].program) == "recolor{2->0}"
     assert found[0].outputs[0].tolist() == [[4, 4, 4, 0], [0, 4, 4, 4]]  # back in the task's colours
-    monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget: found)
+    monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget, *limits: found)
     detail = solve(task, SolveConfig(time_budget=1.0)).candidates[0].detail
     assert detail == "colours ranked by frequency: recolor{2->0}"
 
@@ -146,7 +146,7 @@ def test_objects_on_a_background_that_is_not_zero_are_found_in_the_background_vi
 
 def test_views_share_step_results_and_the_memos_are_cleared_after_a_search(monkeypatch):
     from arcsolve.dsl.memo import _MEMOS
-    from arcsolve.dsl.objects import objects
+    from arcsolve.dsl.primitives.objects import objects
 
     views = []
     monkeypatch.setattr("arcsolve.dsl.search._run_views",
@@ -203,7 +203,7 @@ def test_a_program_whose_test_size_breaks_the_train_pattern_is_kept_as_a_last_gu
     many = _Found((Step("rot90"), Step("rot90"), Step("rot90")), (np.zeros((2, 2), dtype=int),), cost=3.0)
     unsized = _Found((Step("crop_bbox"),), (np.ones((3, 3), dtype=int),), cost=1.0, sized=False)
     assert distinct([unsized, many]) == [many, unsized]
-    monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget: [many, unsized])
+    monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget, *limits: [many, unsized])
     sure, guess = solve(make_task(train, [framed(big)], [big]), FAST).candidates
     assert sure.verified and sure.detail == "rot90 | rot90 | rot90"
     assert not guess.verified and guess.detail == "crop_bbox (test size unlike the train outputs')"

@@ -10,9 +10,9 @@ import pytest
 from rich.console import Console
 
 from arcsolve import solution
-from arcsolve.annotations import load_annotations
+from arcsolve.priors.annotations import load_annotations
 from arcsolve.errors import ArcsolveError
-from arcsolve.evaluate import (
+from arcsolve.evaluation.evaluate import (
     ConfigMismatchError,
     TaskResult,
     evaluate,
@@ -24,8 +24,8 @@ from arcsolve.evaluate import (
     subset_datasets,
     task_result,
 )
-from arcsolve.progress import EvalProgress, comparison_table
-from arcsolve.report import PAPER_TABLE2
+from arcsolve.evaluation.progress import EvalProgress, comparison_table
+from arcsolve.evaluation.report import PAPER_TABLE2
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 from tests.fake_solvers import called, four_tasks, make_task, rot90, use_fakes
@@ -206,7 +206,7 @@ def test_annotated_priors_reach_the_solver_and_the_fingerprint(tmp_path, tasks, 
         return solution.Solution(task.id)
 
     monkeypatch.setattr(solution, "get_solver", lambda name: spy)
-    monkeypatch.setattr("arcsolve.evaluate.get_solver", lambda name: spy)
+    monkeypatch.setattr("arcsolve.evaluation.evaluate.get_solver", lambda name: spy)
     run(tasks, "test-identity", SolveConfig(), tmp_path, annotations=annotations,
              use_annotated_priors=True)
     assert seen == {"000000a1": ("rotate",), "000000a2": ("translate", "rotate"),

@@ -7,8 +7,8 @@ import orjson
 import pytest
 
 from arcsolve.errors import ArcsolveError, TaskFormatError
-from arcsolve.evaluate import ConfigMismatchError, evaluate
-from arcsolve.export import (
+from arcsolve.evaluation.evaluate import ConfigMismatchError, evaluate
+from arcsolve.evaluation.export import (
     SubmissionMismatchError,
     export_submission,
     partial_path,
@@ -93,8 +93,8 @@ def test_total_time_budget_is_shared_over_the_tasks_left(tmp_path, tasks, monkey
         clock["now"] += config.time_budget * (2 if len(budgets) == 1 else 1)
         return Solution(task.id)
 
-    monkeypatch.setattr("arcsolve.export.monotonic", lambda: clock["now"])
-    monkeypatch.setattr("arcsolve.export.get_solver", lambda name: greedy)
+    monkeypatch.setattr("arcsolve.evaluation.export.monotonic", lambda: clock["now"])
+    monkeypatch.setattr("arcsolve.evaluation.export.get_solver", lambda name: greedy)
     out = tmp_path / "submission.json"
     summary = export_submission(tasks, "greedy", SolveConfig(), out, time_budget_total=100)
     # 100 s over 4 tasks; the first spends 50, leaving 50 over 3
@@ -114,8 +114,8 @@ def test_tasks_beyond_the_budget_get_the_fallback_then_resume(tmp_path, tasks, m
         grids = tuple(Grid.from_numpy(np.rot90(p.input.to_numpy())) for p in task.test)
         return Solution(task.id, [Candidate(grids, "rot90", False)])
 
-    monkeypatch.setattr("arcsolve.export.monotonic", lambda: clock["now"])
-    monkeypatch.setattr("arcsolve.export.get_solver", lambda name: slow)
+    monkeypatch.setattr("arcsolve.evaluation.export.monotonic", lambda: clock["now"])
+    monkeypatch.setattr("arcsolve.evaluation.export.get_solver", lambda name: slow)
     out = tmp_path / "submission.json"
     summary = export_submission(tasks, "slow", SolveConfig(), out, time_budget_total=100)
     assert solved == ["000000a1"]

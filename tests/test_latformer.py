@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.experts import (
+from arcsolve.latformer.experts import (
     DIHEDRAL,
     SCALE_FACTORS,
     MaskExperts,
@@ -16,11 +16,11 @@ from arcsolve.experts import (
     mask_from_bases,
     shift_distribution,
 )
-from arcsolve.fit import FitConfig, colour_permutations, describe_actions, fit, fixed_colours, solve
-from arcsolve.latformer import LatFormer, LatFormerConfig, lattices
-from arcsolve.lattice import masked_attention
+from arcsolve.latformer.fit import FitConfig, colour_permutations, describe_actions, fit, fixed_colours, solve
+from arcsolve.latformer.model import LatFormer, LatFormerConfig, lattices
+from arcsolve.latformer.reference_masks import masked_attention
 from arcsolve.loaders import load_tasks
-from arcsolve.sizing import infer_size_rule
+from arcsolve.latformer.sizing import infer_size_rule
 from arcsolve.solution import SolveConfig
 
 ALL = ("translate", "rotate", "reflect", "scale")
@@ -114,7 +114,7 @@ def test_experts_multiply_masks_rotation_then_reflection():
 
 def test_gated_chain_expands_to_products_of_gates():
     gates = torch.tensor([0.3, 0.8])  # rot90, rot180
-    from arcsolve.experts import ROT90, ROT180
+    from arcsolve.latformer.experts import ROT90, ROT180
 
     dist = dihedral_distribution(gates, (ROT90, ROT180))
     assert torch.isclose(dist.sum(), torch.tensor(1.0))

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve import lattice as L
+from arcsolve.latformer import reference_masks as L
 
 SHAPES = [(1, 1), (1, 4), (2, 2), (2, 3), (3, 2), (3, 5), (4, 4), (5, 3), (6, 7), (7, 7)]
 

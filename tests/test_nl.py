@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve import fit, latformer_nl, text
+from arcsolve.latformer import fit, text_encoder as text
+from arcsolve.latformer import nl as latformer_nl
 from arcsolve.errors import ArcsolveError, DatasetNotFoundError
-from arcsolve.latformer import LatFormer, LatFormerConfig
-from arcsolve.latformer_nl import LatFormerNL
+from arcsolve.latformer.model import LatFormer, LatFormerConfig
+from arcsolve.latformer.nl import LatFormerNL
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Task
 from tests.conftest import LARC_DIR

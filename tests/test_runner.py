@@ -1,4 +1,4 @@
-"""Where tasks are solved (`arcsolve.runner`): inline, worker processes, batches, Ray."""
+"""Where tasks are solved (`arcsolve.evaluation.runner`): inline, worker processes, batches, Ray."""
 
 import multiprocessing
 import os
@@ -8,10 +8,10 @@ import orjson
 import pytest
 
 from arcsolve.errors import ArcsolveError
-from arcsolve.evaluate import evaluate, results_path
-from arcsolve.export import export_submission
+from arcsolve.evaluation.evaluate import evaluate, results_path
+from arcsolve.evaluation.export import export_submission
 from arcsolve.loaders import load_tasks
-from arcsolve.runner import BATCHED, _worker_init, expected_work, run_all
+from arcsolve.evaluation.runner import BATCHED, _worker_init, expected_work, run_all
 from arcsolve.solution import Candidate, Solution, SolveConfig, get_solver
 from arcsolve.tasks import task_from_dict
 from tests.conftest import ROOT
@@ -135,7 +135,7 @@ def test_an_unreachable_ray_address_is_one_line_and_exit_2():
 
 
 def test_speed_bench_runs_every_worker_count_with_every_batch_size(tmp_path):
-    from arcsolve.bench import run_speed_bench, speed_settings
+    from arcsolve.bench.speed import run_speed_bench, speed_settings
 
     assert speed_settings((1, 2), (1,)) == {"jobs=1": (1, 1), "jobs=2": (2, 1)}
     assert list(speed_settings((1, 4), (16,))) == ["jobs=1", "jobs=4", "batch=16", "jobs=4,batch=16"]

@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
-from arcsolve.bench_synthetic import NoisyInput, noisy_embedding, run_synthetic, to_examples
+from arcsolve.bench.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
+from arcsolve.bench.sample_efficiency import NoisyInput, noisy_embedding, run_synthetic, to_examples
 from arcsolve.errors import ArcsolveError
-from arcsolve.fit import FitConfig, fit
-from arcsolve.latformer import LatFormer, LatFormerConfig
-from arcsolve.synthetic import (
+from arcsolve.latformer.fit import FitConfig, fit
+from arcsolve.latformer.model import LatFormer, LatFormerConfig
+from arcsolve.bench.synthetic_tasks import (
     CATEGORIES,
     Transform,
     all_transforms,
@@ -213,7 +213,7 @@ def test_unknown_model_is_refused(tmp_path):
 def test_the_cli_hands_every_setting_to_both_studies(monkeypatch):
     from typer.testing import CliRunner
 
-    import arcsolve.bench_synthetic as bench
+    import arcsolve.bench.sample_efficiency as bench
     from arcsolve.cli import app
 
     seen = {}

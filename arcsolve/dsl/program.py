@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from arcsolve.dsl.compose import base_grid, overlay
-from arcsolve.dsl.primitives import PRIMITIVES
+from arcsolve.dsl.registry import PRIMITIVES
 
 OVERLAY = "overlay"
 

@@ -13,11 +13,11 @@ one step ahead before each level is expanded in full, and a level's states are v
 closest to the targets first. Step results are remembered per task, since the full
 expansion asks again what the lookahead asked. The clock is checked at every step.
 
-The stamps a task paints around its cells or objects (`arcsolve.dsl.stamping`) and the
-moves of its objects (`arcsolve.dsl.object_moves`) are fitted on the train pairs before the
+The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and the
+moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs before the
 deeper search (at half the budget if the first passes still run then); they rank after
 everything else. When the search is over, a table from a few features of each cell to its
-new colour is fitted on the train pairs (`arcsolve.dsl.cell_tables`); it ranks after the
+new colour is fitted on the train pairs (`arcsolve.dsl.learned.cell_tables`); it ranks after the
 programs found. States with the target sizes are also kept as pieces
 (`arcsolve.dsl.compose`): if no program verified, a few pieces that are each right where
 they draw are overlaid. Then, in the time left, tables are fitted on the few states nearest
@@ -44,12 +44,12 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.cell_tables import apply_table, fit_tables
+from arcsolve.dsl.learned.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.memo import clear_memos
-from arcsolve.dsl.object_moves import apply_moves, fit_move_models
+from arcsolve.dsl.learned.object_moves import apply_moves, fit_move_models
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
-from arcsolve.dsl.primitives import PRIMITIVES
+from arcsolve.dsl.registry import PRIMITIVES
 from arcsolve.dsl.program import (
     OVERLAY,
     Program,
@@ -58,7 +58,7 @@ from arcsolve.dsl.program import (
     format_program,
     program_cost,
 )
-from arcsolve.dsl.stamping import apply_stamps, fit_stamp_models
+from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 

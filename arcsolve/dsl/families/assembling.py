@@ -1,0 +1,214 @@
+"""Assembling grids from transformed copies of the input: tilings with a pattern of
+mirrors and turns, reflections that share their edge line, patterns continued to a fixed
+size, and edges grown outwards.
+
+A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
+shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
+`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
+from arcsolve.dsl.memo import grid_memo
+
+Array = np.ndarray
+
+# The eight dihedral transforms, the identity first so that an ambiguous copy reads as plain.
+DIHEDRAL: MappingProxyType[str, Callable[[Array], Array]] = MappingProxyType({
+    "id": lambda g: g,
+    **{fn.__name__: fn for fn in (flip_h, flip_v, rot180, transpose, rot90, rot270, antitranspose)},
+})
+
+
+# --- tilings of transformed copies ------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _layout(text: str) -> tuple[tuple[str, ...], ...]:
+    """'id flip_h / flip_v rot180' as rows of transform names."""
+    return tuple(tuple(row.split()) for row in text.split("/"))
+
+
+def dihedral_tile(g: Array, layout: str) -> Array | None:
+    """Tile with copies each turned or mirrored as a learned layout says ('id flip_h / rot180 id')."""
+    rows = _layout(layout)
+    turns = any(name in ("transpose", "rot90", "rot270", "antitranspose") for row in rows for name in row)
+    if turns and g.shape[0] != g.shape[1]:
+        return None
+    return np.concatenate([np.concatenate([DIHEDRAL[name](g) for name in row], 1) for row in rows], 0)
+
+
+def _fit_layout(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[str]]:
+    """The one layout of transformed copies that builds every target from its grid, if any:
+    2 to 16 copies, as many on every pair, of grids larger than one cell (whose copies are all
+    alike)."""
+    counts = set()
+    for g, t in zip(grids, targets, strict=True):
+        (h, w), (th, tw) = g.shape, t.shape
+        if th % h or tw % w:
+            return []
+        counts.add((th // h, tw // w))
+    if len(counts) != 1:
+        return []
+    ky, kx = counts.pop()
+    if not 2 <= ky * kx <= 16 or any(g.size == 1 for g in grids):
+        return []
+    square = all(g.shape[0] == g.shape[1] for g in grids)
+    names = [n for n in DIHEDRAL if square or n in ("id", "flip_h", "flip_v", "rot180")]
+    pairs = list(zip(grids, targets, strict=True))
+    looks = {n: [DIHEDRAL[n](g).tobytes() for g, _ in pairs] for n in names}
+    blocks = [t.reshape(ky, g.shape[0], kx, g.shape[1]).swapaxes(1, 2) for g, t in pairs]
+    rows = []
+    for i in range(ky):
+        row = []
+        for j in range(kx):
+            copy = [b[i, j].tobytes() for b in blocks]
+            fits = [n for n in names if looks[n] == copy]
+            if not fits:
+                return []
+            row.append(fits[0])
+        rows.append(" ".join(row))
+    return [(" / ".join(rows),)]
+
+
+def reflect_tile(g: Array, ny: int, nx: int) -> Array | None:
+    """Reflect the grid ny times down and nx times across, each mirror image sharing its edge line."""
+    h, w = g.shape
+    if (ny > 1 and h < 2) or (nx > 1 and w < 2):
+        return None
+    return g[_bounce(h, ny * (h - 1) + 1)][:, _bounce(w, nx * (w - 1) + 1)]
+
+
+@lru_cache(maxsize=256)
+def _bounce(n: int, length: int) -> Array:
+    """Indices 0, 1, .., n-1, n-2, .., 0, 1, .. up to `length` (just 0s when n = 1)."""
+    k = np.arange(length) % max(2 * (n - 1), 1)
+    out = np.minimum(k, 2 * (n - 1) - k) if n > 1 else k
+    out.flags.writeable = False  # shared by every caller
+    return out
+
+
+def _reflect_counts(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[int, int]]:
+    """The one (ny, nx) with target side = n * (side - 1) + 1 on every pair, if not (1, 1)."""
+    counts = set()
+    for g, t in zip(grids, targets, strict=True):
+        pair = []
+        for n, m in zip(g.shape, t.shape, strict=True):
+            if n == m:
+                pair.append(1)
+            elif n > 1 and m > n and (m - 1) % (n - 1) == 0:
+                pair.append((m - 1) // (n - 1))
+            else:
+                return []
+        counts.add(tuple(pair))
+    if len(counts) != 1 or counts == {(1, 1)}:
+        return []
+    return [counts.pop()]
+
+
+# --- continuing a pattern ---------------------------------------------------------------
+
+
+def _slide(rows: Array, dx: int) -> Array:
+    """The rows moved dx cells right (left if negative), zeros coming in."""
+    if dx == 0:
+        return rows
+    out = np.zeros_like(rows)
+    if dx > 0:
+        out[:, dx:] = rows[:, :-dx]
+    else:
+        out[:, :dx] = rows[:, -dx:]
+    return out
+
+
+@grid_memo()
+def _row_step(g: Array) -> tuple[int, int] | None:
+    """The smallest (dy, dx) with every row dy further down equal to its row moved dx across,
+    no non-zero cell moved out, zeros moved in: the grid's period down the rows, maybe slanted."""
+    h, w = g.shape
+    first = np.where(g.any(1), (g != 0).argmax(1), -1)  # each row's first non-zero column
+    for dy in range(1, h):
+        rows = np.flatnonzero(first[:-dy] >= 0)
+        if rows.size == 0 or first[rows[0] + dy] < 0:
+            continue
+        dx = int(first[rows[0] + dy] - first[rows[0]])  # the one move that can match the first filled row
+        upper = g[:-dy]
+        kept = upper[:, : w - dx] if dx >= 0 else upper[:, -dx:]
+        if np.count_nonzero(kept) == np.count_nonzero(upper) and np.array_equal(g[dy:], _slide(upper, dx)):
+            return dy, dx
+    return None
+
+
+def _continue_rows(g: Array, height: int) -> Array | None:
+    h = g.shape[0]
+    if height == h:
+        return g
+    step = _row_step(g) if g.any() else None
+    if height < h or step is None:
+        return None
+    dy, dx = step
+    out = np.concatenate([g, np.zeros((height - h, g.shape[1]), dtype=g.dtype)])
+    for y in range(h, height, dy):
+        out[y : y + dy] = _slide(out[y - dy : y], dx)[: height - y]
+    return out
+
+
+def continue_pattern(g: Array, h: int, w: int) -> Array | None:
+    """Continue the grid's repeating pattern (slanted too) down and across to h x w."""
+    rows = _continue_rows(g, h)
+    if rows is None:
+        return None
+    cols = _continue_rows(np.ascontiguousarray(rows.T), w)
+    return None if cols is None else cols.T
+
+
+def _fixed_size(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[int, int]]:
+    """The targets' one size, if it is at least every grid's and not every grid's own."""
+    shapes = {t.shape for t in targets}
+    if len(shapes) != 1:
+        return []
+    h, w = shapes.pop()
+    if any(g.shape[0] > h or g.shape[1] > w for g in grids) or all(g.shape == (h, w) for g in grids):
+        return []
+    return [(h, w)]
+
+
+# --- edges ------------------------------------------------------------------------------
+
+
+def grow_edges(g: Array) -> Array:
+    """Grow by one cell on each side, each edge cell copied outwards (the four corners stay 0)."""
+    h, w = g.shape
+    out = np.zeros((h + 2, w + 2), dtype=g.dtype)
+    out[1:-1, 1:-1] = g
+    out[0, 1:-1], out[-1, 1:-1] = g[0], g[-1]
+    out[1:-1, 0], out[1:-1, -1] = g[:, 0], g[:, -1]
+    return out
+
+
+def _room_around(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
+    """No parameters, if every target is at least one cell wider than its grid on each side."""
+    pairs = zip(grids, targets, strict=True)
+    return [()] if all(t.shape[0] >= g.shape[0] + 2 and t.shape[1] >= g.shape[1] + 2 for g, t in pairs) else []
+
+
+REGISTRY: tuple = (
+    (dihedral_tile, "dihedral_layout", "any"),
+    (reflect_tile, "reflect_grow", "any"),
+    (continue_pattern, "fixed_size", "any"),
+    (grow_edges, "room_around", "any"),
+)
+
+PARAM_KINDS: dict = {
+    "dihedral_layout": lambda grids, targets, facts: _fit_layout(grids, targets),
+    "reflect_grow": lambda grids, targets, facts: _reflect_counts(grids, targets),
+    "fixed_size": lambda grids, targets, facts: _fixed_size(grids, targets),
+    "room_around": lambda grids, targets, facts: _room_around(grids, targets),
+}

@@ -1,0 +1,369 @@
+"""Completing objects and patterns: each object made whole by its own symmetry, and
+patterns continued inside the region they partly fill.
+
+`mirror_objects` finds each object's own axis or centre (not the grid's) as the one its
+cells agree with most; `mirror_about_core` mirrors an object about the centre of its
+symmetric part of one colour, `mirror_across_marker` across the edge its marker colour
+marks; `corner_rays` continues an L's open corner diagonally; `continue_band` repeats the
+band of rows (or columns) that holds the content along it, with the band's own period;
+`diagonal_fill` fills a grid whose colours repeat along diagonals. The whole-grid
+completions are in `arcsolve.dsl.primitives.completion`.
+
+A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
+shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
+`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import product
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.primitives.drawing import NEIGHBOURS
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.primitives.objects import objects
+from arcsolve.dsl.pairs import same_shapes
+
+Array = np.ndarray
+
+GROUPS = ("h", "v", "hv", "rot")
+_MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
+_TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
+
+
+def _image(ys: Array, xs: Array, sy: Array, sx: Array, transform: str) -> tuple[Array, Array]:
+    """The images (Y, X), each (centres, cells), of cells (ys, xs) under a mirror (h, v) or
+    a turn (90, 180, 270 degrees) about the centres (sy / 2, sx / 2)."""
+    sy, sx = sy[:, None], sx[:, None]
+    if transform == "h":
+        return ys + 0 * sx, sx - xs
+    if transform == "v":
+        return sy - ys, xs + 0 * sy
+    if transform == "180":
+        return sy - ys, sx - xs
+    dy, dx = (sy - sx) // 2, (sy + sx) // 2  # a quarter turn: (y, x) -> (dy + x, dx - y)
+    return (dy + xs, dx - ys) if transform == "90" else (dx - xs, ys - dy)
+
+
+@lru_cache(maxsize=4096)
+def _centres(top: int, bottom: int, left: int, right: int, group: str) -> tuple[Array, Array]:
+    """Twice the coordinates of every centre (or axis) that the group can use inside the box
+    of rows top..bottom - 1 and columns left..right - 1."""
+    sy = np.arange(2 * top, 2 * bottom - 1) if group != "h" else np.array([0])
+    sx = np.arange(2 * left, 2 * right - 1) if group != "v" else np.array([0])
+    sy, sx = np.repeat(sy, sx.size), np.tile(sx, sy.size)
+    if group == "rot":  # a quarter turn maps cells to cells only about a centre with this parity
+        keep = (sy - sx) % 2 == 0
+        sy, sx = sy[keep], sx[keep]
+    return sy, sx
+
+
+def _best_centre(framed: Array, m: int, ys: Array, xs: Array, box: tuple[slice, slice], group: str,
+                 free: int):
+    """The images of the object's cells about the one centre whose images stay in the grid,
+    each on its own colour or on a `free` cell, that agree with the most other cells; None if
+    no centre or a tie. The grid comes `framed` by m cells of -1 (m its longer side: no image
+    lands further off)."""
+    rows, cols = box
+    sy, sx = _centres(rows.start, rows.stop, cols.start, cols.stop, group)
+    if sy.size * ys.size * len(_TRANSFORMS[group]) > _MAX_WORK:
+        return None
+    colours = framed[ys + m, xs + m]
+    agree = np.zeros(sy.size, dtype=int)
+    alive = np.arange(sy.size)
+    for transform in _TRANSFORMS[group]:  # centres that fail one transform are dropped at once
+        y, x = _image(ys, xs, sy[alive], sx[alive], transform)
+        seen = framed[y + m, x + m]
+        same = seen == colours
+        fine = (same | (seen == free)).all(1)
+        agree[alive] += (same & ((y != ys) | (x != xs))).sum(1)  # a cell on the axis proves nothing
+        alive = alive[fine]
+        if alive.size == 0:
+            return None
+    best = agree[alive].max()
+    winners = alive[agree[alive] == best]
+    if winners.size > 1:
+        return None
+    images = (_image(ys, xs, sy[winners], sx[winners], transform) for transform in _TRANSFORMS[group])
+    return [(y[0], x[0]) for y, x in images]
+
+
+def _occluders(g: Array) -> Array:
+    """The cells of each object's least frequent colour, for objects of several colours (one
+    colour covering part of the object)."""
+    hidden = np.zeros(g.shape, dtype=bool)
+    for o in objects(g, "multi8"):
+        if len(o.colours) > 1:
+            counts = np.bincount(g[o.mask], minlength=10)
+            counts[counts == 0] = g.size
+            hidden |= o.mask & (g == np.argmin(counts))
+    return hidden
+
+
+@grid_memo()
+def _mirrored(g: Array, group: str, occluded: bool) -> tuple[Array, Array] | None:
+    """The grid with each object's images added, and the mask of the cells added; None if an
+    object has no one best centre or two images of different colours meet. Images go onto
+    zero cells, or if `occluded` onto the occluders (then erased) but not onto zero cells."""
+    hidden = _occluders(g) if occluded else np.zeros(g.shape, dtype=bool)
+    known = np.where(hidden, 0, g).astype(g.dtype)
+    (h, w), m = g.shape, max(g.shape)
+    framed = np.full((h + 2 * m, w + 2 * m), -1, dtype=np.int8)
+    framed[m : m + h, m : m + w] = np.where(hidden, -2, known)
+    out = known.copy()
+    painted = []
+    for o in objects(g, "multi8"):
+        rows, cols = o.box
+        ys, xs = np.nonzero(o.mask[o.box] & (known[o.box] != 0))
+        if ys.size < 2:  # a cell alone is its own mirror image
+            continue
+        ys, xs = ys + rows.start, xs + cols.start
+        images = _best_centre(framed, m, ys, xs, o.box, group, -2 if occluded else 0)
+        if images is None:
+            return None
+        for y, x in images:
+            new = known[y, x] == 0
+            out[y[new], x[new]] = known[ys[new], xs[new]]
+            painted.append((y[new], x[new], known[ys[new], xs[new]]))
+    if any((out[y, x] != c).any() for y, x, c in painted):  # two cells, one image
+        return None
+    return out, out != known
+
+
+def mirror_objects(g: Array, group: str, colour: int) -> Array | None:
+    """Complete each object's symmetry (h, v, hv, rot) about its own axis; colour 0: mirrored, -1: occluders erased."""
+    found = _mirrored(g, group, colour < 0)
+    if found is None:
+        return None
+    out, added = found
+    if colour > 0:
+        out = np.where(added, colour, out).astype(g.dtype)
+    return None if np.array_equal(out, g) else out.copy()
+
+
+def _core(g: Array, mask: Array) -> Array | None:
+    """Of an object's colours, the one whose cells are symmetric in both mirrors about their own
+    box's centre, the one with fewest cells if several; None if none or a tie."""
+    best: list[tuple[int, int]] = []
+    for c in np.unique(g[mask]).tolist():
+        part = mask & (g == c)
+        ys, xs = np.nonzero(part)
+        box = part[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        if np.array_equal(box, box[::-1]) and np.array_equal(box, box[:, ::-1]):
+            best.append((ys.size, c))
+    best.sort()
+    if not best or (len(best) > 1 and best[0][0] == best[1][0]):
+        return None
+    return mask & (g == best[0][1])
+
+
+@grid_memo()
+def mirror_about_core(g: Array) -> Array | None:
+    """Mirror each many-coloured object in both axes and about the centre of its symmetric core colour."""
+    h, w = g.shape
+    out = g.copy()
+    many = [o for o in objects(g, "multi8") if len(o.colours) > 1]
+    if not many:
+        return None
+    for o in many:
+        core = _core(g, o.mask)
+        if core is None:
+            return None
+        ys, xs = np.nonzero(core)
+        sy, sx = ys.min() + ys.max(), xs.min() + xs.max()
+        cy, cx = np.nonzero(o.mask)
+        for y, x in ((sy - cy, cx), (cy, sx - cx), (sy - cy, sx - cx)):
+            if y.min() < 0 or y.max() >= h or x.min() < 0 or x.max() >= w:
+                return None
+            free = out[y, x] == 0
+            out[y[free], x[free]] = g[cy[free], cx[free]]
+    return out  # unchanged where every object was whole already
+
+
+_HEADINGS = MappingProxyType({"ul": (-1, -1), "ur": (-1, 1), "dl": (1, -1), "dr": (1, 1)})
+
+
+def colour_ray(g: Array, colour: int, heading: str) -> Array | None:
+    """Shoot a diagonal ray (ul, ur, dl, dr) from the foremost cell of each `colour` object up to an obstacle."""
+    dy, dx = _HEADINGS[heading]
+    h, w = g.shape
+    out = g.copy()
+    drawn = False
+    for o in objects(g, "colour4"):
+        if o.colours != (colour,):
+            continue
+        ys, xs = np.nonzero(o.mask)
+        ahead = dy * ys + dx * xs
+        for y, x in zip(ys[ahead == ahead.max()].tolist(), xs[ahead == ahead.max()].tolist(), strict=True):
+            y, x = y + dy, x + dx
+            while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
+                out[y, x] = colour
+                drawn = True
+                y, x = y + dy, x + dx
+    return out if drawn else None
+
+
+def _marker_axis(main: Array, marker: Array) -> tuple[str, int] | None:
+    """The line between an object's main part and its marker, if the marker lies wholly beyond
+    one side of the main part's box: ('h', sx) for the column sx / 2 (a left-right mirror),
+    ('v', sy) for the row sy / 2."""
+    my, mx = np.nonzero(main)
+    ky, kx = np.nonzero(marker)
+    if kx.min() > mx.max():
+        return "h", 2 * mx.max() + 1
+    if kx.max() < mx.min():
+        return "h", 2 * mx.min() - 1
+    if ky.min() > my.max():
+        return "v", 2 * my.max() + 1
+    if ky.max() < my.min():
+        return "v", 2 * my.min() - 1
+    return None
+
+
+@grid_memo()
+def mirror_across_marker(g: Array) -> Array | None:
+    """Reflect each two-coloured object's main colour across the edge where its marker colour lies, over the marker."""
+    h, w = g.shape
+    out = g.copy()
+    pairs = [o for o in objects(g, "multi8") if len(o.colours) == 2]
+    if not pairs:
+        return None
+    for o in pairs:
+        counts = np.bincount(g[o.mask], minlength=10)
+        first, second = o.colours
+        if counts[first] == counts[second]:
+            return None
+        colour = first if counts[first] > counts[second] else second
+        main = o.mask & (g == colour)
+        axis = _marker_axis(main, o.mask & ~main)
+        if axis is None:
+            return None
+        ys, xs = np.nonzero(main)
+        mirror, at = axis
+        y, x = (at - ys, xs) if mirror == "v" else (ys, at - xs)
+        out[o.mask & ~main] = 0
+        if y.min() < 0 or y.max() >= h or x.min() < 0 or x.max() >= w or (out[y, x] != 0).any():
+            return None  # the image leaves the grid or lands on another object
+        out[y, x] = colour
+    return out
+
+
+def _band_period(band: Array, whole: bool) -> int:
+    """The smallest shift p under which the band's columns repeat (each column equal to the
+    one p further on), or with `whole` the band's width."""
+    w = band.shape[1]
+    if whole:
+        return w
+    return next((p for p in range(1, w) if np.array_equal(band[:, p:], band[:, :-p])), w)
+
+
+def continue_band(g: Array, axis: str, whole: bool) -> Array | None:
+    """Repeat the content's band of rows (axis h) or columns (v) along the grid with its own period."""
+    t = g if axis == "h" else g.T
+    rows, cols = np.flatnonzero(t.any(1)), np.flatnonzero(t.any(0))
+    if rows.size == 0:
+        return None
+    (top, bottom), (left, right) = rows[[0, -1]], cols[[0, -1]]
+    band = t[top : bottom + 1, left : right + 1]
+    p = _band_period(band, whole)
+    out = t.copy()
+    out[top : bottom + 1] = band[:, (np.arange(t.shape[1]) - left) % p]
+    out = out if axis == "h" else out.T
+    return None if np.array_equal(out, g) else np.ascontiguousarray(out)
+
+
+def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
+    """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
+    class known, as the colours of the p classes; None if there is none below 10."""
+    lines = ys + step * xs
+    if np.unique(lines).size != np.unique(lines * 10 + colours).size:  # a line of two colours
+        return None
+    for p in range(2, 10):
+        classes = lines % p
+        motif = np.full(p, -1)
+        motif[classes] = colours
+        if (motif >= 0).all() and (motif[classes] == colours).all():
+            return motif
+    return None
+
+
+@grid_memo()
+def diagonal_fill(g: Array) -> Array | None:
+    """Fill the zero cells from the colours repeating along the grid's diagonals (or anti-diagonals)."""
+    ys, xs = np.nonzero(g)
+    if ys.size == 0 or ys.size == g.size:
+        return None
+    fills = []
+    for step in (1, -1):  # anti-diagonals (y + x constant), then diagonals
+        motif = _diagonal_motif(ys, xs, g[ys, xs], step)
+        if motif is not None:
+            fills.append((motif.size, step, motif))
+    if not fills:
+        return None
+    _, step, motif = min(fills, key=lambda f: f[0])
+    y, x = np.indices(g.shape)
+    return motif[(y + step * x) % motif.size].astype(g.dtype)
+
+
+def corner_rays(g: Array) -> Array | None:
+    """Shoot a diagonal ray out of the open corner of each L of three cells (2x2 less one) up to an obstacle."""
+    h, w = g.shape
+    padded = np.zeros((h + 2, w + 2), dtype=g.dtype)
+    padded[1:-1, 1:-1] = g
+    solid = (padded != 0).view(np.int8)
+    around = sum(solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in NEIGHBOURS["box"])
+    open_corners = (g == 0) & (around == 3)
+    if not open_corners.any():
+        return None
+    out = g.copy()
+    for dy, dx in NEIGHBOURS["diag"]:
+        colour = padded[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w]  # the cell across the box
+        beside = (padded[1 - dy : 1 - dy + h, 1 : 1 + w] == colour) & (padded[1 : 1 + h, 1 - dx : 1 - dx + w] == colour)
+        corner = open_corners & (colour != 0) & beside
+        for y, x in zip(*np.nonzero(corner), strict=True):
+            c = colour[y, x]
+            y, x = y + dy, x + dx
+            while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
+                out[y, x] = c
+                y, x = y + dy, x + dx
+    return None if np.array_equal(out, g) else out
+
+
+def _object_symmetries(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Every group with the mirrored colours kept, with each colour new in the targets, and with
+    occluders erased where the task loses a colour; for grids and targets of one size only."""
+    if not same_shapes(grids, targets):
+        return []
+    new = [c for c in facts.drawn if c not in facts.in_colours]
+    colours = [0, *new, *([-1] if facts.lost_colours else [])]
+    return list(product(GROUPS, colours))
+
+
+def _bands(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Both axes, by the smallest period and by the whole band, for grids and targets of one size only."""
+    if not same_shapes(grids, targets):
+        return []
+    return list(product(("h", "v"), (False, True)))
+
+
+REGISTRY: tuple = (
+    (mirror_objects, "object_symmetry", "same"),
+    (mirror_about_core, "none", "same"),
+    (continue_band, "band", "same"),
+    (diagonal_fill, "none", "same"),
+    (corner_rays, "none", "same"),
+    (mirror_across_marker, "none", "same"),
+    (colour_ray, "colour_heading", "same"),
+)
+
+PARAM_KINDS: dict = {
+    "object_symmetry": _object_symmetries,
+    "band": _bands,
+    "colour_heading": lambda grids, targets, facts: list(
+        product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), _HEADINGS)
+    ),
+}

@@ -1,0 +1,361 @@
+"""One part of the grid acting on the others, found missing by studying the train tasks the
+search did not solve: placeholders painted like a template of their shape, cells piled up
+against a wall, lone markers projected onto the object they face, partial rows completed
+by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
+the rows and columns that marks on two edges point out, partial copies of a many-coloured
+template completed.
+
+A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
+shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
+`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from itertools import product
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.families.assembling import DIHEDRAL
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.primitives.objects import label, label_boxes, labels, objects
+from arcsolve.dsl.pairs import same_shapes
+
+Array = np.ndarray
+
+# The diagonal headings (dy, dx) of a bouncing ray.
+_HEADINGS = MappingProxyType({"ul": (-1, -1), "ur": (-1, 1), "dl": (1, -1), "dr": (1, 1)})
+
+
+_MAX_LOOSE = 60  # more cells outside the templates: `complete_copies` does not apply
+_MAX_TEMPLATES = 8  # more many-coloured objects: neither
+_MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for the search
+_MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
+
+
+def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
+    """Each template's cells as (rows, columns, colours) from its box's corner, in every distinct
+    look that `turns` allows: as it is ('shift') or turned and mirrored ('dihedral')."""
+    looks, seen = [], set()
+    for o in templates:
+        box = np.where(o.mask[o.box], g[o.box], 0)
+        for turn in DIHEDRAL.values() if turns == "dihedral" else (DIHEDRAL["id"],):
+            look = turn(box)
+            key = bytes(look.shape) + look.tobytes()
+            if key not in seen:
+                seen.add(key)
+                ys, xs = np.nonzero(look)
+                looks.append((ys, xs, look[ys, xs]))
+    return looks
+
+
+def _part_of(ys: Array, xs: Array, cs: Array, look: tuple[Array, Array, Array]) -> bool:
+    """Whether the cells (rows, columns, colours) are, shifted, some of a template look's cells."""
+    cells = {(int(y), int(x)): int(c) for y, x, c in zip(*look, strict=True)}
+    for y, x, c in zip(*look, strict=True):
+        if c == cs[0]:
+            dy, dx = y - ys[0], x - xs[0]
+            if all(cells.get((int(a + dy), int(b + dx))) == k for a, b, k in zip(ys, xs, cs, strict=True)):
+                return True
+    return False
+
+
+@grid_memo()
+def _templates(g: Array, turns: str) -> tuple:
+    """The many-coloured objects, largest first, less those that are part of a larger one (a
+    partial copy whose cells happen to touch); none if there are too many or too large ones."""
+    many = [o for o in objects(g, "multi8") if len(o.colours) > 1]
+    if len(many) > _MAX_TEMPLATES or any(o.size > _MAX_TEMPLATE_CELLS for o in many):
+        return ()
+    kept: list = []  # (template, its looks)
+    for o in sorted(many, key=lambda o: -o.size):
+        ys, xs = np.nonzero(o.mask)
+        larger = [look for t, looks in kept if t.size > o.size for look in looks]
+        if not any(_part_of(ys, xs, g[ys, xs], look) for look in larger):
+            kept.append((o, _template_looks(g, [o], turns)))
+    return tuple(o for o, _ in kept)
+
+
+def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
+    """Complete each partial copy of a many-coloured template where its cells match best; keep 0 erases templates."""
+    templates = _templates(g, turns)
+    if not templates:
+        return None
+    in_template = np.logical_or.reduce([o.mask for o in templates])
+    left = (g != 0) & ~in_template
+    if not left.any() or left.sum() > _MAX_LOOSE:
+        return None
+    looks = _template_looks(g, templates, turns)
+    out = g.copy() if keep else np.where(in_template, 0, g).astype(g.dtype)
+    h, w = g.shape
+    tries = 0
+    while left.any():
+        y0, x0 = np.unravel_index(int(np.argmax(left)), g.shape)  # the first loose cell in reading order
+        best, best_score, tie = None, 0, False
+        for ys, xs, cs in looks:
+            for k in np.flatnonzero(cs == g[y0, x0]):
+                tries += 1
+                if tries > _MAX_TRIES:
+                    return None
+                ty, tx = ys + (y0 - ys[k]), xs + (x0 - xs[k])
+                if ty.min() < 0 or tx.min() < 0 or ty.max() >= h or tx.max() >= w:
+                    continue
+                under = g[ty, tx]
+                if ((under != 0) & (under != cs)).any() or in_template[ty, tx].any():
+                    continue  # a copy lies on no other colour and on no template
+                score = int(((under == cs) & left[ty, tx]).sum())
+                if score > best_score:
+                    best, best_score, tie = (ty, tx, cs), score, False
+                elif score == best_score and best is not None and not (
+                        np.array_equal(ty, best[0]) and np.array_equal(tx, best[1])):
+                    tie = True
+        if best is None or tie:
+            return None  # a loose cell no copy explains, or two copies explain it equally well
+        ty, tx, cs = best
+        out[ty, tx] = cs
+        left[ty, tx] = False
+    return out
+
+
+def paint_placeholders(g: Array, c: int, keep: int) -> Array | None:
+    """Paint each object of colour c like the template (the other colours) of its shape; keep 0 erases the template."""
+    rest = (g != 0) & (g != c)
+    ys, xs = np.nonzero(rest)
+    if not len(ys):
+        return None
+    source = slice(ys.min(), ys.max() + 1), slice(xs.min(), xs.max() + 1)
+    shape = rest[source]
+    lab, n = label(g, g == c, diagonal=True, by_colour=False)
+    if n == 0:
+        return None
+    top, left, bottom, right = label_boxes(lab, n)
+    if ((bottom - top) != shape.shape[0]).any() or ((right - left) != shape.shape[1]).any():
+        return None
+    out = g if keep else np.where(rest, np.zeros_like(g), g)
+    out = out.copy()
+    for i, (y, x) in enumerate(zip(top.tolist(), left.tolist(), strict=True)):
+        box = slice(y, y + shape.shape[0]), slice(x, x + shape.shape[1])
+        if not np.array_equal(lab[box] == i + 1, shape):
+            return None
+        out[box] = np.where(shape, g[source], out[box])
+    return out
+
+
+def _fall_right(part: Array) -> Array:
+    """Each row's non-zero cells pushed to its right end, in their order."""
+    return np.take_along_axis(part, np.argsort(part != 0, axis=1, kind="stable"), 1)
+
+
+def _wall_columns(g: Array, c: int) -> tuple[int, int] | None:
+    """The columns a..b (b exclusive) that colour c fills, if its cells are exactly one band of full columns."""
+    mask = g == c
+    full = mask.all(0)
+    if not full.any() or not np.array_equal(mask, np.broadcast_to(full, mask.shape)):
+        return None
+    xs = np.flatnonzero(full)
+    a, b = int(xs[0]), int(xs[-1]) + 1
+    return (a, b) if b - a == len(xs) else None
+
+
+def pile(g: Array, c: int, absorb: int) -> Array | None:
+    """Pile every cell up against the wall of colour c (full rows or columns); absorb 1 paints the piled cells c."""
+    for t in (g, g.T):
+        wall = _wall_columns(t, c)
+        if wall is None:
+            continue
+        a, b = wall
+        out = t.copy()
+        out[:, :a] = _fall_right(t[:, :a])
+        out[:, b:] = _fall_right(t[:, b:][:, ::-1])[:, ::-1]
+        if absorb:
+            out = np.where((out != 0), np.asarray(c, dtype=g.dtype), out)
+        out = out if t is g else out.T
+        return None if np.array_equal(out, g) else out
+    return None
+
+
+def _next_ahead(solid: Array) -> Array:
+    """For each cell, the column of the first solid cell to its right in its row (the width if none)."""
+    h, w = solid.shape
+    at = np.where(solid, np.arange(w), w)
+    ahead = np.full((h, w), w)
+    ahead[:, :-1] = np.minimum.accumulate(at[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    return ahead
+
+
+def project_markers(g: Array) -> Array | None:
+    """Each lone cell paints its colour on the first cell it faces in its row or column, one of a larger object."""
+    lab, _ = labels(g, "colour4")
+    size = np.bincount(lab.ravel())[lab]
+    markers = (lab > 0) & (size == 1)
+    targets = (lab > 0) & (size > 1)
+    if not markers.any() or not targets.any():
+        return None
+    out = g.copy()
+    landed = np.zeros(g.shape, dtype=bool)
+    views = (lambda a: a, lambda a: a[:, ::-1], lambda a: a.T, lambda a: a.T[:, ::-1])
+    for view in views:
+        grid, hit = view(g), view(targets)
+        ahead = _next_ahead(grid != 0)
+        ys, xs = np.nonzero(view(markers))
+        to = ahead[ys, xs]
+        ok = to < grid.shape[1]
+        ok[ok] = hit[ys[ok], to[ok]]
+        view(out)[ys[ok], to[ok]] = grid[ys[ok], xs[ok]]
+        view(landed)[ys[ok], xs[ok]] = True
+    return None if (markers & ~landed).any() else out
+
+
+def complete_rows(g: Array, axis: str) -> Array | None:
+    """Complete each partly filled row ('h') or column ('v') like the first full one, its colours renamed."""
+    t = g if axis == "h" else g.T
+    filled = t != 0
+    full = filled.all(1)
+    partial = filled.any(1) & ~full
+    if not full.any() or not partial.any():
+        return None
+    template = t[int(full.argmax())]
+    out = t.copy()
+    for y in np.flatnonzero(partial).tolist():
+        row, known = t[y], filled[y]
+        names = np.full(10, -1, dtype=np.int16)
+        names[template[known]] = row[known]
+        if (names[template[known]] != row[known]).any():
+            return None  # one template colour would need two names
+        renamed = names[template]
+        if (renamed[~known] < 0).any():
+            return None  # a template colour its filled cells never name
+        out[y] = np.where(known, row, renamed)
+    return out if axis == "h" else out.T
+
+
+@lru_cache(maxsize=64)
+def _bounce_paths(h: int, w: int, heading: str) -> Array:
+    """For each cell (flat index), the flat indices its bouncing ray passes, step by step
+    (-1 past the top or bottom edge): shape (h * w, h - 1)."""
+    dy, dx = _HEADINGS[heading]
+    ys, xs = np.divmod(np.arange(h * w), w)
+    steps = np.arange(1, h)
+    ry = ys[:, None] + dy * steps
+    rx = xs[:, None] + dx * steps
+    if w == 1:
+        rx = np.zeros_like(rx)
+    else:  # unfolded, the ray goes straight; fold it back between the side edges
+        period = 2 * (w - 1)
+        rx = rx % period
+        rx = np.where(rx < w, rx, period - rx)
+    paths = np.where((ry >= 0) & (ry < h), ry * w + rx, -1).astype(np.int16)
+    paths.flags.writeable = False
+    return paths
+
+
+def bounce_rays(g: Array, heading: str) -> Array | None:
+    """Shoot a diagonal ray (ul, ur, dl, dr) from each cell of a grid of lone cells, bouncing off the side edges."""
+    h, w = g.shape
+    sources = np.flatnonzero(g)
+    if not len(sources) or h == 1 or labels(g, "multi8")[1] != len(sources):
+        return None  # empty, or some cell has a neighbour
+    paths = _bounce_paths(h, w, heading)[sources]
+    colours = np.repeat(g.ravel()[sources], h - 1)
+    cells = paths.ravel()
+    keep = cells >= 0
+    cells, colours = cells[keep], colours[keep]
+    free = g.ravel()[cells] == 0
+    out = g.ravel().copy()
+    out[cells[free]] = colours[free]
+    return None if not free.any() else out.reshape(h, w)
+
+
+def _edge_marks(g: Array, corner: str) -> tuple[Array, Array]:
+    """Which columns the top or bottom row marks, and which rows the left or right column
+    marks (their non-zero cells), the two edges meeting at a corner ('tr': top and right)."""
+    return g[0 if corner[0] == "t" else -1] != 0, g[:, 0 if corner[1] == "l" else -1] != 0
+
+
+def edge_crossings(g: Array, corner: str, c: int) -> Array | None:
+    """Colour c into the zero cells where a column marked on one edge crosses a row marked on the other."""
+    cols, rows = _edge_marks(g, corner)
+    crossings = rows[:, None] & cols[None, :] & (g == 0)
+    return np.where(crossings, np.asarray(c, dtype=g.dtype), g) if crossings.any() else None
+
+
+def _placeholders(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour the task loses that every grid has along with another colour, template kept or erased."""
+    if not same_shapes(grids, targets):
+        return []
+    lost = [c for c in facts.lost_colours
+            if all((g == c).any() and ((g != 0) & (g != c)).any() for g in grids)]
+    return list(product(lost, (0, 1)))
+
+
+def _walls(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour that makes one band of full rows or columns in every grid, cells kept or absorbed."""
+    if not same_shapes(grids, targets):
+        return []
+    present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+    walls = [c for c in sorted(present)
+             if all(_wall_columns(g, c) is not None or _wall_columns(g.T, c) is not None for g in grids)]
+    return list(product(walls, (0, 1)))
+
+
+def _has_template(g: Array, along: int) -> bool:
+    """Whether the grid has a full line and a partly filled one, rows (along 1) or columns (along 0)."""
+    filled = g != 0
+    full, some = filled.all(along), filled.any(along)
+    return bool(full.any() and (some & ~full).any())
+
+
+def _template_axes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """The axes along which every grid has a full line and a partly filled one (grids of the targets' sizes)."""
+    if not same_shapes(grids, targets):
+        return []
+    return [(axis,) for axis, along in (("h", 1), ("v", 0)) if all(_has_template(g, along) for g in grids)]
+
+
+def _headings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """The four headings, if the targets draw on zero cells and have the grids' sizes."""
+    if not facts.drawn or not same_shapes(grids, targets):
+        return []
+    return [(heading,) for heading in _HEADINGS]
+
+
+def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Copies as they are and turned, keeping the templates where the targets only add to the
+    grids and erasing them where they lose cells (grids of the targets' sizes)."""
+    if not same_shapes(grids, targets):
+        return []
+    adds = all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True))
+    loses = any(((g != 0) & (t == 0)).any() for g, t in zip(grids, targets, strict=True))
+    keeps = ([1] if adds else []) + ([0] if loses else [])
+    return list(product(("shift", "dihedral"), keeps))
+
+
+def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """The corners whose two edges are marked in every grid, with each drawn colour (grids of the targets' sizes)."""
+    if not facts.drawn or not same_shapes(grids, targets):
+        return []
+    corners = [k for k in ("tl", "tr", "bl", "br") if all(all(m.any() for m in _edge_marks(g, k)) for g in grids)]
+    return list(product(corners, facts.drawn))
+
+
+REGISTRY: tuple = (
+    (paint_placeholders, "placeholder", "same"),
+    (pile, "wall", "same"),
+    (project_markers, "none", "same"),
+    (complete_rows, "template_line", "same"),
+    (bounce_rays, "bounce", "same"),
+    (edge_crossings, "marked_corner", "same"),
+    (complete_copies, "copy_mode", "same"),
+)
+
+PARAM_KINDS: dict = {
+    "placeholder": _placeholders,
+    "wall": _walls,
+    "template_line": _template_axes,
+    "bounce": _headings,
+    "marked_corner": _marked_corners,
+    "copy_mode": _copy_modes,
+}

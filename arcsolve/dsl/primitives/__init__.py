@@ -1,0 +1,1 @@
+"""Pure grid functions grouped by kind; `arcsolve.dsl.registry` registers them."""

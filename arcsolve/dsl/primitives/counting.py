@@ -1,0 +1,63 @@
+"""Outputs made from counts: a cell of the most frequent colour, colours ranked by how often
+they occur, a row as long as the number of cells, a cell coding a count or a symmetry."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.primitives.objects import objects
+
+Array = np.ndarray
+
+
+def _colour_counts(g: Array) -> Array:
+    """Cells of each colour 1..9 (index 0 is colour 1)."""
+    return np.bincount(g.ravel(), minlength=10)[1:]
+
+
+def colour_cell(g: Array, how: str) -> Array | None:
+    """A 1x1 grid of the most or least frequent non-zero colour (None on a tie)."""
+    counts = _colour_counts(g)
+    present = counts[counts > 0]
+    if present.size == 0:
+        return None
+    best = present.max() if how == "most" else present.min()
+    if (present == best).sum() != 1:
+        return None
+    return np.array([[int(np.flatnonzero(counts == best)[0]) + 1]], dtype=g.dtype)
+
+
+def colour_ranking(g: Array, skip: int) -> Array | None:
+    """A column of the non-zero colours, most frequent first, leaving out the first `skip` (None on ties)."""
+    counts = _colour_counts(g)
+    colours = [c + 1 for c in np.argsort(-counts, kind="stable") if counts[c] > 0]
+    if len(colours) <= skip or len({int(counts[c - 1]) for c in colours}) != len(colours):
+        return None
+    return np.array(colours[skip:], dtype=g.dtype)[:, None]
+
+
+def count_row(g: Array) -> Array | None:
+    """A 1 x N row of the grid's only non-zero colour, N being its number of cells."""
+    counts = _colour_counts(g)
+    if np.count_nonzero(counts) != 1:
+        return None
+    colour = int(np.flatnonzero(counts)[0]) + 1
+    return np.full((1, int(counts.max())), colour, dtype=g.dtype)
+
+
+# Features of a whole grid, as a code 1..9 (counts are capped at 9; yes/no is 1/2).
+FEATURES = MappingProxyType({
+    "objects8": lambda g: len(objects(g, "multi8")),
+    "objects4": lambda g: len(objects(g, "colour4")),
+    "colours": lambda g: int(np.count_nonzero(_colour_counts(g))),
+    "mirror_h": lambda g: 1 if np.array_equal(g, g[:, ::-1]) else 2,
+    "mirror_v": lambda g: 1 if np.array_equal(g, g[::-1]) else 2,
+})
+
+
+def feature_cell(g: Array, feature: str) -> Array | None:
+    """A 1x1 grid coding a feature of the grid (objects, colours, mirror symmetry), for a learned colour map."""
+    code = min(FEATURES[feature](g), 9)
+    return None if code == 0 else np.array([[code]], dtype=g.dtype)

@@ -1,0 +1,145 @@
+"""Drawing on a grid: halos around cells, rays to the grid's edges, filled bounding boxes,
+the insides of solid shapes. Each draws only over zero cells unless it says otherwise."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from types import MappingProxyType
+
+import numpy as np
+
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.primitives.objects import objects
+
+Array = np.ndarray
+
+# The neighbours (dy, dx) of a cell: across its edges ('plus'), its corners ('diag') or both
+# ('box'); a halo covers one of these sets.
+NEIGHBOURS = MappingProxyType({
+    "plus": ((0, 1), (1, 0), (0, -1), (-1, 0)),
+    "diag": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+    "box": ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)),
+})
+
+# The directions (dy, dx) that rays go in.
+_RAYS = MappingProxyType({
+    "h": ((0, 1), (0, -1)),
+    "v": ((1, 0), (-1, 0)),
+    "hv": ((0, 1), (0, -1), (1, 0), (-1, 0)),
+    "diag": ((1, 1), (1, -1), (-1, 1), (-1, -1)),
+})
+
+
+def _padded(mask: Array) -> Array:
+    """The mask with a ring of False around it (as np.pad, without its overhead)."""
+    h, w = mask.shape
+    out = np.zeros((h + 2, w + 2), dtype=bool)
+    out[1:-1, 1:-1] = mask
+    return out
+
+
+def _neighbours(mask: Array, offsets) -> Array:
+    """Cells that have a `mask` cell at one of the offsets (dy, dx) from them."""
+    h, w = mask.shape
+    padded = _padded(mask)
+    out = np.zeros_like(mask)
+    for dy, dx in offsets:
+        out |= padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+    return out
+
+
+@grid_memo()
+def _halo_cells(g: Array, src: int, shape: str) -> Array | None:
+    """The zero cells that have a cell of colour src among their `shape` neighbours (None if no src)."""
+    mask = g == src
+    if not mask.any():
+        return None
+    return _neighbours(mask, NEIGHBOURS[shape]) & (g == 0)
+
+
+def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
+    """Colour c into the zero cells next to a cell of colour src ('plus', 'diag' or 'box' neighbours)."""
+    cells = _halo_cells(g, src, shape)
+    return None if cells is None else np.where(cells, np.asarray(c, dtype=g.dtype), g)
+
+
+@lru_cache(maxsize=256)
+def lines_along(h: int, w: int, dy: int, dx: int) -> tuple[Array, Array, int]:
+    """For direction (dy, dx) on an h x w grid: each cell's line along it (0 .. n - 1), its
+    step along that line, and n."""
+    ys, xs = np.indices((h, w))
+    line = xs * dy - ys * dx + h + w
+    step = ys * dy + xs * dx
+    line.flags.writeable = step.flags.writeable = False
+    return line, step, 2 * (h + w) + 1
+
+
+# Each option's ray directions as (line direction, end): end 1 goes along the line from its
+# first source, -1 back from its last. Listed from the direction that draws last (and so
+# wins where two meet) to the one that draws first.
+_RAY_LINES = MappingProxyType({
+    "h": (((0, 1), -1), ((0, 1), 1)),
+    "v": (((1, 0), -1), ((1, 0), 1)),
+    "hv": (((1, 0), -1), ((1, 0), 1), ((0, 1), -1), ((0, 1), 1)),
+    "diag": (((1, 1), -1), ((1, -1), -1), ((1, -1), 1), ((1, 1), 1)),
+})
+
+
+def rays(g: Array, src: int, dirs: str) -> Array | None:
+    """From each cell of colour src (each non-zero cell if src is 0), draw its colour over zeros to the edges."""
+    sources = g == src if src else g != 0
+    if not sources.any():
+        return None
+    h, w = g.shape
+    if src:  # one colour: a cell is drawn if its line has a source other than itself
+        passed = np.zeros(g.shape, dtype=bool)
+        for dy, dx in {d for d, _ in _RAY_LINES[dirs]}:
+            line, _, n = lines_along(h, w, dy, dx)
+            passed |= np.bincount(line[sources], minlength=n)[line] > sources
+        return np.where(passed & (g == 0), np.asarray(src, dtype=g.dtype), g)
+    # many colours: within a direction the farthest source draws last, so a cell gets the
+    # colour of its line's first source behind it; later directions draw over earlier ones
+    out = g
+    codes = {}
+    for (dy, dx), end in _RAY_LINES[dirs]:
+        line, step, n = lines_along(h, w, dy, dx)
+        if (dy, dx) not in codes:  # step * 16 + colour of the line's first and last source
+            coded = step[sources] * 16 + g[sources]
+            first, last = np.full(n, 64 * (h + w)), np.full(n, -64 * (h + w))
+            np.minimum.at(first, line[sources], coded)
+            np.maximum.at(last, line[sources], coded)
+            codes[dy, dx] = first[line], last[line]
+        first, last = codes[dy, dx]
+        edge = first if end == 1 else last
+        passed = step > edge // 16 if end == 1 else step < edge // 16
+        out = np.where(passed & (out == g) & (g == 0), (edge % 16).astype(g.dtype), out)
+    return out
+
+
+def fill_bbox(g: Array, c: int, conn: str) -> Array | None:
+    """Colour c into the zero cells inside each object's bounding box."""
+    box = np.zeros(g.shape, dtype=bool)
+    objs = objects(g, conn)
+    if not objs:
+        return None
+    for obj in objs:
+        box[obj.box] = True
+    return np.where(box & (g == 0), c, g)
+
+
+def interior(g: Array, c: int) -> Array:
+    """Recolour to c the non-zero cells whose eight neighbours are all non-zero (inside the grid)."""
+    solid = _padded(g != 0)
+    h, w = g.shape
+    inside = g != 0
+    for dy, dx in NEIGHBOURS["box"]:
+        inside &= solid[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+    return np.where(inside, c, g)
+
+
+def paint_empty_lines(g: Array, c: int) -> Array | None:
+    """Colour c into every row and column that is all zero (None if there is none)."""
+    empty = ~g.any(1)[:, None] | ~g.any(0)[None, :]
+    if not empty.any() or empty.all():
+        return None
+    return np.where(empty, c, g)

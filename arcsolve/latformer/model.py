@@ -1,0 +1,216 @@
+"""The LatFormer model (paper §4, Figure 3a): colour embedding → LatFormer layers (masked
+attention whose mask comes from lattice mask experts, then an FFN) → per-cell classifier.
+
+Output lattice. The first layer is a cross-attention from the output lattice (H×W, chosen by
+`arcsolve.latformer.sizing`) to the input lattice (h×w): its experts' mask (H·W × h·w) is the action
+that maps one onto the other (rotation of a non-square grid, scaling, crop, tile). Later
+layers are self-attention on the output lattice. Masks live on each example's own lattice
+rather than a 30×30 canvas, so a 3×3 task costs 9×9 attention, not 900×900.
+
+Initialisation near the identity (paper §4.1): Q/K/V/O projections start as identities and
+the FFNs' last layers at zero, so at step 0 a layer is exactly MaskedAttention(X; M), and
+the experts alone decide the transformation.
+
+`forward` returns (logits, loss) like nanoGPT's, so `arcsolve.latformer.fit` stays model-agnostic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from arcsolve.latformer.experts import EXPERTS, Actions, MaskBases, MaskExperts, mask_bases, mask_from_bases
+from arcsolve.latformer.reference_masks import masked_attention
+
+N_COLOURS = 10
+
+
+@dataclass(frozen=True)
+class LatFormerConfig:
+    d_model: int = 32
+    n_layers: int = 2
+    experts: tuple[str, ...] = EXPERTS
+    later_experts: tuple[str, ...] = ("translate", "rotate", "reflect")  # layers ≥ 1
+    shift_bits: int = 5  # translations up to 2^5 − 1 = 31 cells per axis
+    smoothing: float = 0.5  # heat-kernel time for mask smoothing; 0 disables it
+    cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
+    beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
+    # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
+    # reflections, near-zero shifts and unit scale; later layers start near the identity.
+    first_gates: tuple[tuple[str, float], ...] = (("translate", -3.0), ("scale", -2.0))
+    later_gates: tuple[tuple[str, float], ...] = (("translate", -3.0), ("rotate", -3.0), ("reflect", -3.0))
+
+
+class Lattices(NamedTuple):
+    """What a forward pass needs to know about its lattices: the mask kernels of the first
+    layer (output lattice onto the input lattice) and of the later ones (output onto
+    itself), and the first layer's skip connection, which adds input cell k to output cell k
+    when both lattices have as many cells (`skip_index`, weighted by `skip_on`)."""
+
+    first: MaskBases
+    later: MaskBases
+    skip_index: torch.Tensor | None  # (n_out,) input cell read by each output cell
+    skip_on: torch.Tensor | None  # (n_out,) 1 where the skip applies, 0 elsewhere
+
+
+@lru_cache(maxsize=256)  # holds device tensors (`mask_bases`), so bounded as they are
+def lattices(
+    in_shape: tuple[int, int],
+    out_shape: tuple[int, int],
+    span: int,
+    canvas: tuple[int, int] | None = None,
+    device: torch.device | None = None,
+    dtype: torch.dtype = torch.float32,
+) -> Lattices:
+    """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
+    grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
+    examples of different shapes share tensor shapes and can be batched; cells outside the
+    real lattices get zero mask rows and columns and never reach a real cell."""
+    (h, w), (H, W) = in_shape, out_shape
+    first = mask_bases(in_shape, out_shape, span, canvas, device, dtype)
+    later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
+    if canvas is None:
+        if H * W != h * w:
+            return Lattices(first, later, None, None)
+        ones = torch.ones(H * W, device=device, dtype=dtype)
+        return Lattices(first, later, torch.arange(H * W, device=device), ones)
+    (S, s), k = canvas, torch.arange(H * W)
+    index = torch.zeros(S * S, dtype=torch.long)
+    on = torch.zeros(S * S, dtype=dtype)
+    if H * W == h * w:  # output cell k (row-major) reads input cell k (row-major)
+        index[(k // W) * S + k % W] = (k // w) * s + k % w
+        on[(k // W) * S + k % W] = 1.0
+    return Lattices(first, later, index.to(device), on.to(device))
+
+
+class ColourAttention(nn.Module):
+    """Colour attention (thesis eq. 3.1–3.3): values attend over the ten colour embeddings.
+
+    P = β·V + (1 − β)·softmax(V C_kᵀ) C_v, where C_k, C_v are the colour matrix [0..9]
+    passed through the model's own embedding and key/value projections."""
+
+    def __init__(self, beta: float):
+        super().__init__()
+        self.beta = beta
+
+    def forward(self, v: torch.Tensor, colour_keys: torch.Tensor, colour_values: torch.Tensor) -> torch.Tensor:
+        if self.beta == 1.0:
+            return v
+        d = v.shape[-1]
+        attended = torch.softmax(v @ colour_keys.T / d**0.5, dim=-1) @ colour_values
+        return self.beta * v + (1 - self.beta) * attended
+
+
+class LatFormerLayer(nn.Module):
+    """Masked attention (mask from the experts) + FFN, pre-norm, initialised to the identity."""
+
+    def __init__(self, config: LatFormerConfig, experts: tuple[str, ...], first: bool):
+        super().__init__()
+        d = config.d_model
+        self.first = first
+        gates = dict(config.first_gates if first else config.later_gates)
+        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)
+        self.norm = nn.LayerNorm(d)
+        self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
+        for proj in (self.q, self.k, self.v, self.o):
+            nn.init.eye_(proj.weight)
+        if first:  # no content preference at the start: attention is exactly the mask mixture
+            nn.init.zeros_(self.q.weight)
+        self.skip = nn.Linear(d, d, bias=False) if first else None  # x itself, when lattices match
+        if self.skip is not None:
+            nn.init.zeros_(self.skip.weight)
+        self.ffn = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+        nn.init.zeros_(self.ffn[-1].weight)
+        nn.init.zeros_(self.ffn[-1].bias)
+        self.colour = ColourAttention(config.beta) if config.beta is not None else None
+
+    def forward(
+        self, x: torch.Tensor, mask: torch.Tensor, colours: torch.Tensor | None, lattice: Lattices
+    ) -> torch.Tensor:
+        # x: (B, n_in, d); mask: (n_out, n_in); colours: (10, d) embedded colour matrix
+        h = self.norm(x)
+        if self.first:
+            # queries live on the output lattice: the mask-weighted input under the action
+            query = (mask / mask.sum(-1, keepdim=True).clamp_min(1e-9)) @ h  # (B, n_out, d)
+        else:
+            query = h
+        v = self.v(h)
+        if self.colour is not None:
+            c = self.norm(colours)
+            v = self.colour(v, self.k(c), self.v(c))
+        out = self.o(masked_attention(self.q(query), self.k(h), v, mask))  # (B, n_out, d)
+        if self.first:
+            if lattice.skip_index is not None:  # x itself, cell k onto cell k
+                out = out + lattice.skip_on[:, None] * self.skip(h).index_select(-2, lattice.skip_index)
+        else:
+            out = x + out
+        return out + self.ffn(out)
+
+
+class LatFormer(nn.Module):
+    def __init__(self, config: LatFormerConfig):
+        super().__init__()
+        self.config = config
+        self.embed = nn.Embedding(N_COLOURS, config.d_model)
+        self.layers = nn.ModuleList(
+            LatFormerLayer(config, self.layer_experts(config.experts, i), first=i == 0) for i in range(config.n_layers)
+        )
+        self.head = nn.Linear(config.d_model, N_COLOURS)
+        with torch.no_grad():  # start as the identity function: read back the colour embedded
+            self.head.weight.copy_(self.embed.weight)
+            self.head.bias.zero_()
+
+    def layer_experts(self, experts: tuple[str, ...], i: int) -> tuple[str, ...]:
+        """Layer i's share of a model's experts: all of them in the first layer, those among
+        `config.later_experts` in the later ones."""
+        return experts if i == 0 else tuple(e for e in self.config.later_experts if e in experts)
+
+    def allow_experts(self, experts: tuple[str, ...]) -> LatFormer:
+        """Switch off the experts not in `experts` (`MaskExperts.allow`), layer by layer as
+        `layer_experts` shares them out: the model then computes exactly what one built with
+        `experts` computes. Returns the model."""
+        for i, layer in enumerate(self.layers):
+            layer.experts.allow(self.layer_experts(experts, i))
+        return self
+
+    def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[Actions]:
+        acts = [layer.experts.actions(cond, discrete) for layer in self.layers]
+        if smooth and self.config.smoothing > 0:
+            acts = [a.smoothed(self.config.smoothing) for a in acts]
+        return acts
+
+    def forward(
+        self,
+        grids: torch.Tensor,
+        out_shape: tuple[int, int],
+        targets: torch.Tensor | None = None,
+        cond: torch.Tensor | None = None,
+        discrete: bool = False,
+        smooth: bool = False,
+        embedded: torch.Tensor | None = None,
+        lattice: Lattices | None = None,
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """grids: (B, h, w) colours, or `embedded` (B, h, w, d) for noisy inputs;
+        returns logits (B, H, W, 10) and the cross-entropy loss when targets (B, H, W) are given.
+        `lattice`: the examples' `Lattices` when the grids are padded canvases (batched fits);
+        by default the real lattices of these shapes."""
+        B, h, w = grids.shape
+        H, W = out_shape
+        x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
+        if lattice is None:
+            span = 2**self.config.shift_bits - 1
+            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype)
+        colours = self.embed.weight if self.config.beta is not None else None
+        for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
+            mask = mask_from_bases(actions, lattice.first if i == 0 else lattice.later)
+            x = layer(x, mask, colours, lattice)
+        logits = self.head(x).view(B, H, W, N_COLOURS)
+        loss = None
+        if targets is not None:
+            loss = F.cross_entropy(logits.reshape(-1, N_COLOURS), targets.reshape(-1))
+        return logits, loss
