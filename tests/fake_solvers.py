@@ -1,5 +1,5 @@
 """Tiny deterministic solvers for the evaluation and export tests, registered by monkeypatching
-`arcsolve.solution.SOLVERS` (e.g. `"test-identity": "tests.fake_solvers:identity"`).
+`arcsolve.solution.SOLVERS` (e.g. `"test-identity": Model("tests.fake_solvers:identity")`).
 
 `use_fakes(monkeypatch, tmp_path)` registers them all as `test-<name>`; `make_task` builds tiny
 tasks they can solve.
@@ -25,7 +25,7 @@ def use_fakes(monkeypatch, tmp_path: Path) -> Path:
     from arcsolve import solution
 
     for name in FAKES:
-        monkeypatch.setitem(solution.SOLVERS, f"test-{name}", f"tests.fake_solvers:{name}")
+        monkeypatch.setitem(solution.SOLVERS, f"test-{name}", solution.Model(f"tests.fake_solvers:{name}"))
     calls = tmp_path / "calls.txt"
     calls.touch()
     monkeypatch.setenv("ARCSOLVE_TEST_CALLS", str(calls))

@@ -9,6 +9,8 @@ import orjson
 import pytest
 from rich.console import Console
 
+from arcsolve.errors import ArcsolveError, TaskFormatError
+from arcsolve.loaders import load_tasks
 from arcsolve.priors.annotate import explain, parse_priors, propose, review
 from arcsolve.priors.annotations import (
     GEOMETRIC,
@@ -19,8 +21,6 @@ from arcsolve.priors.annotations import (
     default_annotations_path,
     load_annotations,
 )
-from arcsolve.errors import ArcsolveError, TaskFormatError
-from arcsolve.loaders import load_tasks
 from arcsolve.tasks import Task
 
 

@@ -171,11 +171,11 @@ def test_bad_number_lists_are_one_line_errors(runner, args, message):
 
 
 def test_batch_defaults_to_one_on_a_cpu_and_to_a_gpu_batch_on_a_gpu(monkeypatch):
-    from arcsolve.evaluation import runner
-    from arcsolve.cli import GPU_BATCH, default_batch
+    from arcsolve import devices
+    from arcsolve.devices import GPU_BATCH, default_batch
 
     assert default_batch(3, "cuda") == 3 and default_batch(None, "cpu") == 1
-    monkeypatch.setattr(runner, "visible_gpus", lambda: 0)
+    monkeypatch.setattr(devices, "visible_gpus", lambda: 0)
     assert default_batch(None, "auto") == 1
-    monkeypatch.setattr(runner, "visible_gpus", lambda: 1)
+    monkeypatch.setattr(devices, "visible_gpus", lambda: 1)
     assert default_batch(None, "auto") == GPU_BATCH == default_batch(None, "cuda")

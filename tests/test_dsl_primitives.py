@@ -9,11 +9,11 @@ import pytest
 
 from arcsolve.dsl import registry as P
 from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay, stack
-from arcsolve.dsl.memo import clear_memos, grid_memo
-from arcsolve.dsl.primitives.objects import label, objects, select, split
-from arcsolve.dsl.params import PARAMS, task_facts
-from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
 from arcsolve.dsl.learned.rules import fit_rule
+from arcsolve.dsl.memo import clear_memos, grid_memo
+from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.primitives.objects import label, objects, select, split
+from arcsolve.dsl.program import OVERLAY, Step, format_program, program_cost, run_program
 from tests.grids import eq, flood_labels, g
 
 A = np.array([[1, 2, 0], [0, 3, 0]])  # 2x3, not square, not symmetric

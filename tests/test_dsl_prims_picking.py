@@ -3,8 +3,8 @@ picked part, and the parameter inference that keeps only the choices fitting the
 
 import pytest
 
-from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.families.picking import choices, parts, pick_colour, pick_crop
+from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks

@@ -7,9 +7,9 @@ import numpy as np
 
 from arcsolve.dsl import registry as P
 from arcsolve.dsl import search as search_module
+from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import LEARNERS, _run_views, _Search, distinct, search
-from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from tests.grids import eq
 from tests.test_dsl_search import make_task
 

@@ -4,10 +4,10 @@ offers each only where the train outputs show the pattern."""
 
 import pytest
 
+from arcsolve.dsl.families.tallying import Classes, Tally, features, pick_output, tally_fill
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
-from arcsolve.dsl.families.tallying import Classes, Tally, features, pick_output, tally_fill
 from arcsolve.loaders import load_tasks
 from tests.grids import eq, g
 

@@ -10,7 +10,6 @@ import pytest
 from rich.console import Console
 
 from arcsolve import solution
-from arcsolve.priors.annotations import load_annotations
 from arcsolve.errors import ArcsolveError
 from arcsolve.evaluation.evaluate import (
     ConfigMismatchError,
@@ -26,6 +25,7 @@ from arcsolve.evaluation.evaluate import (
 )
 from arcsolve.evaluation.progress import EvalProgress, comparison_table
 from arcsolve.evaluation.report import PAPER_TABLE2
+from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 from tests.fake_solvers import called, four_tasks, make_task, rot90, use_fakes
@@ -321,8 +321,8 @@ def test_a_task_result_keeps_its_ranked_candidates_through_the_results_file():
 
 
 def _hybrid_of_fakes(monkeypatch):
-    monkeypatch.setitem(solution.SOLVERS, "dsl", "tests.fake_solvers:dsl_like")
-    monkeypatch.setitem(solution.SOLVERS, "latformer", "tests.fake_solvers:neural_like")
+    monkeypatch.setitem(solution.SOLVERS, "dsl", solution.Model("tests.fake_solvers:dsl_like"))
+    monkeypatch.setitem(solution.SOLVERS, "latformer", solution.Model("tests.fake_solvers:neural_like"))
 
 
 def test_the_hybrid_ranks_verified_answers_first_then_the_dsl_s_guesses_then_latformer_s():

@@ -6,8 +6,8 @@ import numpy as np
 import orjson
 import pytest
 
-from arcsolve.errors import ArcsolveError, TaskFormatError
-from arcsolve.evaluation.evaluate import ConfigMismatchError, evaluate
+from arcsolve.errors import ArcsolveError, ConfigMismatchError, TaskFormatError
+from arcsolve.evaluation.evaluate import evaluate
 from arcsolve.evaluation.export import (
     SubmissionMismatchError,
     export_submission,

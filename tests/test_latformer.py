@@ -5,10 +5,8 @@ import pytest
 import torch
 
 from arcsolve.latformer.experts import (
-    DIHEDRAL,
     SCALE_FACTORS,
     MaskExperts,
-    apply_dihedral,
     build_mask,
     dihedral_distribution,
     heat_kernel,
@@ -19,9 +17,10 @@ from arcsolve.latformer.experts import (
 from arcsolve.latformer.fit import FitConfig, colour_permutations, describe_actions, fit, fixed_colours, solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, lattices
 from arcsolve.latformer.reference_masks import masked_attention
-from arcsolve.loaders import load_tasks
 from arcsolve.latformer.sizing import infer_size_rule
+from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
+from arcsolve.symmetry import DIHEDRAL, apply_dihedral
 
 ALL = ("translate", "rotate", "reflect", "scale")
 

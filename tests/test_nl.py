@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer import fit, text_encoder as text
-from arcsolve.latformer import nl as latformer_nl
 from arcsolve.errors import ArcsolveError, DatasetNotFoundError
+from arcsolve.latformer import fit
+from arcsolve.latformer import nl as latformer_nl
+from arcsolve.latformer import text_encoder as text
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.nl import LatFormerNL
 from arcsolve.solution import SolveConfig

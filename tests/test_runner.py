@@ -10,9 +10,9 @@ import pytest
 from arcsolve.errors import ArcsolveError
 from arcsolve.evaluation.evaluate import evaluate, results_path
 from arcsolve.evaluation.export import export_submission
+from arcsolve.evaluation.runner import _worker_init, expected_work, run_all
 from arcsolve.loaders import load_tasks
-from arcsolve.evaluation.runner import BATCHED, _worker_init, expected_work, run_all
-from arcsolve.solution import Candidate, Solution, SolveConfig, get_solver
+from arcsolve.solution import SOLVERS, Candidate, Model, Solution, SolveConfig, get_solver
 from arcsolve.tasks import task_from_dict
 from tests.conftest import ROOT
 from tests.fake_solvers import called, four_tasks, use_fakes
@@ -60,7 +60,7 @@ def flaky_batches(tasks, on_solution, batch):
 
 
 def test_a_failing_batch_costs_only_the_tasks_it_holds(monkeypatch):
-    monkeypatch.setitem(BATCHED, "test-identity", "tests.test_runner:flaky_batches")
+    monkeypatch.setitem(SOLVERS, "test-identity", Model("tests.fake_solvers:identity", "tests.test_runner:flaky_batches"))
     recorded = []
     solver = get_solver("test-identity")
     run_all("test-identity", solver, four_tasks(), lambda t, w: SolveConfig(), recorded.append, batch=2)

@@ -10,9 +10,6 @@ import torch
 
 from arcsolve.bench.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
 from arcsolve.bench.sample_efficiency import NoisyInput, noisy_embedding, run_synthetic, to_examples
-from arcsolve.errors import ArcsolveError
-from arcsolve.latformer.fit import FitConfig, fit
-from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.bench.synthetic_tasks import (
     CATEGORIES,
     Transform,
@@ -20,6 +17,9 @@ from arcsolve.bench.synthetic_tasks import (
     make_task,
     sample_transforms,
 )
+from arcsolve.errors import ArcsolveError
+from arcsolve.latformer.fit import FitConfig, fit
+from arcsolve.latformer.model import LatFormer, LatFormerConfig
 
 ANTI_DIAGONAL = Transform("reflection", "anti_transpose")
 

@@ -28,10 +28,10 @@ import torch.nn.functional as F
 from torch import nn
 
 from arcsolve.bench.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
+from arcsolve.bench.synthetic_tasks import CATEGORIES, SyntheticTask, make_task, sample_transforms
 from arcsolve.errors import ArcsolveError
 from arcsolve.latformer.fit import Example, FitConfig, fit
 from arcsolve.latformer.model import N_COLOURS, LatFormer, LatFormerConfig
-from arcsolve.bench.synthetic_tasks import CATEGORIES, SyntheticTask, make_task, sample_transforms
 
 MODELS = (
     "latformer",

@@ -13,10 +13,10 @@ import torch
 from rich.console import Console
 
 from arcsolve import __version__
-from arcsolve.priors.annotations import load_annotations
+from arcsolve.devices import resolve_device
 from arcsolve.evaluation.evaluate import score_attempts, task_config
-from arcsolve.evaluation.export import write_atomically
-from arcsolve.latformer.fit import resolve_device
+from arcsolve.files import write_atomically
+from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import SolveConfig, get_solver, input_copy
 from arcsolve.tasks import Task
 

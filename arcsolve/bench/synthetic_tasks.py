@@ -34,12 +34,19 @@ from functools import cache
 
 import numpy as np
 
+from arcsolve import symmetry
 from arcsolve.errors import ArcsolveError
 from arcsolve.loaders import load_tasks
 
 CATEGORIES = ("translation", "rotation", "reflection", "scaling")
 SCALE_FACTORS = (2, 3, 4, 5)
-REFLECTIONS = ("flip_rows", "flip_cols", "transpose", "anti_transpose")
+REFLECTION_MAPS = {
+    "flip_rows": symmetry.flip_v,
+    "flip_cols": symmetry.flip_h,
+    "transpose": symmetry.transpose,
+    "anti_transpose": symmetry.antitranspose,
+}
+REFLECTIONS = tuple(REFLECTION_MAPS)
 
 
 @dataclass(frozen=True)
@@ -86,14 +93,8 @@ def apply(transform: Transform, x: np.ndarray) -> np.ndarray:
         return np.roll(x, p, axis=(0, 1))
     if kind == "rot90":
         return np.rot90(x, p[0])
-    if kind == "flip_rows":
-        return x[::-1]
-    if kind == "flip_cols":
-        return x[:, ::-1]
-    if kind == "transpose":
-        return x.T
-    if kind == "anti_transpose":
-        return np.rot90(x, 2).T
+    if kind in REFLECTION_MAPS:
+        return REFLECTION_MAPS[kind](x)
     if kind == "up":
         return upscale(x, *p)
     if kind == "down":

@@ -16,11 +16,11 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.compose import stack
-from arcsolve.dsl.primitives.counting import FEATURES
 from arcsolve.dsl.families import FAMILIES
-from arcsolve.dsl.primitives.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
-from arcsolve.dsl.pairs import raw_inputs
 from arcsolve.dsl.learned.rules import fit_rule
+from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.primitives.counting import FEATURES
+from arcsolve.dsl.primitives.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
 
 Array = np.ndarray
 Params = tuple

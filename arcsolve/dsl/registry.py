@@ -15,8 +15,14 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.primitives.blocks import block_colours, cut_pick, downscale_majority, self_tile_colour, split_kron
+from arcsolve.dsl.compose import stack
+from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.cell_tables import CellTable, apply_table
+from arcsolve.dsl.learned.object_moves import MoveModel, apply_moves
+from arcsolve.dsl.learned.rules import Table, apply_rule
+from arcsolve.dsl.learned.stamping import StampModel, apply_stamps
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.primitives.blocks import block_colours, cut_pick, downscale_majority, self_tile_colour, split_kron
 from arcsolve.dsl.primitives.completion import (
     periodic_extend,
     periodic_fill,
@@ -26,10 +32,8 @@ from arcsolve.dsl.primitives.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
-from arcsolve.dsl.compose import stack
 from arcsolve.dsl.primitives.counting import colour_cell, colour_ranking, count_row, feature_cell
 from arcsolve.dsl.primitives.drawing import fill_bbox, halo, interior, paint_empty_lines, rays
-from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.primitives.geometry import (
     antitranspose,
     downscale,
@@ -49,9 +53,7 @@ from arcsolve.dsl.primitives.geometry import (
     upscale,
     upscale_by_colours,
 )
-from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.primitives.moving import attract, shoot
-from arcsolve.dsl.learned.object_moves import MoveModel, apply_moves
 from arcsolve.dsl.primitives.objects import enclosed, select, split
 from arcsolve.dsl.primitives.painting import (
     colour_by,
@@ -62,8 +64,6 @@ from arcsolve.dsl.primitives.painting import (
     paint_objects_by_line,
     swap_colours,
 )
-from arcsolve.dsl.learned.rules import Table, apply_rule
-from arcsolve.dsl.learned.stamping import StampModel, apply_stamps
 
 Array = np.ndarray
 

@@ -44,12 +44,12 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.learned.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
-from arcsolve.dsl.memo import clear_memos
+from arcsolve.dsl.learned.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.learned.object_moves import apply_moves, fit_move_models
+from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
+from arcsolve.dsl.memo import clear_memos
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
-from arcsolve.dsl.registry import PRIMITIVES
 from arcsolve.dsl.program import (
     OVERLAY,
     Program,
@@ -58,7 +58,7 @@ from arcsolve.dsl.program import (
     format_program,
     program_cost,
 )
-from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
+from arcsolve.dsl.registry import PRIMITIVES
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-from arcsolve.errors import ArcsolveError
+from arcsolve.errors import ArcsolveError, ConfigMismatchError
 from arcsolve.solution import N_ATTEMPTS, Candidate, Solution, SolveConfig, Solver, get_solver, input_copy
 from arcsolve.tasks import Grid, Task
 
@@ -34,10 +34,6 @@ if TYPE_CHECKING:
 
 # Without --dataset, a subset is looked for in both ARC-AGI-1 splits (the paper's Table 2 does).
 SUBSET_DATASETS: tuple[str, ...] = ("arc1/training", "arc1/evaluation")
-
-
-class ConfigMismatchError(ArcsolveError):
-    """A results file was written by a run with another configuration."""
 
 
 # ---------------------------------------------------------------------------- scoring

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +27,9 @@ from typing import Any, Literal
 import orjson
 from pydantic import TypeAdapter, ValidationError
 
-from arcsolve.errors import ArcsolveError, TaskFormatError
+from arcsolve.errors import ArcsolveError, SubmissionMismatchError, TaskFormatError
 from arcsolve.evaluation.evaluate import ResultLog, Score, TaskResult, score_attempts, truths
+from arcsolve.files import write_atomically
 from arcsolve.loaders import read_json
 from arcsolve.solution import SolveConfig, get_solver
 from arcsolve.tasks import Grid, GridField, Task
@@ -38,10 +38,6 @@ Format = Literal["2024", "2020"]
 FORMATS: tuple[str, ...] = ("2024", "2020")
 KEYS = ("attempt_1", "attempt_2")
 Attempts = Sequence[Sequence[Grid]]  # per test input, the grids tried
-
-
-class SubmissionMismatchError(ArcsolveError):
-    """A submission's task ids or test counts differ from the tasks it is scored against."""
 
 
 # ---------------------------------------------------------------------------- writing
@@ -78,14 +74,6 @@ def submission_csv(tasks: Sequence[Task], answers: dict[str, Attempts]) -> str:
             distinct = list(dict.fromkeys(tries))
             writer.writerow([f"{task.id}_{i}", " ".join(_flat(g) for g in distinct)])
     return buffer.getvalue()
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it over `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(data)
-    os.replace(temporary, path)
 
 
 def write_submission(

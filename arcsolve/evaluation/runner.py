@@ -19,13 +19,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 
+from arcsolve.devices import visible_gpus
 from arcsolve.errors import ArcsolveError
 from arcsolve.evaluation.evaluate import TaskResult, solve_task, task_result
-from arcsolve.solution import SolveConfig, Solver
+from arcsolve.solution import SolveConfig, Solver, get_batched_solver
 from arcsolve.tasks import Task
-
-# Models whose fits can share a batch, and the batched function that solves them.
-BATCHED = {"latformer": "arcsolve.latformer.batched:solve_many", "latformer-color": "arcsolve.latformer.batched:solve_many_colour"}
 
 Work = tuple[Task, SolveConfig]
 ConfigFor = Callable[[Task, int], SolveConfig | None]  # (task, tasks still waiting) -> config, or None: stop
@@ -43,14 +41,11 @@ def _solve_chunk(
     model: str, solver: Solver, chunk: Iterable[Work], batch: int, record: Callable[[TaskResult], None]
 ) -> None:
     """Solve the tasks of `chunk` (a list, or a lazy stream) and record each result."""
-    if batch <= 1 or model not in BATCHED:
+    solve_many = get_batched_solver(model) if batch > 1 else None
+    if solve_many is None:
         for task, config in chunk:
             record(solve_task(solver, task, config))
         return
-    import importlib
-
-    module, name = BATCHED[model].split(":")
-    solve_many = getattr(importlib.import_module(module), name)
     taken: dict[str, Task] = {}  # tasks read from the chunk and not yet recorded
 
     def take(works: Iterable[Work]) -> Iterator[Work]:
@@ -161,15 +156,6 @@ def _worker_init(counter, gpus: int) -> None:
         os.environ["CUDA_VISIBLE_DEVICES"] = str(index % gpus)
     if "torch" in sys.modules:
         sys.modules["torch"].set_num_threads(1)
-
-
-def visible_gpus() -> int:
-    """How many CUDA devices torch sees here (0 without CUDA or without torch)."""
-    try:
-        import torch
-    except ImportError:
-        return 0
-    return torch.cuda.device_count() if torch.cuda.is_available() else 0
 
 
 def _run_pool(

@@ -29,12 +29,9 @@ import numpy as np
 import torch
 from torch import nn
 
-EXPERTS = ("translate", "rotate", "reflect", "scale")
+from arcsolve.symmetry import FLIP_COLS, FLIP_ROWS, ROT90, ROT180, TRANSPOSE, composition_table
 
-# D4 as (transpose, flip rows, flip cols), applied in that order; index = 4t + 2r + c.
-DIHEDRAL = tuple((t, r, c) for t in (0, 1) for r in (0, 1) for c in (0, 1))
-ROT90, ROT180 = DIHEDRAL.index((1, 1, 0)), DIHEDRAL.index((0, 1, 1))
-FLIP_ROWS, FLIP_COLS, TRANSPOSE = DIHEDRAL.index((0, 1, 0)), DIHEDRAL.index((0, 0, 1)), 4
+EXPERTS = ("translate", "rotate", "reflect", "scale")
 
 SCALE_CHAIN = (2, 3, 4, 5)  # chained up-scaling layers, distinct so no two gates are symmetric
 SCALE_FACTORS = tuple(
@@ -47,32 +44,10 @@ SCALE_FACTORS = tuple(
 )
 
 
-def apply_dihedral(grid: np.ndarray, element: int) -> np.ndarray:
-    t, r, c = DIHEDRAL[element]
-    out = grid.T if t else grid
-    if r:
-        out = out[::-1]
-    if c:
-        out = out[:, ::-1]
-    return out
-
-
-@cache
-def _dihedral_table() -> np.ndarray:
-    """table[a, b] = index of a∘b (apply b first, then a)."""
-    probe = np.arange(9).reshape(3, 3)
-    images = [apply_dihedral(probe, e).tobytes() for e in range(8)]
-    table = np.zeros((8, 8), dtype=np.int64)
-    for a in range(8):
-        for b in range(8):
-            table[a, b] = images.index(apply_dihedral(apply_dihedral(probe, b), a).tobytes())
-    return table
-
-
 @cache
 def _dihedral_index(device: torch.device) -> torch.Tensor:
-    """`_dihedral_table` as a tensor on `device` (one copy per device, not one per step)."""
-    return torch.from_numpy(_dihedral_table()).to(device)
+    """`composition_table` as a tensor on `device` (one copy per device, not one per step)."""
+    return torch.from_numpy(composition_table()).to(device)
 
 
 # ---------------------------------------------------------------- gated chains → distributions
@@ -135,7 +110,7 @@ def heat_kernel(kind: str, size: int, time: float) -> torch.Tensor:
     """exp(−t·L) for the graph of group elements: D4's Cayley graph, or a path of shifts/factors."""
     adjacency = np.zeros((size, size))
     if kind == "dihedral":
-        table = _dihedral_table()
+        table = composition_table()
         for a in range(8):
             for g in (ROT90, FLIP_ROWS):
                 adjacency[a, table[g, a]] = adjacency[table[g, a], a] = 1

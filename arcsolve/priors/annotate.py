@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from rich.console import Console
 
+from arcsolve import symmetry
 from arcsolve.priors.annotations import VOCABULARY, Annotation, Annotations, save_annotations
 from arcsolve.render import task_table
 from arcsolve.tasks import Task
@@ -24,13 +25,13 @@ from arcsolve.tasks import Task
 OUTSIDE = 10  # the value a transformed grid has where it does not cover the output
 DIHEDRAL: tuple[tuple[str, Callable[[np.ndarray], np.ndarray], str | None], ...] = (
     ("id", lambda a: a, None),
-    ("rot90", lambda a: np.rot90(a, 1), "rotate"),
-    ("rot180", lambda a: np.rot90(a, 2), "rotate"),
-    ("rot270", lambda a: np.rot90(a, 3), "rotate"),
-    ("flip_lr", lambda a: a[:, ::-1], "reflect"),
-    ("flip_ud", lambda a: a[::-1, :], "reflect"),
-    ("transpose", lambda a: a.T, "reflect"),
-    ("antitranspose", lambda a: np.rot90(a, 2).T, "reflect"),
+    ("rot90", symmetry.rot90, "rotate"),
+    ("rot180", symmetry.rot180, "rotate"),
+    ("rot270", symmetry.rot270, "rotate"),
+    ("flip_lr", symmetry.flip_h, "reflect"),
+    ("flip_ud", symmetry.flip_v, "reflect"),
+    ("transpose", symmetry.transpose, "reflect"),
+    ("antitranspose", symmetry.antitranspose, "reflect"),
 )
 INPUT_SIDE = -1  # an up-scaling factor equal to the input's side (fractal tilings)
 MAX_SHIFT = 1

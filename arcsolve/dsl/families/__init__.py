@@ -8,6 +8,16 @@ this order, and `PARAM_KINDS`, the parameter inference for its own kinds, merged
 
 from __future__ import annotations
 
-from arcsolve.dsl.families import assembling, completing, layout, measuring, patterns, picking, regions, relating, tallying
+from arcsolve.dsl.families import (
+    assembling,
+    completing,
+    layout,
+    measuring,
+    patterns,
+    picking,
+    regions,
+    relating,
+    tallying,
+)
 
 FAMILIES = (picking, assembling, patterns, completing, regions, layout, measuring, relating, tallying)

@@ -15,8 +15,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
 from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
 
 Array = np.ndarray
 

@@ -23,10 +23,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.primitives.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import objects
 from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.primitives.drawing import NEIGHBOURS
+from arcsolve.dsl.primitives.objects import objects
 
 Array = np.ndarray
 

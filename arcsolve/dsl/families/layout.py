@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.dsl.primitives.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import cuts, objects
 from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.primitives.drawing import NEIGHBOURS
+from arcsolve.dsl.primitives.objects import cuts, objects
 
 Array = np.ndarray
 Layout = tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]

@@ -25,11 +25,11 @@ from math import gcd
 
 import numpy as np
 
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.blocks import cut
 from arcsolve.dsl.primitives.drawing import interior
-from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.primitives.objects import PROPERTIES, objects
-from arcsolve.dsl.pairs import same_shapes
 
 Array = np.ndarray
 

@@ -16,10 +16,10 @@ from types import MappingProxyType
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from arcsolve.dsl.primitives.drawing import lines_along
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import Obj, enclosed, label, objects
 from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.primitives.drawing import lines_along
+from arcsolve.dsl.primitives.objects import Obj, enclosed, label, objects
 
 Array = np.ndarray
 Stamps = tuple[tuple[bytes, tuple[int, int], bytes], ...]  # object key, stamp shape, stamp cells

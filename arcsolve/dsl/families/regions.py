@@ -19,10 +19,10 @@ from itertools import product
 
 import numpy as np
 
-from arcsolve.dsl.primitives.drawing import NEIGHBOURS
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import label, label_boxes
 from arcsolve.dsl.pairs import raw_inputs, same_shapes
+from arcsolve.dsl.primitives.drawing import NEIGHBOURS
+from arcsolve.dsl.primitives.objects import label, label_boxes
 
 Array = np.ndarray
 

@@ -21,8 +21,8 @@ import numpy as np
 
 from arcsolve.dsl.families.assembling import DIHEDRAL
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import label, label_boxes, labels, objects
 from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.primitives.objects import label, label_boxes, labels, objects
 
 Array = np.ndarray
 

@@ -24,10 +24,10 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.primitives.counting import FEATURES, colour_cell
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import objects
 from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.primitives.counting import FEATURES, colour_cell
+from arcsolve.dsl.primitives.objects import objects
 
 Array = np.ndarray
 Cell = tuple[int, int]

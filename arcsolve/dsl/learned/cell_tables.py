@@ -27,11 +27,11 @@ from types import MappingProxyType
 
 import numpy as np
 
-from arcsolve.dsl.primitives.drawing import NEIGHBOURS
-from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import PROPERTIES, enclosed, labels, objects
-from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.learned.rules import lookup
+from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.primitives.drawing import NEIGHBOURS
+from arcsolve.dsl.primitives.objects import PROPERTIES, enclosed, labels, objects
 
 Array = np.ndarray
 CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features, sorted keys, answers

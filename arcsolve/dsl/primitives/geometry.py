@@ -4,45 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from arcsolve.symmetry import (  # noqa: F401 - the DSL's dihedral primitives, registered from here
+    antitranspose,
+    flip_h,
+    flip_v,
+    rot90,
+    rot180,
+    rot270,
+    transpose,
+)
+
 Array = np.ndarray
 
 
-# --- lattice group: dihedral transforms, translations --------------------------------
-
-
-def rot90(g: Array) -> Array:
-    """Rotate a quarter turn anticlockwise."""
-    return g[:, ::-1].T
-
-
-def rot180(g: Array) -> Array:
-    """Rotate a half turn."""
-    return g[::-1, ::-1]
-
-
-def rot270(g: Array) -> Array:
-    """Rotate a quarter turn clockwise."""
-    return g.T[:, ::-1]
-
-
-def flip_h(g: Array) -> Array:
-    """Mirror left-right."""
-    return g[:, ::-1]
-
-
-def flip_v(g: Array) -> Array:
-    """Mirror top-bottom."""
-    return g[::-1]
-
-
-def transpose(g: Array) -> Array:
-    """Mirror in the main diagonal."""
-    return g.T
-
-
-def antitranspose(g: Array) -> Array:
-    """Mirror in the anti-diagonal."""
-    return g[::-1, ::-1].T
+# --- lattice group: dihedral transforms (`arcsolve.symmetry`), translations ------------
 
 
 def shift(g: Array, dy: int, dx: int) -> Array | None:
