@@ -12,7 +12,7 @@ import argparse
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from arcsolve.priors.annotate import propose
+from arcsolve.priors.review import propose
 from arcsolve.priors.annotations import (
     Annotations,
     default_annotations_path,

@@ -409,8 +409,8 @@ def annotate(
     annotations: AnnotationsOpt = None,
 ) -> None:
     """Propose priors with verifiable rules and confirm or edit them task by task."""
-    from arcsolve.priors.annotate import review
     from arcsolve.priors.annotations import load_annotations
+    from arcsolve.priors.review import review
 
     proposals = load_annotations(annotations) if annotations is not None else None
     review(load_many(tasks), out, proposals=proposals, console=console)

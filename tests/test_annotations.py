@@ -11,7 +11,6 @@ from rich.console import Console
 
 from arcsolve.errors import ArcsolveError, TaskFormatError
 from arcsolve.loaders import load_tasks
-from arcsolve.priors.annotate import explain, parse_priors, propose, review
 from arcsolve.priors.annotations import (
     GEOMETRIC,
     SUBSETS,
@@ -21,6 +20,8 @@ from arcsolve.priors.annotations import (
     default_annotations_path,
     load_annotations,
 )
+from arcsolve.priors.lattice_rule import explain
+from arcsolve.priors.review import parse_priors, propose, review
 from arcsolve.tasks import Task
 
 

@@ -60,7 +60,8 @@ def flaky_batches(tasks, on_solution, batch):
 
 
 def test_a_failing_batch_costs_only_the_tasks_it_holds(monkeypatch):
-    monkeypatch.setitem(SOLVERS, "test-identity", Model("tests.fake_solvers:identity", "tests.test_runner:flaky_batches"))
+    flaky = Model("tests.fake_solvers:identity", "tests.test_runner:flaky_batches")
+    monkeypatch.setitem(SOLVERS, "test-identity", flaky)
     recorded = []
     solver = get_solver("test-identity")
     run_all("test-identity", solver, four_tasks(), lambda t, w: SolveConfig(), recorded.append, batch=2)

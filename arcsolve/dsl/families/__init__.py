@@ -3,7 +3,7 @@
 Each module listed here has `REGISTRY`, rows of (function, parameter kind, shape effect,
 and optionally a cost other than 1) appended to `arcsolve.dsl.registry.PRIMITIVES` in
 this order, and `PARAM_KINDS`, the parameter inference for its own kinds, merged into
-`arcsolve.dsl.params.PARAMS`.
+`arcsolve.dsl.params.PARAMS`. A family module imports neither `params` nor the registry.
 """
 
 from __future__ import annotations

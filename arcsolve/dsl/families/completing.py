@@ -8,10 +8,6 @@ marks; `corner_rays` continues an L's open corner diagonally; `continue_band` re
 band of rows (or columns) that holds the content along it, with the band's own period;
 `diagonal_fill` fills a grid whose colours repeat along diagonals. The whole-grid
 completions are in `arcsolve.dsl.primitives.completion`.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

@@ -5,10 +5,6 @@ another part is centred in or scaled into, the centre line.
 Each primitive asks the train pairs for the evidence of its layout before it is tried: a
 grid cut into cells by full lines, a colour that stays in place, targets smaller than
 their grids, so that on tasks it cannot serve it costs one cheap test per state.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

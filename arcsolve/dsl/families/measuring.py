@@ -11,10 +11,6 @@ draws a histogram of the colours; `compress` finds the block size that `downscal
 `colour_size` marks the objects of one size; `recolour_stripes` recolours every k-th row
 or column. Each is offered only where the train pairs show it could apply, so that it costs
 the search little elsewhere.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

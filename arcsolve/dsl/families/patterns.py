@@ -2,10 +2,6 @@
 did not solve: stamps learned per kind of object, diagonal connections, line ends
 continued, copies onto marker cells, square holes filled, crossing lines, enclosed regions
 filled by their shape, L-shaped joins, lone cells moved onto the line of their colour.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

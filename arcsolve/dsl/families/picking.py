@@ -9,10 +9,6 @@ part's colour. As with `objects.select`, a criterion that ties or finds nothing 
 The parameters are inferred from the targets: a pick is taken to be the last step that
 changes a grid's size (later steps keep it), so only the choices that give every train
 target's shape (and, for a colour, its colour) are tried.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

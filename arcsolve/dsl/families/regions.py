@@ -7,10 +7,6 @@ the largest or the smallest regions; `paint_sides` paints each region by the set
 grid's sides it reaches, as the train pairs showed; `fill_lanes` paints the straight lanes
 that cross a region from wall to wall. `cut_across` is the same idea turned round: a zero
 cell inside a coloured region cuts a line across that region.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

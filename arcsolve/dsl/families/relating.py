@@ -4,10 +4,6 @@ against a wall, lone markers projected onto the object they face, partial rows c
 by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
 template completed.
-
-A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
-shape effect) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
-`arcsolve.dsl.families`). It imports neither `params` nor `primitives`.
 """
 
 from __future__ import annotations

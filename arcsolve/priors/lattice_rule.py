@@ -1,25 +1,21 @@
-"""Proposing prior labels for ARC tasks with checkable rules, and reviewing them by hand.
+"""The lattice rule: does a task's output follow from lattice transformations of its input?
 
-The one exact rule, `lattice`, looks for lattice transformations g1..gk (k <= 4; each a
-dihedral map, an integer up/down scaling and a translation, padded or tiled) and a cell-wise
-lookup f with y = f(g1(x), ..., gk(x)). f is fitted on the train pairs only and must then
-reproduce every test output, so a lookup cannot pass by memorising. The other rules are
-heuristics for the non-lattice priors; annotations/README.md says how far to trust each.
+It looks for lattice transformations g1..gk (k <= 4; each a dihedral map, an integer up/down
+scaling and a translation, padded or tiled) and a cell-wise lookup f with
+y = f(g1(x), ..., gk(x)). f is fitted on the train pairs only and must then reproduce every
+test output, so a lookup cannot pass by memorising. It is the one exact rule of the
+annotator (`arcsolve.priors.review`).
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
-from rich.console import Console
 
 from arcsolve import symmetry
-from arcsolve.priors.annotations import VOCABULARY, Annotation, Annotations, save_annotations
-from arcsolve.render import task_table
 from arcsolve.tasks import Task
 
 OUTSIDE = 10  # the value a transformed grid has where it does not cover the output
@@ -245,7 +241,7 @@ class Explanation:
         return "y = f(" + ", ".join(g.describe() for g in self.lattices) + ")"
 
 
-def _shapes_predictable(task: Task) -> bool:
+def shapes_predictable(task: Task) -> bool:
     """Output shapes follow from input shapes by one rule (constant, or a fixed ratio per axis)."""
     pairs = [
         (p.input.shape, p.output.shape) for p in [*task.train, *task.test] if p.output is not None
@@ -264,7 +260,7 @@ def _shapes_predictable(task: Task) -> bool:
 
 def explain(task: Task, max_k: int = 4) -> Explanation | None:
     """The simplest lattice explanation of a task (fewest transformations, then fewest priors)."""
-    if not task.has_solutions or not _shapes_predictable(task):
+    if not task.has_solutions or not shapes_predictable(task):
         return None
     train = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     test = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.test if p.output is not None]
@@ -304,179 +300,13 @@ def explain(task: Task, max_k: int = 4) -> Explanation | None:
     return None
 
 
-def _is_neighbourhood(explanation: Explanation) -> bool:
+def is_neighbourhood(explanation: Explanation) -> bool:
     """Several small shifts of the unscaled input: a local rule (outlines, lines), not geometry."""
     plain = all(g.dihedral == 0 and g.rows.scale == g.cols.scale == 1 for g in explanation.lattices)
     return plain and len(explanation.lattices) > 1 and "translate" in explanation.priors
 
 
-def _is_overlay(explanation: Explanation, task: Task) -> bool:
+def is_overlay(explanation: Explanation, task: Task) -> bool:
     """Two or more crops of different parts of a bigger input combined cell-wise: logic."""
     x, y = task.train[0].input, task.train[0].output
     return len(explanation.lattices) > 1 and y.shape[0] * y.shape[1] * 2 <= x.shape[0] * x.shape[1]
-
-
-def _background(grid: np.ndarray) -> int:
-    values, counts = np.unique(grid, return_counts=True)
-    return int(values[np.argmax(counts)])
-
-
-def _components(grid: np.ndarray, background: int) -> int:
-    """The number of 8-connected groups of non-background cells of one colour."""
-    seen = np.zeros(grid.shape, dtype=bool)
-    count = 0
-    for start in zip(*np.nonzero(grid != background), strict=True):
-        if seen[start]:
-            continue
-        count += 1
-        stack = [start]
-        seen[start] = True
-        while stack:
-            r, c = stack.pop()
-            for dr, dc in itertools.product((-1, 0, 1), repeat=2):
-                n = (r + dr, c + dc)
-                if 0 <= n[0] < grid.shape[0] and 0 <= n[1] < grid.shape[1] and not seen[n]:
-                    if grid[n] == grid[r, c]:
-                        seen[n] = True
-                        stack.append(n)
-    return count
-
-
-def _fallen(grid: np.ndarray, background: int) -> np.ndarray:
-    """Every column's non-background cells dropped to the bottom, in order."""
-    out = np.full_like(grid, background)
-    for c in range(grid.shape[1]):
-        cells = grid[:, c][grid[:, c] != background]
-        if len(cells):
-            out[-len(cells) :, c] = cells
-    return out
-
-
-def _gravity(pairs: list[tuple[np.ndarray, np.ndarray]]) -> bool:
-    if any(x.shape != y.shape for x, y in pairs):
-        return False
-    for k in range(4):
-        if all(
-            np.array_equal(np.rot90(_fallen(np.rot90(x, k), _background(x)), -k), y)
-            for x, y in pairs
-        ):
-            return True
-    return False
-
-
-def _symmetric(grid: np.ndarray) -> bool:
-    flips = [grid[::-1], grid[:, ::-1]] + (
-        [grid.T, np.rot90(grid)] if grid.shape[0] == grid.shape[1] else []
-    )
-    return any(np.array_equal(grid, g) for g in flips)
-
-
-def _has_divider(grid: np.ndarray) -> bool:
-    """A full row or column of one non-background colour splitting the grid into parts."""
-    background = _background(grid)
-    lines = [*grid[1:-1], *grid[:, 1:-1].T]
-    return any(len(set(line.tolist())) == 1 and line[0] != background for line in lines)
-
-
-def heuristic_priors(task: Task) -> tuple[list[str], list[str]]:
-    """Priors the heuristics suggest for a task that is not a lattice transformation, and why."""
-    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
-    found: dict[str, str] = {}
-    same = all(x.shape == y.shape for x, y in pairs)
-    if _gravity(pairs):
-        found["physics"] = "cells fall to one side"
-    if any(set(np.unique(y)) - set(np.unique(x)) for x, y in pairs):
-        found["colour"] = "outputs use colours the inputs lack"
-    if not _shapes_predictable(task) or all(y.size <= 3 for _, y in pairs):
-        found["counting"] = "output size depends on the content"
-    if same and all(_symmetric(y) for _, y in pairs) and not all(_symmetric(x) for x, _ in pairs):
-        found["symmetry"] = "outputs are symmetric, inputs are not"
-    if all(_has_divider(x) for x, _ in pairs) and all(y.size * 2 <= x.size for x, y in pairs):
-        found["logic"] = "inputs are split by a divider and the output is one part's size"
-    if (
-        same
-        and all(((x != y) <= (x == _background(x))).all() for x, y in pairs)
-        and "physics" not in found
-    ):
-        found["topology"] = "cells are only added to the background"
-    if any(y.size > x.size for x, y in pairs):
-        found["pattern"] = "outputs are larger than inputs"
-    if not found or np.mean([_components(x, _background(x)) for x, _ in pairs]) >= 2:
-        found["objects"] = "inputs hold several objects"
-    priors = [p for p in VOCABULARY if p in found]
-    return priors, [found[p] for p in priors]
-
-
-def propose(task: Task) -> Annotation:
-    """The rules' label for a task: lattice explanation if one exists, else the heuristics."""
-    explanation = explain(task)
-    if explanation is not None and not explanation.priors:
-        return Annotation(priors=["colour"], source="rule:colour-map", note=explanation.describe())
-    if explanation is not None and not _is_neighbourhood(explanation):
-        priors = [p for p in VOCABULARY if p in explanation.priors]
-        if _is_overlay(explanation, task):
-            return Annotation(
-                priors=[*priors, "logic"], source="rule:overlay", note=explanation.describe()
-            )
-        return Annotation(priors=priors, source="rule:lattice", note=explanation.describe())
-    priors, reasons = heuristic_priors(task)
-    note = "; ".join(reasons)
-    if explanation is not None:
-        note = f"local rule {explanation.describe()}; {note}"
-    return Annotation(priors=priors, source="rule:heuristics", note=note)
-
-
-def parse_priors(text: str) -> list[str]:
-    """A comma-separated list of priors typed by a person; ValueError names an unknown one."""
-    priors = [p.strip() for p in text.split(",") if p.strip()]
-    for prior in priors:
-        if prior not in VOCABULARY:
-            raise ValueError(f"'{prior}' is not a prior; choose from {', '.join(VOCABULARY)}")
-    return list(dict.fromkeys(priors))
-
-
-def review(
-    tasks: Iterable[Task],
-    out_path: Path | str,
-    proposals: Annotations | None = None,
-    ask: Callable[[str], str] = input,
-    console: Console | None = None,
-) -> Annotations:
-    """Show tasks one by one for a person to confirm (enter), edit (a comma list) or skip (`s`).
-
-    Every answer is saved to `out_path` at once; tasks already in that file are not asked
-    again, so a review can stop (`q`, or end of input) and resume. A task's proposal comes
-    from `proposals` when it is there, otherwise from `propose`.
-    """
-    from arcsolve.priors.annotations import load_annotations
-
-    console = console or Console()
-    out = Path(out_path)
-    done = dict(load_annotations(out).entries) if out.exists() else {}
-    for task in tasks:
-        if task.id in done:
-            continue
-        proposal = (proposals.entries.get(task.id) if proposals else None) or propose(task)
-        console.print(task_table(task))
-        console.print(
-            f"proposed: [bold]{', '.join(proposal.priors)}[/] ({proposal.source}: {proposal.note})"
-        )
-        while True:
-            try:
-                answer = ask("enter = confirm, priors a,b = edit, s = skip, q = quit: ").strip()
-            except EOFError:
-                return Annotations(entries=done)
-            if answer == "q":
-                return Annotations(entries=done)
-            if answer == "s":
-                break
-            try:
-                priors = parse_priors(answer) if answer else proposal.priors
-            except ValueError as exc:
-                console.print(f"[red]{exc}[/]")
-                continue
-            note = proposal.note if answer == "" else "set by hand"
-            done[task.id] = Annotation(priors=priors, source="manual", note=note)
-            save_annotations(Annotations(entries=done), out)
-            break
-    return Annotations(entries=done)
