@@ -9,6 +9,9 @@ any load. That mode checks that a change to the code leaves the search's answers
 
     python benchmarks/dsl.py --dataset arc1/training --max-states 2000 --out /tmp/programs.json
 
+Precision is the share of the tasks with a verified program (one that reproduces every train
+pair) whose test outputs are right.
+
 A task counts as solved when every test output is among the first two distinct answers of
 its candidates: programs that reproduce every train pair (the verified ones, then those
 whose test size breaks the train pairs' pattern; no other fallback answers).
@@ -159,13 +162,16 @@ def main() -> None:
 
     n_solved = sum(r["solved"] for r in results)
     n_found = sum(r["verified"] for r in results)
+    n_right = sum(r["verified"] and r["solved"] for r in results)
+    precision = n_right / n_found if n_found else None
     peak = max(r["peak_mb"] for r in results)
     median = statistics.median(r["peak_mb"] for r in results)
     growth = [r["peak_mb"] - r["start_mb"] for r in results if r["start_mb"] is not None]
     grew_median, grew_most = (statistics.median(growth), max(growth)) if growth else (None, None)
     grew = f" (growth in the task {grew_median:.0f} MB median, {grew_most:.0f} MB largest)" if growth else ""
     print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
-          f"(a verified program for {n_found}), wall {wall:.1f} s, "
+          f"(a verified program for {n_found}: {n_right} right, {n_found - n_right} wrong on the test, "
+          f"precision {'-' if precision is None else f'{precision:.1%}'}), wall {wall:.1f} s, "
           f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
           f"jobs {args.jobs}, "
           + (f"at most {states} states to depth {depth}" if args.max_states else f"budget {args.time_budget} s/task"))
@@ -175,7 +181,9 @@ def main() -> None:
     if args.out:
         summary = {
             "dataset": args.dataset, "solved": n_solved, "tasks": len(tasks),
-            "verified": n_found, "errors": sum("error" in r for r in results),
+            "verified": n_found, "verified_right": n_right, "verified_wrong": n_found - n_right,
+            "precision": None if precision is None else round(precision, 4),
+            "errors": sum("error" in r for r in results),
             "wall_seconds": round(wall, 1), "peak_task_mb": round(peak),
             "median_task_mb": round(median),
             "median_growth_mb": None if grew_median is None else round(grew_median),
