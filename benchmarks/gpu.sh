@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Everything the project measures on a GPU, in one go (issue 9):
+# Everything the project measures on a GPU, in one go:
 #   1. the CUDA tests (tests/test_devices.py; CI has no GPU and skips them);
 #   2. the geometric subsets fitted by LatFormer, batched, end to end (target: <= 3 minutes on an H100);
 #   3. one task at a time against BATCH at a time on the 35 quick geometric tasks (target: >= 10x tasks/min);
