@@ -400,9 +400,9 @@ def export(
         raise ArcsolveError("give exactly one of --challenges or --dataset")
     if total_time is not None and total_time <= 0:
         raise ArcsolveError(f"--total-time: must be more than 0 seconds, got {total_time}")
+    check_output_file(out, "--out")
     chosen_format = submission_format(fmt, out)
     config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
-    check_output_file(out, "--out")
     loaded = load_many([str(challenges or dataset)])
     try:
         with EvalProgress(total=len(loaded), console=console) as progress:

@@ -86,7 +86,7 @@ def ensure_folder(path: Path, label: str = "") -> None:
     """Make the folder `path` if missing; ArcsolveError when that fails or a file is in the way."""
     label = label or str(path)
     if path.exists() and not path.is_dir():
-        raise ArcsolveError(f"{label}: {path} is a file, not a folder")
+        raise ArcsolveError(f"{label}: is a file, not a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
