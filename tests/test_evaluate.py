@@ -10,15 +10,14 @@ import pytest
 from rich.console import Console
 
 from arcsolve import solution
-from arcsolve.errors import ArcsolveError
-from arcsolve.errors import ConfigMismatchError
+from arcsolve.errors import ArcsolveError, ConfigMismatchError
 from arcsolve.evaluation.evaluate import EvalOptions, evaluate, evaluate_models
+from arcsolve.evaluation.progress import EvalProgress, comparison_table
 from arcsolve.evaluation.records import TaskResult, task_result
+from arcsolve.evaluation.report import PAPER_TABLE2
 from arcsolve.evaluation.results import results_path
 from arcsolve.evaluation.scoring import pixel_accuracy, score_attempts
 from arcsolve.evaluation.selection import select_tasks, subset_datasets
-from arcsolve.evaluation.progress import EvalProgress, comparison_table
-from arcsolve.evaluation.report import PAPER_TABLE2
 from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Grid, Task

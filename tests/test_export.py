@@ -6,8 +6,7 @@ import numpy as np
 import orjson
 import pytest
 
-from arcsolve.errors import ArcsolveError, ConfigMismatchError, TaskFormatError
-from arcsolve.errors import SubmissionMismatchError
+from arcsolve.errors import ArcsolveError, ConfigMismatchError, SubmissionMismatchError, TaskFormatError
 from arcsolve.evaluation.evaluate import evaluate
 from arcsolve.evaluation.export import ExportOptions, export_submission, partial_path
 from arcsolve.evaluation.submission import score_submission
