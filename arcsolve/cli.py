@@ -296,32 +296,18 @@ def eval_(
     from arcsolve.evaluation.evaluate import EvalOptions, evaluate_models
     from arcsolve.evaluation.progress import EvalProgress, comparison_table, summary_table
     from arcsolve.evaluation.report import plural
-    from arcsolve.evaluation.selection import select_tasks, subset_datasets
+    from arcsolve.evaluation.selection import tasks_to_evaluate
     from arcsolve.files import check_output_folder
     from arcsolve.priors.annotations import load_annotations
 
     models = ["latformer"] if not model else list(SOLVERS) if "all" in model else model
-    specs = list(tasks or []) + list(dataset or [])
-    if "larc" in specs:
-        specs = [str(larc_dir) if s == "larc" else s for s in specs]
-        if larc_dir is None:
-            raise ArcsolveError("--dataset larc needs --larc-dir pointing at LARC's dataset/ folder")
-    specs = subset_datasets(specs, subset)
-    if not specs:
-        raise ArcsolveError("name tasks, a --dataset or a --subset")
     config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     if report is not None:
         check_output_folder(report, "--report")
     ann = load_annotations(annotations)
-    loaded = load_many(specs, solutions)
-    if larc_split is not None:
-        from arcsolve.latformer.text_encoder import larc_split as split_ids
-
-        if larc_dir is None:
-            raise ArcsolveError("--larc-split needs --larc-dir")
-        keep = split_ids(larc_dir, larc_split)
-        loaded = [t for t in loaded if t.id in keep]
-    chosen = select_tasks(loaded, ann, subset, limit)
+    chosen, specs = tasks_to_evaluate(
+        list(tasks or []) + list(dataset or []), subset, limit, ann, solutions, larc_dir, larc_split
+    )
 
     def reused(name: str, count: int) -> None:
         console.print(f"{escape(name)}: reused {plural(count, 'result')} from {escape(str(report))}", highlight=False)
@@ -371,7 +357,8 @@ def export(
         typer.Option(
             "--total-time",
             help="Wall seconds for the whole export, shared across tasks and models (Kaggle: 43200); "
-            "each task's DSL search and LatFormer fit are capped to its share.",
+            "each task's DSL search and LatFormer fit are capped to its share, in place of "
+            "--time-budget and a larger --fit-seconds.",
             show_default=False,
         ),
     ] = None,

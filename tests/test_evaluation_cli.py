@@ -322,3 +322,35 @@ def test_a_results_file_with_a_cut_off_first_line_points_at_fresh(runner, tmp_pa
     line = refused(runner.invoke(app, ["eval", str(folder), "-m", "test-identity", "--report", str(report)]))
     assert "the first line is not an arcsolve results header" in line and "--fresh" in line
     ok(runner.invoke(app, ["eval", str(folder), "-m", "test-identity", "--report", str(report), "--fresh"]))
+
+
+def test_a_full_disk_while_writing_the_report_keeps_the_old_one_whole(runner, tmp_path, folder, monkeypatch):
+    import errno
+
+    from arcsolve import files
+
+    report = tmp_path / "r"
+    ok(runner.invoke(app, ["eval", str(folder), "-m", "test-rot90", "--report", str(report)]))
+    before = (report / "report.json").read_bytes()
+
+    def full_disk(src, dst):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "replace", full_disk)
+    result = runner.invoke(app, ["eval", str(folder), "-m", "test-identity", "--report", str(report)])
+    assert result.exit_code == 2 and "Traceback" not in result.output  # after the progress bar, one line:
+    assert result.output.strip().splitlines()[-1].endswith(": cannot write (No space left on device)")
+    assert (report / "report.json").read_bytes() == before and orjson.loads(before)["model"] == "test-rot90"
+    assert not [p.name for p in report.iterdir() if p.name.endswith((".tmp", ".probe"))]
+    monkeypatch.undo()
+    use_fakes(monkeypatch, tmp_path)
+    ok(runner.invoke(app, ["eval", str(folder), "-m", "test-identity", "--report", str(report)]))  # resumes
+    assert [d["model"] for d in orjson.loads((report / "report.json").read_bytes())] == ["test-identity", "test-rot90"]
+
+
+def test_a_second_export_to_one_file_is_refused(runner, tmp_path, folder, calls):
+    out = tmp_path / "sub.json"
+    with exclusive(out.with_name(out.name + ".partial.jsonl"), "another run"):
+        line = refused(runner.invoke(app, ["export", "--dataset", str(folder), "-m", "test-identity", "-o", str(out)]))
+    assert line == f"error: --out {out} is in use by another arcsolve run; wait for it to finish or choose another"
+    assert calls() == []

@@ -4,9 +4,11 @@ per-task config that their annotations give."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from arcsolve.errors import ArcsolveError
+from arcsolve.loaders import load_many
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Task
 
@@ -24,6 +26,35 @@ def subset_datasets(specs: Sequence[str], subset: str | None) -> list[str]:
     if subset is None:
         raise ArcsolveError("give a dataset or a --subset")
     return list(SUBSET_DATASETS)
+
+
+def tasks_to_evaluate(
+    specs: Sequence[str],
+    subset: str | None,
+    limit: int | None,
+    annotations: Annotations | None,
+    solutions: Path | None = None,
+    larc_dir: Path | None = None,
+    larc_split: str | None = None,
+) -> tuple[list[Task], list[str]]:
+    """`eval`'s tasks and the specs they were loaded from: the tasks named (`larc` standing
+    for `larc_dir`), or both ARC-AGI-1 splits for a subset; LARC's train or test split alone
+    with `larc_split`; then the subset's tasks, sorted by id, the first `limit`."""
+    specs = list(specs)
+    if "larc" in specs:
+        if larc_dir is None:
+            raise ArcsolveError("--dataset larc needs --larc-dir pointing at LARC's dataset/ folder")
+        specs = [str(larc_dir) if s == "larc" else s for s in specs]
+    specs = subset_datasets(specs, subset)
+    if larc_split is not None and larc_dir is None:
+        raise ArcsolveError("--larc-split needs --larc-dir")
+    loaded = load_many(specs, solutions)
+    if larc_split is not None:
+        from arcsolve.latformer.text_encoder import larc_split as split_ids  # loads torch: only when asked
+
+        keep = split_ids(larc_dir, larc_split)
+        loaded = [t for t in loaded if t.id in keep]
+    return select_tasks(loaded, annotations, subset, limit), specs
 
 
 def select_tasks(
