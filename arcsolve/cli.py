@@ -391,10 +391,14 @@ def export(
     chosen_format = submission_format(fmt, out)
     config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     loaded = load_many([str(challenges or dataset)])
+
+    def reused(count: int, path: Path) -> None:
+        console.print(f"reused {plural(count, 'result')} from {escape(str(path))}", highlight=False)
+
     try:
         with EvalProgress(total=len(loaded), console=console) as progress:
             summary = export_submission(loaded, model, config, out, ExportOptions(
-                fmt=chosen_format, total_seconds=total_time, progress=progress, fresh=fresh,
+                fmt=chosen_format, total_seconds=total_time, progress=progress, on_reused=reused, fresh=fresh,
                 jobs=default_jobs(jobs, device), batch=default_batch(batch, device), ray_address=ray_address,
             ))
     except KeyboardInterrupt:

@@ -222,6 +222,12 @@ def test_ctrl_c_says_how_to_resume_and_the_rerun_says_what_it_reused(runner, tmp
         app, ["export", "--dataset", str(folder), "-m", "test-interrupted", "-o", str(tmp_path / "s.json")]
     )
     assert result.exit_code == 130 and "rerun the same command to resume (2 tasks kept)" in result.output
+    out = ok(
+        runner.invoke(
+            app, ["export", "--dataset", str(folder), "-m", "test-interrupted", "-o", str(tmp_path / "s.json")]
+        )
+    )
+    assert f"reused 2 results from {tmp_path / 's.json.partial.jsonl'}" in out and "4 tasks (2 resumed" in out
 
 
 def test_one_task_is_one_task(runner, tmp_path, folder):

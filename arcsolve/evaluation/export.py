@@ -60,12 +60,14 @@ class ExportOptions:
 
     `fmt`: "2024" (JSON) or "2020" (CSV). `total_seconds`: the wall budget of the whole run
     (None: each task gets `config` as it is). `progress(model, result)`: called once per task.
+    `on_reused(count, path)`: called when results were resumed from the partial file `path`.
     `fresh`: start a partial file of another configuration again. `jobs`, `batch`,
     `ray_address`: where tasks are solved (`arcsolve.evaluation.runner`)."""
 
     fmt: Format = "2024"
     total_seconds: float | None = None
     progress: Callable[[str, TaskResult], None] | None = None
+    on_reused: Callable[[int, Path], None] | None = None
     fresh: bool = False
     jobs: int = 1
     batch: int = 1
@@ -102,6 +104,8 @@ def export_submission(
                 summary.resumed += 1
                 if options.progress:
                     options.progress(model, result)
+        if summary.resumed and options.on_reused:
+            options.on_reused(summary.resumed, partial_path(out_path))
         todo = [task for task in tasks if task.id not in answers]
         write_submission(out_path, tasks, answers, options.fmt)
 
