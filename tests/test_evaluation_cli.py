@@ -360,3 +360,11 @@ def test_a_second_export_to_one_file_is_refused(runner, tmp_path, folder, calls)
         line = refused(runner.invoke(app, ["export", "--dataset", str(folder), "-m", "test-identity", "-o", str(out)]))
     assert line == f"error: --out {out} is in use by another arcsolve run; wait for it to finish or choose another"
     assert calls() == []
+
+
+def test_an_unreadable_results_file_of_another_model_is_left_out_of_the_report(runner, tmp_path, folder):
+    report = tmp_path / "r"
+    report.mkdir()
+    (report / "results-other.jsonl").write_bytes(b'{"header": {"fingerpr')
+    ok(runner.invoke(app, ["eval", str(folder), "-m", "test-rot90", "--report", str(report)]))
+    assert orjson.loads((report / "report.json").read_bytes())["model"] == "test-rot90"

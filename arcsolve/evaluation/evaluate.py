@@ -155,11 +155,15 @@ def evaluate(
 
 def earlier_reports(report_dir: Path, models: Sequence[str], tasks: Sequence[Task]) -> list[EvalReport]:
     """The reports of the other models whose results are in `report_dir` (written by earlier
-    runs), their records rescored against `tasks` where those include them."""
+    runs), their records rescored against `tasks` where those include them. A file that cannot
+    be read as results is left out (its own run reports the problem when it resumes)."""
     by_id = {task.id: task for task in tasks}
     out = []
     for path in results_files(report_dir):
-        header, records = read_results(path)
+        try:
+            header, records = read_results(path)
+        except (ArcsolveError, OSError, KeyError, TypeError, ValueError):
+            continue
         model = header.get("model")
         if header.get("kind") == "export" or not isinstance(model, str) or model in models:
             continue
@@ -167,7 +171,10 @@ def earlier_reports(report_dir: Path, models: Sequence[str], tasks: Sequence[Tas
             config = SolveConfig.model_validate(header.get("config") or {})
         except ValueError:
             config = SolveConfig()
-        results = [TaskResult.from_record(r, by_id.get(r["id"])) for r in sorted(records, key=lambda r: r["id"])]
+        try:
+            results = [TaskResult.from_record(r, by_id.get(r["id"])) for r in sorted(records, key=lambda r: r["id"])]
+        except (ArcsolveError, KeyError, TypeError, ValueError):
+            continue
         out.append(EvalReport(model, header.get("dataset", ""), header.get("subset"), config, results))
     return out
 
