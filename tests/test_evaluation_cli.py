@@ -368,3 +368,11 @@ def test_an_unreadable_results_file_of_another_model_is_left_out_of_the_report(r
     (report / "results-other.jsonl").write_bytes(b'{"header": {"fingerpr')
     ok(runner.invoke(app, ["eval", str(folder), "-m", "test-rot90", "--report", str(report)]))
     assert orjson.loads((report / "report.json").read_bytes())["model"] == "test-rot90"
+
+
+def test_ctrl_c_in_solve_says_what_was_written(runner, tmp_path, folder):
+    out = tmp_path / "sub.json"
+    result = runner.invoke(app, ["solve", str(folder), "-m", "test-interrupted", "-o", str(out)])
+    assert result.exit_code == 130
+    assert f"interrupted after 2 tasks (2 tasks written to {out})" in result.output
+    assert list(orjson.loads(out.read_bytes())) == ["000000a1", "000000a2"]
