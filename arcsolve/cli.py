@@ -7,7 +7,6 @@ import functools
 from pathlib import Path
 from typing import Annotated
 
-import orjson
 import typer
 from rich.console import Console
 
@@ -207,44 +206,51 @@ def solve(
     solutions: SolutionsOpt = None,
 ) -> None:
     """Fit a fresh model on each task's train pairs and predict its test outputs."""
-    from arcsolve.evaluation.evaluate import score_attempts, task_config
-    from arcsolve.evaluation.export import submission_json
+    from rich.markup import escape
+
     from arcsolve.evaluation.progress import FitProgress
-    from arcsolve.files import write_atomically
+    from arcsolve.evaluation.report import plural
+    from arcsolve.evaluation.solving import Solved, SolveSummary, solve_tasks
     from arcsolve.priors.annotations import load_annotations
-    from arcsolve.solution import get_solver, input_copy
 
     loaded = load_many(tasks, solutions)
     config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     ann = load_annotations(annotations)
-    solver = get_solver(model)
-    answers = {}
-    for task in loaded:
-        with FitProgress(console, f"{model} {task.id}", config.steps) as progress:
-            solution = solver(task, task_config(config, task, ann), **progress.kwargs(solver))
-        attempts = solution.attempts(len(task.test), input_copy(task))
-        answers[task.id] = attempts
-        rows = []
-        for i, (pair, grids) in enumerate(zip(task.test, attempts, strict=True)):
+
+    def show_solved(done: Solved) -> None:
+        task, rows = done.task, []
+        for i, (pair, grids) in enumerate(zip(task.test, done.attempts, strict=True)):
             cells = [("input", pair.input)] + [(f"attempt {k + 1}", g) for k, g in enumerate(grids)]
             if pair.output is not None:
                 cells.append(("truth", pair.output))
             rows.append((f"test {i}", cells))
-        console.print(pairs_table(rows, f"{task!r} · {model} · {solution.seconds:.1f} s"))
-        if task.has_solutions:
-            score = score_attempts(attempts, [p.output for p in task.test])
-            verdict = "[green]correct[/]" if score.solved else "[red]wrong[/]"
-            console.print(f"{task.id}: {verdict} ({sum(score.correct)}/{len(task.test)} test outputs)")
+        console.print(pairs_table(rows, f"{task!r} · {model} · {done.solution.seconds:.1f} s"))
+        if done.score is not None:
+            verdict = "[green]correct[/]" if done.score.solved else "[red]wrong[/]"
+            console.print(
+                f"{escape(task.id)}: {verdict} ({sum(done.score.correct)}/{len(task.test)} test outputs)"
+            )
         if explain:
-            for i, names in enumerate(solution.sources(len(task.test))):
-                found = "; ".join(f"attempt {k + 1}: {n}" for k, n in enumerate(names))
-                console.print(
-                    f"{task.id} test {i}: {found or 'no candidate: both attempts copy the input'}", highlight=False
-                )
-        if out is not None:  # after every task, so an interrupted run keeps what it finished
-            write_atomically(out, orjson.dumps(submission_json([t for t in loaded if t.id in answers], answers)))
+            for i, line in enumerate(done.explanation()):
+                console.print(f"{escape(task.id)} test {i}: {escape(line)}", highlight=False)
+
+    summary = SolveSummary()
+    try:
+        solve_tasks(
+            loaded, model, config, annotations=ann, out=out, on_solved=show_solved, summary=summary,
+            fit_display=lambda task: FitProgress(console, escape(f"{model} {task.id}"), config.steps),
+        )
+    except KeyboardInterrupt:
+        kept = f" ({plural(len(summary.written), 'task')} written to {escape(str(out))})" if out else ""
+        err_console.print(f"interrupted after {plural(summary.tasks, 'task')}{kept}", highlight=False)
+        raise typer.Exit(130) from None
+    if len(loaded) > 1:
+        scored = ""
+        if summary.scored:
+            scored = f"solved {summary.solved}/{plural(summary.scored, 'task')} with known outputs, "
+        console.print(f"total: {scored}{plural(summary.tasks, 'task')} in {summary.seconds:.1f} s", highlight=False)
     if out is not None:
-        console.print(f"wrote {out}")
+        console.print(f"wrote {escape(str(out))}", highlight=False)
 
 
 SubsetOpt = Annotated[
@@ -285,50 +291,47 @@ def eval_(
     solutions: SolutionsOpt = None,
 ) -> None:
     """Solved rates per model and geometric subset (the paper's Table 2), resumable."""
-    from arcsolve.evaluation.evaluate import evaluate_models, select_tasks, subset_datasets
+    from rich.markup import escape
+
+    from arcsolve.evaluation.evaluate import EvalOptions, evaluate_models
     from arcsolve.evaluation.progress import EvalProgress, comparison_table, summary_table
+    from arcsolve.evaluation.report import plural
+    from arcsolve.evaluation.selection import tasks_to_evaluate
+    from arcsolve.files import check_output_folder
     from arcsolve.priors.annotations import load_annotations
 
     models = ["latformer"] if not model else list(SOLVERS) if "all" in model else model
-    specs = list(tasks or []) + list(dataset or [])
-    if "larc" in specs:
-        specs = [str(larc_dir) if s == "larc" else s for s in specs]
-        if larc_dir is None:
-            raise ArcsolveError("--dataset larc needs --larc-dir pointing at LARC's dataset/ folder")
-    specs = subset_datasets(specs, subset)
-    if not specs:
-        raise ArcsolveError("name tasks, a --dataset or a --subset")
     config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
+    if report is not None:
+        check_output_folder(report, "--report")
     ann = load_annotations(annotations)
-    loaded = load_many(specs, solutions)
-    if larc_split is not None:
-        from arcsolve.latformer.text_encoder import larc_split as split_ids
+    chosen, specs = tasks_to_evaluate(
+        list(tasks or []) + list(dataset or []), subset, limit, ann, solutions, larc_dir, larc_split
+    )
 
-        if larc_dir is None:
-            raise ArcsolveError("--larc-split needs --larc-dir")
-        keep = split_ids(larc_dir, larc_split)
-        loaded = [t for t in loaded if t.id in keep]
-    chosen = select_tasks(loaded, ann, subset, limit)
-    with EvalProgress(total=len(chosen), console=console) as progress:
-        reports = evaluate_models(
-            chosen,
-            models,
-            config,
-            report,
-            jobs=default_jobs(jobs, device),
-            on_result=progress,
-            annotations=ann,
-            dataset=" + ".join(specs),
-            subset=subset,
-            use_annotated_priors=True,
-            fresh=fresh,
-            batch=default_batch(batch, device),
-            ray_address=ray_address,
-        )
+    def reused(name: str, count: int) -> None:
+        console.print(f"{escape(name)}: reused {plural(count, 'result')} from {escape(str(report))}", highlight=False)
+
+    try:
+        with EvalProgress(total=len(chosen), console=console) as progress:
+            reports = evaluate_models(chosen, models, config, EvalOptions(
+                report_dir=report, jobs=default_jobs(jobs, device), batch=default_batch(batch, device),
+                ray_address=ray_address, on_result=progress, on_reused=reused, annotations=ann,
+                use_annotated_priors=True, dataset=" + ".join(specs), subset=subset, fresh=fresh,
+                truth_source=solutions,
+            ))
+    except KeyboardInterrupt:
+        if report is None:
+            err_console.print("interrupted; nothing kept (give --report to make a run resumable)")
+        else:
+            err_console.print(
+                f"interrupted; rerun the same command to resume ({plural(progress.done, 'task')} kept)"
+            )
+        raise typer.Exit(130) from None
     console.print(summary_table(reports))
     console.print(comparison_table(reports, ann))
     if report is not None:
-        console.print(f"report written to {report}/")
+        console.print(f"report written to {escape(str(report))}/", highlight=False)
 
 
 @app.command()
@@ -337,11 +340,29 @@ def export(
     challenges: Annotated[Path | None, typer.Option("--challenges", help="Kaggle challenges file.")] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Or a dataset name / path.")] = None,
     model: ModelOpt = "hybrid",
-    out: Annotated[Path, typer.Option("--out", "-o", help="Submission file to write.")] = Path("submission.json"),
-    fmt: Annotated[str, typer.Option("--format", help="2024 (JSON, ARC Prize 2024/2025) or 2020 (CSV).")] = "2024",
-    time_budget: Annotated[
-        float | None, typer.Option("--time-budget", help="Seconds for the whole run, shared across tasks.")
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Submission file to write (.json or .csv, unless --format says).")
+    ] = Path("submission.json"),
+    fmt: Annotated[
+        str | None,
+        typer.Option(
+            "--format",
+            help="2024 (also 2025, json: the ARC Prize 2024/2025 JSON) or 2020 (also csv); "
+            "default: from the --out extension.",
+            show_default=False,
+        ),
     ] = None,
+    total_time: Annotated[
+        float | None,
+        typer.Option(
+            "--total-time",
+            help="Wall seconds for the whole export, shared across tasks and models (Kaggle: 43200); "
+            "each task's DSL search and LatFormer fit are capped to its share, in place of "
+            "--time-budget and a larger --fit-seconds.",
+            show_default=False,
+        ),
+    ] = None,
+    time_budget: BudgetOpt = 5.0,
     device: DeviceOpt = "auto",
     seed: SeedOpt = 0,
     steps: StepsOpt = 300,
@@ -354,50 +375,76 @@ def export(
     ray_address: RayOpt = None,
 ) -> None:
     """Write a Kaggle submission; a killed run resumes and always leaves a valid file."""
-    from arcsolve.evaluation.export import export_submission
+    from rich.markup import escape
+
+    from arcsolve.evaluation.export import ExportOptions, export_submission
     from arcsolve.evaluation.progress import EvalProgress
+    from arcsolve.evaluation.report import plural
+    from arcsolve.evaluation.submission import submission_format
+    from arcsolve.files import check_output_file
 
     if (challenges is None) == (dataset is None):
         raise ArcsolveError("give exactly one of --challenges or --dataset")
-    if fmt not in ("2024", "2020"):
-        raise ArcsolveError(f"--format: '{fmt}' is not 2024 or 2020")
+    if total_time is not None and total_time <= 0:
+        raise ArcsolveError(f"--total-time: must be more than 0 seconds, got {total_time}")
+    check_output_file(out, "--out")
+    chosen_format = submission_format(fmt, out)
+    config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     loaded = load_many([str(challenges or dataset)])
-    config = make_config(device, seed, steps, 5.0, priors, beta, fit_seconds)
-    with EvalProgress(total=len(loaded), console=console) as progress:
-        summary = export_submission(
-            loaded, model, config, out, fmt=fmt, time_budget_total=time_budget, progress=progress, fresh=fresh,
-            jobs=default_jobs(jobs, device), batch=default_batch(batch, device), ray_address=ray_address,
+
+    def reused(count: int, path: Path) -> None:
+        console.print(f"reused {plural(count, 'result')} from {escape(str(path))}", highlight=False)
+
+    try:
+        with EvalProgress(total=len(loaded), console=console) as progress:
+            summary = export_submission(loaded, model, config, out, ExportOptions(
+                fmt=chosen_format, total_seconds=total_time, progress=progress, on_reused=reused, fresh=fresh,
+                jobs=default_jobs(jobs, device), batch=default_batch(batch, device), ray_address=ray_address,
+            ))
+    except KeyboardInterrupt:
+        err_console.print(
+            f"interrupted; {escape(str(out))} is complete and valid; rerun the same command to resume "
+            f"({plural(progress.done, 'task')} kept)",
+            highlight=False,
         )
-    console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {len(summary.unreached)} not reached)")
+        raise typer.Exit(130) from None
+    console.print(
+        f"wrote {escape(str(out))}: {plural(len(loaded), 'task')} ({summary.resumed} resumed, "
+        f"{len(summary.unreached)} not reached)",
+        highlight=False,
+    )
 
 
 @app.command()
 @reports_errors
 def score(
-    submission: Annotated[Path, typer.Argument(help="A 2024-format submission JSON.")],
+    submission: Annotated[Path, typer.Argument(help="A submission: 2024-format JSON or 2020-format CSV.")],
     solutions: Annotated[
-        Path | None, typer.Option("--solutions", help="Challenges or solutions file with outputs.")
+        Path | None,
+        typer.Option("--solutions", help="Kaggle solutions file, or a challenges file with its solutions beside it."),
     ] = None,
     dataset: Annotated[str | None, typer.Option("--dataset", help="Or a dataset with known outputs.")] = None,
 ) -> None:
     """Score a submission by the official rule: mean over test outputs of 'either attempt matches'."""
+    from rich.markup import escape
     from rich.table import Table
 
-    from arcsolve.evaluation.export import score_submission
+    from arcsolve.evaluation.report import plural
+    from arcsolve.evaluation.submission import is_solutions_file, score_submission, score_with_solutions
 
     if (solutions is None) == (dataset is None):
         raise ArcsolveError("give exactly one of --solutions or --dataset")
-    if solutions is not None and "solutions" in solutions.name:
-        raise ArcsolveError(f"{solutions}: give the challenges file; its *_solutions.json beside it is read too")
-    loaded = load_many([str(solutions or dataset)])
-    result = score_submission(submission, loaded)
-    table = Table("task", "correct", title=f"{submission}")
+    if solutions is not None and is_solutions_file(solutions):
+        result = score_with_solutions(submission, solutions)
+    else:
+        result = score_submission(submission, load_many([str(solutions or dataset)]))
+    table = Table("task", "correct", title=escape(str(submission)))
     for task_id, task_score in result.per_task.items():
-        table.add_row(task_id, f"{sum(task_score.correct)}/{len(task_score.correct)}")
+        table.add_row(escape(task_id), f"{sum(task_score.correct)}/{len(task_score.correct)}")
     console.print(table)
     console.print(
         f"score {result.score:.4f} ({result.correct}/{result.test_outputs} test outputs, "
-        f"{result.tasks_solved} tasks solved)"
+        f"{plural(result.tasks_solved, 'task')} solved)"
     )
 
 
@@ -430,7 +477,9 @@ def bench_solve(
     device: DeviceOpt = "auto",
     steps: StepsOpt = 300,
     seed: SeedOpt = 0,
-    out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/solve.json"),
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="JSON file to write the figures to (checked before solving).")
+    ] = Path("benchmarks/results/solve.json"),
 ) -> None:
     """Seconds per task and solved flags for fitting one task at a time."""
     from arcsolve.bench.speed import DEFAULT_TASKS, run_solve_bench
@@ -453,7 +502,9 @@ def bench_speed(
     device: DeviceOpt = "auto",
     steps: StepsOpt = 300,
     seed: SeedOpt = 0,
-    out: Annotated[Path, typer.Option("--out", "-o")] = Path("benchmarks/results/speed.json"),
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="JSON file to write the figures to (checked before solving).")
+    ] = Path("benchmarks/results/speed.json"),
 ) -> None:
     """Tasks per minute, median and p90 seconds per task and peak memory, per --jobs and --batch value."""
     from arcsolve.bench.speed import DEFAULT_TASKS, run_speed_bench

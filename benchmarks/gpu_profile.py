@@ -9,8 +9,8 @@ import time
 
 import torch
 
-from arcsolve.evaluation.evaluate import task_config
 from arcsolve.evaluation.runner import expected_work
+from arcsolve.evaluation.selection import task_config
 from arcsolve.latformer import batched
 from arcsolve.loaders import load_many
 from arcsolve.priors.annotations import load_annotations

@@ -9,7 +9,7 @@ Tasks: LARC's test split (train_test_split.json) ∩ the annotated geometric sub
 task's own descriptions, and, with --shuffled, LatFormer+NL given another task's
 descriptions (a control: what the text *content* adds over the extra parameters).
 A task is solved when every test output is one of the first two distinct answers
-(`arcsolve.evaluation.evaluate.solve_task`, the scorer `arcsolve eval` uses).
+(`arcsolve.evaluation.records.solve_task`, the scorer `arcsolve eval` uses).
 
 Data: LARC: Language-complete ARC, Acquaviva et al. 2021 (CC-BY-4.0).
 """
@@ -35,7 +35,8 @@ def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str 
     import torch
 
     torch.set_num_threads(1)
-    from arcsolve.evaluation.evaluate import solve_task, task_config
+    from arcsolve.evaluation.records import solve_task
+    from arcsolve.evaluation.selection import task_config
     from arcsolve.latformer import fit
     from arcsolve.latformer import nl as latformer_nl
     from arcsolve.latformer.text_encoder import task_embedding

@@ -5,11 +5,16 @@
 tasks they can solve.
 
 Each call appends `task_id time_budget OMP_NUM_THREADS` to the file named by
-$ARCSOLVE_TEST_CALLS, so calls can be counted across worker processes without module state."""
+$ARCSOLVE_TEST_CALLS, so calls can be counted across worker processes without module state.
+
+`python -m tests.fake_solvers ARGS` runs the `arcsolve` command line with the fakes registered
+(and, with $ARCSOLVE_TEST_PARTS, `dsl` and `latformer` replaced by `dsl_like` and
+`neural_like`), for tests that run it in a subprocess and kill it."""
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +22,7 @@ import numpy as np
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 
-FAKES = ("identity", "rot90", "nothing", "raises", "interrupted", "interrupted_once_on_c")
+FAKES = ("identity", "rot90", "nothing", "raises", "interrupted", "interrupted_once_on_c", "slow", "one_twice", "blank")
 
 
 def use_fakes(monkeypatch, tmp_path: Path) -> Path:
@@ -138,3 +143,47 @@ def four_tasks() -> list[Task]:
         make_task("000000b1", rotated=False),
         make_task("000000b2", rotated=False),
     ]
+
+
+def slow(task: Task, config: SolveConfig) -> Solution:
+    """Identity after $ARCSOLVE_TEST_SLEEP seconds (default 0.2), for tests that kill a run;
+    writes `started task_id pid` to the calls file first."""
+    calls = os.environ.get("ARCSOLVE_TEST_CALLS")
+    if calls:
+        with Path(calls + ".started").open("a") as f:
+            f.write(f"{task.id} {os.getpid()}\n")
+    time.sleep(float(os.environ.get("ARCSOLVE_TEST_SLEEP", "0.2")))
+    _count(task, config)
+    return _answer(task, [p.input for p in task.test], "identity")
+
+
+def one_twice(task: Task, config: SolveConfig) -> Solution:
+    """The same quarter turn ranked twice: one distinct candidate."""
+    _count(task, config)
+    left = tuple(Grid.from_numpy(np.rot90(p.input.to_numpy())) for p in task.test)
+    return Solution(task.id, [Candidate(left, "rot90", False), Candidate(left, "rot90 again", False)])
+
+
+def blank(task: Task, config: SolveConfig) -> Solution:
+    """An unverified all-zero guess per test input, the size of the input."""
+    _count(task, config)
+    zeros = tuple(Grid.from_numpy(np.zeros(p.input.shape, dtype=int)) for p in task.test)
+    return Solution(task.id, [Candidate(zeros, "blank", verified=False)])
+
+
+def register_all() -> None:
+    """Register the fakes in this process (for `python -m tests.fake_solvers`)."""
+    from arcsolve import solution
+
+    for name in FAKES:
+        solution.SOLVERS[f"test-{name}"] = solution.Model(f"tests.fake_solvers:{name}")
+    if os.environ.get("ARCSOLVE_TEST_PARTS"):
+        solution.SOLVERS["dsl"] = solution.Model("tests.fake_solvers:dsl_like", None, ("time_budget",))
+        solution.SOLVERS["latformer"] = solution.Model("tests.fake_solvers:neural_like", None, ("seed", "device"))
+
+
+if __name__ == "__main__":
+    from arcsolve.cli import app
+
+    register_all()
+    app(prog_name="arcsolve")

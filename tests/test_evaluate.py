@@ -10,21 +10,14 @@ import pytest
 from rich.console import Console
 
 from arcsolve import solution
-from arcsolve.errors import ArcsolveError
-from arcsolve.evaluation.evaluate import (
-    ConfigMismatchError,
-    TaskResult,
-    evaluate,
-    evaluate_models,
-    pixel_accuracy,
-    results_path,
-    score_attempts,
-    select_tasks,
-    subset_datasets,
-    task_result,
-)
+from arcsolve.errors import ArcsolveError, ConfigMismatchError
+from arcsolve.evaluation.evaluate import EvalOptions, evaluate, evaluate_models
 from arcsolve.evaluation.progress import EvalProgress, comparison_table
+from arcsolve.evaluation.records import TaskResult, task_result
 from arcsolve.evaluation.report import PAPER_TABLE2
+from arcsolve.evaluation.results import results_path
+from arcsolve.evaluation.scoring import pixel_accuracy, score_attempts
+from arcsolve.evaluation.selection import select_tasks, subset_datasets
 from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
@@ -62,9 +55,14 @@ def annotations(tmp_path):
     return load_annotations(path)
 
 
-def run(*args, **options):
+def run(tasks, model, config, report_dir=None, **options):
     """evaluate() without the PNG, which would cost a second per call."""
-    return evaluate(*args, pictures=False, **options)
+    return evaluate(tasks, model, config, EvalOptions(report_dir=report_dir, pictures=False, **options))
+
+
+def run_models(tasks, models, config, report_dir=None, **options):
+    """evaluate_models() without the PNG."""
+    return evaluate_models(tasks, models, config, EvalOptions(report_dir=report_dir, pictures=False, **options))
 
 
 def read_jsonl(path):
@@ -234,8 +232,8 @@ def test_two_jobs_in_spawned_workers_record_everything_they_finish(tmp_path, tas
 
 
 def test_report_json_schema_markdown_and_png(tmp_path, tasks, annotations):
-    evaluate(tasks, "test-rot90", SolveConfig(seed=3), tmp_path, annotations=annotations,
-             dataset="fake", subset=None)
+    evaluate(tasks, "test-rot90", SolveConfig(seed=3), EvalOptions(tmp_path, annotations=annotations,
+             dataset="fake", subset=None))
     data = orjson.loads((tmp_path / "report.json").read_bytes())
     assert {"model", "dataset", "subset", "tasks", "solved", "solved_rate", "per_task", "config",
             "arcsolve_version"} <= set(data)
@@ -259,8 +257,8 @@ def test_report_json_schema_markdown_and_png(tmp_path, tasks, annotations):
 
 
 def test_several_models_share_one_comparison(tmp_path, tasks, annotations):
-    reports = evaluate_models(tasks, ["test-rot90", "test-identity"], SolveConfig(), tmp_path,
-                              annotations=annotations, pictures=False)
+    reports = run_models(tasks, ["test-rot90", "test-identity"], SolveConfig(), tmp_path,
+                         annotations=annotations)
     assert [r.solved for r in reports] == [2, 2]
     data = orjson.loads((tmp_path / "report.json").read_bytes())
     assert [d["model"] for d in data] == ["test-rot90", "test-identity"]
@@ -343,14 +341,14 @@ def test_the_hybrid_ranks_verified_answers_first_then_the_dsl_s_guesses_then_lat
 def test_eval_builds_the_hybrid_from_its_parts_instead_of_solving_again(monkeypatch, tmp_path, calls):
     _hybrid_of_fakes(monkeypatch)
     tasks = four_tasks()
-    reports = evaluate_models(tasks, ["hybrid", "dsl", "latformer"], SolveConfig(), tmp_path / "r", pictures=False)
+    reports = run_models(tasks, ["hybrid", "dsl", "latformer"], SolveConfig(), tmp_path / "r")
     assert [r.model for r in reports] == ["hybrid", "dsl", "latformer"]  # asked-for order kept
     assert [r.solved for r in reports] == [4, 2, 2]
     assert len(calls()) == 8  # each part once per task, the hybrid on none
     assert all(r.from_parts for r in reports[0].results)
     assert not any(r.from_parts for r in reports[1].results)
 
-    alone = evaluate_models(tasks, ["hybrid"], SolveConfig(), tmp_path / "alone", pictures=False)[0]
+    alone = run_models(tasks, ["hybrid"], SolveConfig(), tmp_path / "alone")[0]
     assert len(calls()) == 16  # solved for real: both parts on every task
     assert not any(r.from_parts for r in alone.results)
     assert [r.attempts for r in alone.results] == [r.attempts for r in reports[0].results]
@@ -360,7 +358,7 @@ def test_a_hybrid_is_solved_where_a_part_s_record_has_no_candidates(monkeypatch,
     _hybrid_of_fakes(monkeypatch)
     tasks = four_tasks()
     report_dir = tmp_path / "r"
-    evaluate_models(tasks, ["dsl", "latformer"], SolveConfig(), report_dir, pictures=False)
+    run_models(tasks, ["dsl", "latformer"], SolveConfig(), report_dir)
     path = results_path(report_dir, "dsl")
     lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
     for record in lines[1:]:
@@ -369,7 +367,7 @@ def test_a_hybrid_is_solved_where_a_part_s_record_has_no_candidates(monkeypatch,
     path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
     assert len(calls()) == 8
 
-    hybrid = evaluate_models(tasks, ["dsl", "latformer", "hybrid"], SolveConfig(), report_dir, pictures=False)[2]
+    hybrid = run_models(tasks, ["dsl", "latformer", "hybrid"], SolveConfig(), report_dir)[2]
     assert len(calls()) == 10  # the parts resumed; the hybrid solved 000000b1 (dsl, then latformer)
     assert [r.from_parts for r in hybrid.results] == [True, True, False, True]
     assert hybrid.solved == 4

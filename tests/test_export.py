@@ -6,14 +6,10 @@ import numpy as np
 import orjson
 import pytest
 
-from arcsolve.errors import ArcsolveError, ConfigMismatchError, TaskFormatError
+from arcsolve.errors import ArcsolveError, ConfigMismatchError, SubmissionMismatchError, TaskFormatError
 from arcsolve.evaluation.evaluate import evaluate
-from arcsolve.evaluation.export import (
-    SubmissionMismatchError,
-    export_submission,
-    partial_path,
-    score_submission,
-)
+from arcsolve.evaluation.export import ExportOptions, export_submission, partial_path
+from arcsolve.evaluation.submission import score_submission
 from arcsolve.solution import Candidate, Solution, SolveConfig
 from arcsolve.tasks import Grid, Task
 from tests.fake_solvers import called, four_tasks, make_task, use_fakes
@@ -71,7 +67,7 @@ def test_2020_csv_format(tmp_path, monkeypatch):
         "test": [{"input": [[1, 2, 3], [4, 5, 6]]}, {"input": [[7]]}],
     })
     out = tmp_path / "submission.csv"
-    export_submission([task], "test-rot90", SolveConfig(), out, fmt="2020")
+    export_submission([task], "test-rot90", SolveConfig(), out, ExportOptions(fmt="2020"))
     # rot90 of [[1,2,3],[4,5,6]] is [[3,6],[2,5],[1,4]]; clockwise [[4,1],[5,2],[6,3]];
     # a 1x1 grid turns into itself, so its two attempts are one answer
     assert out.read_text() == (
@@ -80,7 +76,7 @@ def test_2020_csv_format(tmp_path, monkeypatch):
         "0000abcd_1,|7|\n"
     )
     with pytest.raises(ArcsolveError, match="unknown submission format '2019'"):
-        export_submission([task], "test-rot90", SolveConfig(), out, fmt="2019")
+        export_submission([task], "test-rot90", SolveConfig(), out, ExportOptions(fmt="2019"))
 
 
 def test_total_time_budget_is_shared_over_the_tasks_left(tmp_path, tasks, monkeypatch):
@@ -96,9 +92,9 @@ def test_total_time_budget_is_shared_over_the_tasks_left(tmp_path, tasks, monkey
     monkeypatch.setattr("arcsolve.evaluation.export.monotonic", lambda: clock["now"])
     monkeypatch.setattr("arcsolve.evaluation.export.get_solver", lambda name: greedy)
     out = tmp_path / "submission.json"
-    summary = export_submission(tasks, "greedy", SolveConfig(), out, time_budget_total=100)
-    # 100 s over 4 tasks; the first spends 50, leaving 50 over 3
-    assert budgets == pytest.approx([25, 50 / 3, 50 / 3, 50 / 3])
+    summary = export_submission(tasks, "greedy", SolveConfig(), out, ExportOptions(total_seconds=100))
+    # 100 s, a tenth kept back: 90 over 4 tasks; the first spends 45, leaving 45 over 3
+    assert budgets == pytest.approx([22.5, 15, 15, 15])
     records = [orjson.loads(line) for line in partial_path(out).read_bytes().splitlines()[1:]]
     assert [r["time_budget"] for r in records] == pytest.approx(budgets)
     assert summary.unreached == []
@@ -117,13 +113,13 @@ def test_tasks_beyond_the_budget_get_the_fallback_then_resume(tmp_path, tasks, m
     monkeypatch.setattr("arcsolve.evaluation.export.monotonic", lambda: clock["now"])
     monkeypatch.setattr("arcsolve.evaluation.export.get_solver", lambda name: slow)
     out = tmp_path / "submission.json"
-    summary = export_submission(tasks, "slow", SolveConfig(), out, time_budget_total=100)
+    summary = export_submission(tasks, "slow", SolveConfig(), out, ExportOptions(total_seconds=100))
     assert solved == ["000000a1"]
     assert summary.unreached == ["000000a2", "000000b1", "000000b2"]
     data = orjson.loads(out.read_bytes())
     assert data["000000a1"][0]["attempt_1"] == turned(tasks[0].test[0].input)
     assert data["000000b1"][0]["attempt_1"] == tasks[2].test[0].input.to_list()
-    summary = export_submission(tasks, "slow", SolveConfig(), out, time_budget_total=1000)
+    summary = export_submission(tasks, "slow", SolveConfig(), out, ExportOptions(total_seconds=1000))
     assert solved == [t.id for t in tasks]
     assert (summary.resumed, summary.unreached) == (1, [])
 
@@ -143,7 +139,7 @@ def test_a_killed_export_leaves_a_valid_file_and_resumes(tmp_path, tasks, fake_s
     assert not out.with_name(out.name + ".tmp").exists()
     with pytest.raises(ConfigMismatchError, match="config.seed 0 -> 1"):
         export_submission(tasks, "test-interrupted", SolveConfig(seed=1), out)
-    export_submission(tasks, "test-interrupted", SolveConfig(seed=1), out, fresh=True)
+    export_submission(tasks, "test-interrupted", SolveConfig(seed=1), out, ExportOptions(fresh=True))
     assert len(fake_solvers()) == 9
 
 

@@ -8,8 +8,9 @@ import orjson
 import pytest
 
 from arcsolve.errors import ArcsolveError
-from arcsolve.evaluation.evaluate import evaluate, results_path
-from arcsolve.evaluation.export import export_submission
+from arcsolve.evaluation.evaluate import EvalOptions, evaluate
+from arcsolve.evaluation.export import ExportOptions, export_submission
+from arcsolve.evaluation.results import results_path
 from arcsolve.evaluation.runner import _worker_init, expected_work, run_all
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SOLVERS, Candidate, Model, Solution, SolveConfig, get_solver
@@ -90,7 +91,7 @@ def test_worker_processes_get_one_thread_and_one_gpu_each_round_robin(monkeypatc
 
 def test_export_with_two_worker_processes_answers_every_task(tmp_path, fake_solvers):
     out = tmp_path / "submission.json"
-    summary = export_submission(four_tasks(), "test-rot90", SolveConfig(), out, jobs=2)
+    summary = export_submission(four_tasks(), "test-rot90", SolveConfig(), out, ExportOptions(jobs=2))
     assert sorted(called(fake_solvers)) == sorted(t.id for t in four_tasks())
     assert summary.solved_now == 2 and summary.unreached == []
     assert out.exists()
@@ -99,7 +100,7 @@ def test_export_with_two_worker_processes_answers_every_task(tmp_path, fake_solv
 def test_batched_latformer_evaluation_records_every_task(tmp_path):
     tasks = load_tasks(ROOT / "tasks")
     config = SolveConfig(steps=3, device="cpu")  # one step per restart: the path, not the skill
-    report = evaluate(tasks, "latformer", config, tmp_path, batch=2, pictures=False)
+    report = evaluate(tasks, "latformer", config, EvalOptions(tmp_path, batch=2, pictures=False))
     assert [r.id for r in report.results] == sorted(t.id for t in tasks)
     assert all(r.error is None for r in report.results)
     assert all(len(tries) == 2 for r in report.results for tries in r.attempts)
@@ -110,12 +111,12 @@ def test_batched_latformer_evaluation_records_every_task(tmp_path):
 def test_a_ray_cluster_runs_the_tasks_into_the_same_resumable_log(tmp_path, fake_solvers):
     ray = pytest.importorskip("ray")  # the `ray` extra; installed by the `dev` extra, so CI runs this
     try:
-        report = evaluate(four_tasks()[:3], "test-rot90", SolveConfig(), tmp_path, pictures=False,
-                          ray_address="local")
+        report = evaluate(four_tasks()[:3], "test-rot90", SolveConfig(),
+                          EvalOptions(tmp_path, pictures=False, ray_address="local"))
         assert [r.solved for r in report.results] == [True, True, False]
         assert len(called(fake_solvers)) == 3
         # resumed: the fourth task alone is solved, in this process
-        report = evaluate(four_tasks(), "test-rot90", SolveConfig(), tmp_path, pictures=False)
+        report = evaluate(four_tasks(), "test-rot90", SolveConfig(), EvalOptions(tmp_path, pictures=False))
         assert called(fake_solvers)[3:] == ["000000b2"]
         assert np.sum([r.solved for r in report.results]) == 2
     finally:

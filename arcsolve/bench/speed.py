@@ -14,8 +14,10 @@ from rich.console import Console
 
 from arcsolve import __version__
 from arcsolve.devices import resolve_device
-from arcsolve.evaluation.evaluate import score_attempts, task_config
-from arcsolve.files import write_atomically
+from arcsolve.evaluation.evaluate import EvalOptions, evaluate
+from arcsolve.evaluation.scoring import score_attempts
+from arcsolve.evaluation.selection import task_config
+from arcsolve.files import check_output_file, write_atomically
 from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import SolveConfig, get_solver, input_copy
 from arcsolve.tasks import Task
@@ -41,6 +43,7 @@ DEFAULT_TASKS = (
 def run_solve_bench(
     tasks: list[Task], model: str, config: SolveConfig, out: Path, console: Console | None = None
 ) -> dict:
+    check_output_file(out, "--out")
     solver = get_solver(model)
     annotations = load_annotations()
     rows = {}
@@ -71,7 +74,6 @@ def run_solve_bench(
         "per_task": rows,
         "arcsolve_version": __version__,
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(out, orjson.dumps(result, option=orjson.OPT_INDENT_2))
     return result
 
@@ -105,15 +107,14 @@ def run_speed_bench(
     of worker processes and batch size (one task at a time when the batch is 1, else `batch`
     tasks fitted together in each worker; see arcsolve.latformer.batched), batch sizes in the outer
     loop, so the first run is the first worker count fitting one task at a time."""
-    from arcsolve.evaluation.evaluate import evaluate
-
+    check_output_file(out, "--out")
     on_gpu = torch.cuda.is_available() and config.device != "cpu"
     runs = {}
     for name, (n, b) in speed_settings(jobs, batches).items():
         if on_gpu:
             torch.cuda.reset_peak_memory_stats()
         start = time.perf_counter()
-        report = evaluate(tasks, model, config, None, jobs=n, pictures=False, batch=b)
+        report = evaluate(tasks, model, config, EvalOptions(jobs=n, batch=b, pictures=False))
         wall = time.perf_counter() - start
         seconds = sorted(r.seconds for r in report.results)
         runs[name] = {
@@ -146,6 +147,5 @@ def run_speed_bench(
         "speedup": {k: round(v["tasks_per_minute"] / base, 2) for k, v in runs.items()},
         "arcsolve_version": __version__,
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(out, orjson.dumps(result, option=orjson.OPT_INDENT_2))
     return result

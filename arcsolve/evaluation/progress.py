@@ -26,7 +26,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from arcsolve.evaluation.evaluate import EvalReport, TaskResult
+from arcsolve.evaluation.records import EvalReport, TaskResult
 from arcsolve.evaluation.report import comparison
 
 if TYPE_CHECKING:
@@ -65,6 +65,11 @@ class EvalProgress:
     def __enter__(self) -> EvalProgress:
         self._progress.start()
         return self
+
+    @property
+    def done(self) -> int:
+        """Results reported so far, over every model."""
+        return sum(tally.done for tally in self._stats.values())
 
     def __exit__(self, *exc: object) -> None:
         self._progress.stop()

@@ -11,6 +11,7 @@ then unsolved): test input, truth and the best attempt, in ARC's palette.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,8 +19,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import orjson
 
-from arcsolve.evaluation.evaluate import EvalReport, TaskResult, pixel_accuracy
+from arcsolve import __version__
+from arcsolve.evaluation.records import EvalReport, TaskResult
+from arcsolve.evaluation.scoring import pixel_accuracy
+from arcsolve.files import ensure_folder, write_atomically
+from arcsolve.priors.annotations import SUBSETS
 from arcsolve.render import PALETTE
+from arcsolve.solution import answer_settings
 from arcsolve.tasks import Grid, Task
 
 if TYPE_CHECKING:
@@ -38,9 +44,6 @@ EXAMPLES = 8
 
 def report_dict(report: EvalReport, annotations: Annotations | None = None) -> dict[str, Any]:
     """One model's report.json object."""
-    from arcsolve import __version__
-    from arcsolve.priors.annotations import SUBSETS
-
     data: dict[str, Any] = {
         "model": report.model,
         "dataset": report.dataset,
@@ -64,7 +67,7 @@ def report_dict(report: EvalReport, annotations: Annotations | None = None) -> d
             }
             for r in report.results
         },
-        "config": report.config.model_dump(mode="json"),
+        "config": answer_settings(report.model, report.config),
         "arcsolve_version": __version__,
     }
     if annotations is not None:
@@ -112,7 +115,7 @@ def report_markdown(
     scope = f"`{first.dataset or 'tasks given'}`"
     if first.subset:
         scope += f", subset `{first.subset}`"
-    parts = [f"# arcsolve evaluation\n\n{scope}: {first.tasks} tasks"]
+    parts = [f"# arcsolve evaluation\n\n{scope}: {plural(first.tasks, 'task')}"]
     summary = [
         [
             r.model, str(r.solved), f"{r.solved_rate:.3f}",
@@ -167,13 +170,14 @@ def grid_image(grid: Grid, cell: int = 12) -> np.ndarray:
 
 
 def write_examples_png(report: EvalReport, tasks: Sequence[Task], path: Path) -> bool:
-    """Draw the example tasks; False (nothing written) when matplotlib is not installed."""
+    """Draw the example tasks (written atomically); False (nothing written) when matplotlib is
+    not installed or there is nothing to draw."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
         return False
     by_id = {t.id: t for t in tasks}
-    chosen = _examples(report.results)
+    chosen = [r for r in _examples(report.results) if r.id in by_id]
     if not chosen:
         return False
     fig = Figure(figsize=(7.5, 2.6 * len(chosen)))
@@ -195,7 +199,9 @@ def write_examples_png(report: EvalReport, tasks: Sequence[Task], path: Path) ->
             ax.set_axis_off()
             ax.set_title(title, fontsize=9)
     fig.subplots_adjust(left=0.02, right=0.98, top=1 - 0.3 / len(chosen), bottom=0.02)
-    fig.savefig(path, dpi=80)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=80)
+    write_atomically(path, buffer.getvalue())
     return True
 
 
@@ -205,10 +211,13 @@ def write_reports(
     tasks: Sequence[Task],
     annotations: Annotations | None = None,
     pictures: bool = True,
+    others: Sequence[EvalReport] = (),
 ) -> list[Path]:
-    """Write report.json, report.md and (with `pictures`) examples-<model>.png; return the
-    paths written."""
-    report_dir.mkdir(parents=True, exist_ok=True)
+    """Write report.json, report.md and (with `pictures`) examples-<model>.png for `reports`;
+    `others` (models evaluated earlier into the same folder) join report.json and report.md,
+    with the pictures they already have. Every file is written atomically. Return the paths
+    written."""
+    ensure_folder(report_dir)
     written = []
     png_names = {}
     for report in reports:
@@ -216,10 +225,20 @@ def write_reports(
         if pictures and write_examples_png(report, tasks, png):
             png_names[report.model] = png.name
             written.append(png)
-    dicts = [report_dict(r, annotations) for r in reports]
+    for report in others:
+        png = report_dir / f"examples-{report.model}.png"
+        if png.is_file():
+            png_names[report.model] = png.name
+    every = [*reports, *others]
+    dicts = [report_dict(r, annotations) for r in every]
     json_path = report_dir / "report.json"
     # compact: indented, every cell of every attempt grid takes a line (14 MB for 3 models × 400 tasks)
-    json_path.write_bytes(orjson.dumps(dicts[0] if len(dicts) == 1 else dicts) + b"\n")
+    write_atomically(json_path, orjson.dumps(dicts[0] if len(dicts) == 1 else dicts) + b"\n")
     md_path = report_dir / "report.md"
-    md_path.write_text(report_markdown(reports, annotations, png_names))
+    write_atomically(md_path, report_markdown(every, annotations, png_names).encode())
     return [json_path, md_path, *written]
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 task`, `2 tasks`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

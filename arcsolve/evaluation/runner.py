@@ -12,16 +12,22 @@ the next task as soon as one of its seats is free.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import suppress
+from typing import Any, Protocol
 
 from arcsolve.devices import visible_gpus
 from arcsolve.errors import ArcsolveError
-from arcsolve.evaluation.evaluate import TaskResult, solve_task, task_result
+from arcsolve.evaluation.records import TaskResult, solve_task, task_result
 from arcsolve.solution import SolveConfig, Solver, get_batched_solver
 from arcsolve.tasks import Task
 
@@ -131,23 +137,90 @@ def run_all(
         stream = handed_out(_chunks(tasks, 1, config_for))
         _solve_chunk(model, solver, (work for chunk in stream for work in chunk), batch, record)
         return [task.id for task in tasks if task.id not in started]
-    chunks = handed_out(_chunks(tasks, batch, config_for))
-    if ray_address is not None:
-        _run_ray(model, solver, chunks, batch, record, ray_address, jobs)
-    else:
-        _run_pool(model, solver, chunks, batch, record, jobs)
+    backend = _Ray(model, solver, batch, ray_address, jobs) if ray_address is not None else _Pool(
+        model, solver, batch, jobs
+    )
+    _run_parallel(backend, handed_out(_chunks(tasks, batch, config_for)), record)
     return [task.id for task in tasks if task.id not in started]
+
+
+# ---------------------------------------------------------------------------- in parallel
+
+
+class _Backend(Protocol):
+    """Where chunks run side by side: local worker processes or a Ray cluster."""
+
+    limit: int  # chunks in flight at most
+
+    def check(self, chunk: list[Work]) -> None: ...
+    def submit(self, chunk: list[Work]) -> Any: ...
+    def wait_one(self, running: list[Any]) -> list[Any]: ...  # at least one finished handle
+    def results(self, handle: Any) -> list[TaskResult]: ...  # a worker's error is raised
+    def finish(self, running: list[Any]) -> list[list[TaskResult]]: ...  # let in-flight chunks end
+    def close(self) -> None: ...
+
+
+def _run_parallel(backend: _Backend, chunks: Iterator[list[Work]], record: Callable[[TaskResult], None]) -> None:
+    """Hand chunks out as slots free up and record each finished chunk's results. On an error
+    or Ctrl-C, the chunks in flight still finish, those that succeeded are recorded, and the
+    error goes on."""
+    running: list[Any] = []
+
+    def collect(done: list[Any]) -> None:
+        for handle in done:
+            running.remove(handle)
+            for result in backend.results(handle):
+                record(result)
+
+    try:
+        for chunk in chunks:
+            backend.check(chunk)
+            if len(running) >= backend.limit:
+                collect(backend.wait_one(running))
+            running.append(backend.submit(chunk))
+        while running:
+            collect(backend.wait_one(running))
+    except BaseException:
+        for results in backend.finish(running):
+            for result in results:
+                record(result)
+        raise
+    finally:
+        backend.close()
 
 
 # ---------------------------------------------------------------------------- local processes
 
+PR_SET_PDEATHSIG = 1  # Linux prctl option: a signal sent to this process when its parent dies
+PARENT_POLL_SECONDS = 1.0
 
-def _worker_init(counter, gpus: int) -> None:
+
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the process that started it ends, even by kill -9: Linux sends it
+    SIGKILL then (prctl PR_SET_PDEATHSIG); elsewhere, and as a second guard, a thread notices
+    the new parent process id."""
+    if sys.platform.startswith("linux"):
+        with suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before the guard was set
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_init(counter, gpus: int, parent: int | None = None) -> None:
     """One torch thread per worker process, so `jobs` workers share the cores, not multiply;
-    with GPUs, worker i sees only GPU i mod gpus.
+    with GPUs, worker i sees only GPU i mod gpus; and the worker dies with its parent.
 
     The environment variables rule torch when a solver imports it later in the worker (a
     fresh spawned process has not yet), which spares each worker importing torch up front."""
+    if parent is not None:
+        _die_with_parent(parent)
     os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
     with counter.get_lock():
         index = counter.value
@@ -158,100 +231,92 @@ def _worker_init(counter, gpus: int) -> None:
         sys.modules["torch"].set_num_threads(1)
 
 
-def _run_pool(
-    model: str,
-    solver: Solver,
-    chunks: Iterator[list[Work]],
-    batch: int,
-    record: Callable[[TaskResult], None],
-    workers: int,
-) -> None:
-    context = multiprocessing.get_context("spawn")
-    counter = context.Value("i", 0)
-    pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_worker_init, initargs=(counter, visible_gpus())
-    )
-    running: set[Future] = set()
+class _Pool:
+    """`workers` spawned local processes."""
 
-    def collect(finished: set[Future], interrupted: bool = False) -> None:
-        """Record finished chunks; a worker's error is raised, unless the run is already
-        being interrupted (then only the chunks that succeeded are recorded)."""
-        for future in finished:
-            running.discard(future)
-            if interrupted and (future.cancelled() or future.exception() is not None):
-                continue
-            for result in future.result():
-                record(result)
+    def __init__(self, model: str, solver: Solver, batch: int, workers: int):
+        context = multiprocessing.get_context("spawn")
+        self.call = (model, solver, batch)
+        self.limit = workers
+        self.pool = ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_worker_init,
+            initargs=(context.Value("i", 0), visible_gpus(), os.getpid()),
+        )
 
-    try:
-        for chunk in chunks:
-            if len(running) >= workers:
-                collect(wait(running, return_when=FIRST_COMPLETED).done)
-            running.add(pool.submit(solve_chunk, model, solver, chunk, batch))
-        while running:
-            collect(wait(running, return_when=FIRST_COMPLETED).done)
-    except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)  # what is in flight still finishes
-        collect(set(running), interrupted=True)
-        raise
-    pool.shutdown(wait=True)
+    def check(self, chunk: list[Work]) -> None:
+        pass
+
+    def submit(self, chunk: list[Work]) -> Future:
+        model, solver, batch = self.call
+        return self.pool.submit(solve_chunk, model, solver, chunk, batch)
+
+    def wait_one(self, running: list[Future]) -> list[Future]:
+        return list(wait(running, return_when=FIRST_COMPLETED).done)
+
+    def results(self, handle: Future) -> list[TaskResult]:
+        return handle.result()
+
+    def finish(self, running: list[Future]) -> list[list[TaskResult]]:
+        self.pool.shutdown(wait=True, cancel_futures=True)  # what is in flight still finishes
+        return [f.result() for f in running if not f.cancelled() and f.exception() is None]
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
 
 
 # ---------------------------------------------------------------------------- Ray
 
 
-def _run_ray(
-    model: str,
-    solver: Solver,
-    chunks: Iterator[list[Work]],
-    batch: int,
-    record: Callable[[TaskResult], None],
-    address: str,
-    jobs: int,
-) -> None:
+class _Ray:
     """Each chunk is a Ray task (1 CPU, and 1 GPU when the cluster has GPUs and the device
     allows CUDA); at most max(jobs, cluster CPUs) chunks are in flight."""
-    try:
-        import ray
-    except ImportError:
-        raise ArcsolveError("--ray-address needs Ray: pip install 'arcsolve[ray]'") from None
-    if not ray.is_initialized():
-        _check_reachable(address)
+
+    def __init__(self, model: str, solver: Solver, batch: int, address: str, jobs: int):
         try:
-            ray.init(
-                address=None if address == "local" else address, include_dashboard=False, log_to_driver=False
-            )
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ArcsolveError(f"--ray-address {address}: {exc}".splitlines()[0]) from None
-    resources = ray.cluster_resources()
-    has_gpus = resources.get("GPU", 0) > 0
-    remote = ray.remote(num_cpus=1)(_ray_chunk)
-    limit = max(jobs, int(resources.get("CPU", 1)))
-    running: list = []
+            import ray
+        except ImportError:
+            raise ArcsolveError("--ray-address needs Ray: pip install 'arcsolve[ray]'") from None
+        if not ray.is_initialized():
+            _check_reachable(address)
+            try:
+                ray.init(
+                    address=None if address == "local" else address, include_dashboard=False, log_to_driver=False
+                )
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise ArcsolveError(f"--ray-address {address}: {exc}".splitlines()[0]) from None
+        self.ray = ray
+        resources = ray.cluster_resources()
+        self.has_gpus = resources.get("GPU", 0) > 0
+        self.remote = ray.remote(num_cpus=1)(_ray_chunk)
+        self.limit = max(jobs, int(resources.get("CPU", 1)))
+        self.call = (model, solver, batch)
 
-    def collect(ready: list) -> None:
-        for result_list in ray.get(ready):
-            for result in result_list:
-                record(result)
+    def check(self, chunk: list[Work]) -> None:
+        if chunk[0][1].device == "cuda" and not self.has_gpus:
+            raise ArcsolveError("--device cuda was asked for, but the Ray cluster has no GPU")
 
-    try:
-        for chunk in chunks:
-            device = chunk[0][1].device
-            if device == "cuda" and not has_gpus:
-                raise ArcsolveError("--device cuda was asked for, but the Ray cluster has no GPU")
-            if len(running) >= limit:
-                ready, running = ray.wait(running, num_returns=1)
-                collect(ready)
-            gpus = 1 if has_gpus and device != "cpu" else 0
-            running.append(remote.options(num_gpus=gpus).remote(model, solver, chunk, batch))
-        while running:
-            ready, running = ray.wait(running, num_returns=1)
-            collect(ready)
-    except BaseException:
-        if running:  # what is in flight still finishes and is recorded
-            ready, _ = ray.wait(running, num_returns=len(running))
-            collect(ready)
-        raise
+    def submit(self, chunk: list[Work]) -> Any:
+        gpus = 1 if self.has_gpus and chunk[0][1].device != "cpu" else 0
+        return self.remote.options(num_gpus=gpus).remote(*self.call[:2], chunk, self.call[2])
+
+    def wait_one(self, running: list[Any]) -> list[Any]:
+        return self.ray.wait(running, num_returns=1)[0]
+
+    def results(self, handle: Any) -> list[TaskResult]:
+        return self.ray.get(handle)
+
+    def finish(self, running: list[Any]) -> list[list[TaskResult]]:
+        if not running:
+            return []
+        ready, _ = self.ray.wait(running, num_returns=len(running))  # what is in flight still finishes
+        out = []
+        for handle in ready:
+            with suppress(Exception):
+                out.append(self.ray.get(handle))
+        return out
+
+    def close(self) -> None:
+        pass
 
 
 def _check_reachable(address: str, timeout: float = 5.0) -> None:
