@@ -1,9 +1,10 @@
 """Drawing grids and tasks: in the terminal in ARC's ten colours (rich), or as PNG/SVG (matplotlib).
 
 In a terminal a cell is two coloured spaces; when that is too wide for the terminal it is one
-half-block character (two rows of cells per line), and panels that still do not fit wrap onto
-more lines. Where colour cannot be seen (output piped to a file, NO_COLOR, `--plain`) a cell is
-its digit. No grid is ever cropped.
+half-block character (two rows of cells per line), panels that still do not fit wrap onto more
+lines, and below the width of one bordered panel the grids are stacked without borders. Where
+colour cannot be seen (output piped to a file, NO_COLOR, `--plain`) a cell is its digit. No grid
+is ever cropped.
 """
 
 from __future__ import annotations
@@ -91,13 +92,14 @@ class GridTable:
             return ("digits",)
         return ("blocks", "half")
 
-    def layout(self, style: str, width: int) -> tuple[int, bool]:
-        """How many panels fit on one line of `width` characters, and whether all do at once."""
+    def layout(self, style: str, width: int) -> tuple[int, bool, bool]:
+        """For a table `width` characters wide: how many panels one line holds, whether every
+        row fits on one line, and whether even one panel per line fits."""
         label = max(len(label) for label, _ in self.rows) + 3  # padding 2, border 1
         panel = max(_panel_width(n, g, style) for _, cells in self.rows for n, g in cells) + 3
         most = max(len(cells) for _, cells in self.rows)
         per_line = max(1, (width - 1 - label) // panel)
-        return min(per_line, most), per_line >= most
+        return min(per_line, most), per_line >= most, label + panel + 1 <= width
 
     def table(self, style: str, per_line: int) -> Table:
         table = Table(title=Text(self.title), show_header=False, show_lines=True, expand=False)
@@ -108,17 +110,28 @@ class GridTable:
             for start in range(0, len(cells), per_line):
                 chunk = cells[start : start + per_line]
                 name = label if start == 0 else "…"
-                panels = [Group(Text(_caption(n, g), style="bold"), grid_text(g, style)) for n, g in chunk]
-                table.add_row(Text(name), *panels)
+                table.add_row(Text(name), *[self.panel(n, g, style) for n, g in chunk])
         return table
+
+    def panel(self, name: str, grid: Grid | None, style: str) -> Group:
+        return Group(Text(_caption(name, grid), style="bold"), grid_text(grid, style))
+
+    def stacked(self, style: str) -> Group:
+        """Without the table's borders, every panel under its row's label: the narrowest layout."""
+        parts: list = [Text(self.title, style="bold")]
+        for label, cells in self.rows:
+            parts.append(Text(f"{label}:", style="bold underline"))
+            parts.extend(self.panel(n, g, style) for n, g in cells)
+        return Group(*parts)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         styles = self.styles(console)
         for style in styles:
-            per_line, fits = self.layout(style, options.max_width)
-            if fits or style == styles[-1]:
+            per_line, fits, one_fits = self.layout(style, options.max_width)
+            if fits or (style == styles[-1] and one_fits):
                 yield self.table(style, per_line)
                 return
+        yield self.stacked(styles[-1])  # a grid wider than the terminal folds; it is never cut
 
 
 def pairs_table(rows: Rows, title: str, plain: bool | None = None) -> GridTable:
