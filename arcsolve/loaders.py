@@ -34,9 +34,11 @@ DATASETS: dict[str, tuple[str, str]] = {
 }
 TASK_ID = re.compile(r"^[0-9a-f]{8}$")
 # One ARC task is at most tens of kB (LARC's, with descriptions, a little more); a whole
-# Kaggle set of a thousand tasks is a few MB. The limits leave room and refuse garbage early.
+# Kaggle set of a thousand tasks is under 4 MB. The limits leave room and refuse garbage early,
+# so that memory (tens of bytes per byte of JSON, once validated) stays bounded.
 MAX_TASK_BYTES = 4 * 2**20
-MAX_COLLECTION_BYTES = 64 * 2**20
+MAX_COLLECTION_BYTES = 16 * 2**20
+MAX_TASKS_PER_FILE = 10_000
 
 # Problems found while loading: None raises the first one; a list collects every one and
 # skips the tasks they belong to (what `validate` reports).
@@ -135,6 +137,9 @@ def load_kaggle(
         data = read_json(challenges)
     if not isinstance(data, dict):
         raise TaskFormatError(str(challenges), "", "expected an object of {task_id: task}")
+    if len(data) > MAX_TASKS_PER_FILE:
+        problem = f"{len(data)} tasks, more than the {MAX_TASKS_PER_FILE} allowed in one file"
+        raise TaskFormatError(str(challenges), "", problem)
     answers = read_json(solutions) if solutions is not None else {}
     if not isinstance(answers, dict):
         raise TaskFormatError(str(solutions), "", "expected an object of {task_id: [grid, ...]}")
