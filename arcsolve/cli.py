@@ -339,7 +339,13 @@ def validate(
     console.print(f"[green]✓[/] {plural(checked, 'valid task')}")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve solve tasks/rotate.json",
+        "arcsolve solve 3c9b0459 --model dsl --explain",
+        "arcsolve solve arc1/evaluation --model hybrid -o attempts.json",
+    )
+)
 @reports_errors
 def solve(
     tasks: TasksArg,
@@ -403,7 +409,13 @@ SubsetOpt = Annotated[
 ]
 
 
-@app.command("eval")
+@app.command(
+    "eval",
+    epilog=examples(
+        "arcsolve eval --dataset arc1/evaluation --subset geometric --report runs/geo",
+        "arcsolve eval --dataset arc1/training --model dsl --model latformer --limit 20",
+    ),
+)
 @reports_errors
 def eval_(
     tasks: Annotated[
@@ -481,7 +493,12 @@ def eval_(
         console.print(f"report written to {report}/")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve export --challenges arc-agi_test_challenges.json -o submission.json",
+        "arcsolve export --dataset arc1/evaluation --model dsl --format 2020 -o submission.csv",
+    )
+)
 @reports_errors
 def export(
     challenges: Annotated[Path | None, typer.Option("--challenges", help="Kaggle challenges file.")] = None,
@@ -521,7 +538,12 @@ def export(
     console.print(f"wrote {out}: {len(loaded)} tasks ({summary.resumed} resumed, {len(summary.unreached)} not reached)")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve score submission.json --dataset arc1/evaluation",
+        "arcsolve score submission.json --solutions arc-agi_evaluation_solutions.json",
+    )
+)
 @reports_errors
 def score(
     submission: Annotated[Path, typer.Argument(help="A 2024-format submission JSON.")],
@@ -577,7 +599,7 @@ bench = typer.Typer(
 app.add_typer(bench, name="bench")
 
 
-@bench.command("solve")
+@bench.command("solve", epilog=examples("arcsolve bench solve", "arcsolve bench solve 3c9b0459 --model dsl"))
 @reports_errors
 def bench_solve(
     tasks: Annotated[
@@ -600,7 +622,7 @@ def bench_solve(
     )
 
 
-@bench.command("speed")
+@bench.command("speed", epilog=examples("arcsolve bench speed --jobs 1,2 --batch 1,8"))
 @reports_errors
 def bench_speed(
     tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the bench solve set).")] = None,
@@ -623,7 +645,9 @@ def bench_speed(
     console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
 
 
-@bench.command("synthetic")
+@bench.command(
+    "synthetic", epilog=examples("arcsolve bench synthetic --quick", "arcsolve bench synthetic --noise --steps 100")
+)
 @reports_errors
 def bench_synthetic(
     category: Annotated[

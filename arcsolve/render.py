@@ -102,7 +102,7 @@ class GridTable:
         return min(per_line, most), per_line >= most, label + panel + 1 <= width
 
     def table(self, style: str, per_line: int) -> Table:
-        table = Table(title=Text(self.title), show_header=False, show_lines=True, expand=False)
+        table = Table(show_header=False, show_lines=True, expand=False)
         table.add_column("", style="bold", no_wrap=True)
         for _ in range(per_line):
             table.add_column("", no_wrap=True)
@@ -129,6 +129,7 @@ class GridTable:
         for style in styles:
             per_line, fits, one_fits = self.layout(style, options.max_width)
             if fits or (style == styles[-1] and one_fits):
+                yield Text(self.title, style="bold")  # above the table, so not wrapped to its width
                 yield self.table(style, per_line)
                 return
         yield self.stacked(styles[-1])  # a grid wider than the terminal folds; it is never cut
