@@ -278,7 +278,7 @@ def main(
         "arcsolve show tasks/rotate.json",
         "arcsolve show arc1/training --limit 3",
         "arcsolve show 3c9b0459 --reveal --png 3c9b0459.png",
-        "arcsolve show tasks/rotate.json --plain > rotate.txt",
+        "arcsolve show tasks/rotate.json --plain",
     )
 )
 @reports_errors
@@ -361,6 +361,7 @@ def solve(
     beta: BetaOpt = 0.9,
     explain: Annotated[bool, typer.Option("--explain", help="Say what produced each attempt.")] = False,
     solutions: SolutionsOpt = None,
+    plain: PlainOpt = False,
 ) -> None:
     """Fit a fresh model on each task's train pairs and predict its test outputs."""
     from arcsolve.evaluation.evaluate import score_attempts, task_config

@@ -183,3 +183,13 @@ def test_annotate_asks_and_stops_at_end_of_input(runner, tmp_path, examples):
     assert result.output.count("proposed:") == 3  # confirmed one, skipped one, then input ran out
     saved = orjson.loads(out.read_bytes())
     assert list(saved) == ["reflect"] and saved["reflect"]["source"].startswith(("rule:", "manual"))
+
+
+def test_solve_draws_digits_with_plain(examples, monkeypatch):
+    monkeypatch.setattr(cli, "console", Console(force_terminal=True, color_system="truecolor", width=200))
+    args = ["solve", str(examples / "rotate.json"), "--model", "dsl", "--time-budget", "2", "--plain"]
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, args)
+    assert result.exit_code == 0, result.output
+    task = orjson.loads((examples / "rotate.json").read_bytes())
+    assert "".join(map(str, task["test"][0]["input"][0])) in result.output
+    assert "\x1b[48;2" not in result.output  # no coloured cells
