@@ -45,8 +45,9 @@ MAX_TASKS_PER_FILE = 10_000
 Problems = list[TaskFormatError] | None
 
 
-def _mb(n: int) -> str:
-    return f"{n / 2**20:.0f} MB"
+def _too_large(path: Path, size: int | None, limit: int, what: str = "") -> TaskFormatError:
+    found = f"{size:,} bytes{what}, more" if size is not None else "more"
+    return TaskFormatError(str(path), "", f"{found} than the {limit // 2**20} MB allowed")
 
 
 def read_bytes(path: Path, limit: int = MAX_COLLECTION_BYTES) -> bytes:
@@ -58,18 +59,20 @@ def read_bytes(path: Path, limit: int = MAX_COLLECTION_BYTES) -> bytes:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise TaskFormatError(str(path), "", exc.strerror or "cannot open file") from None
-    with os.fdopen(fd, "rb") as file:
+    try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise TaskFormatError(str(path), "", "not a regular file")
         if info.st_size > limit:
-            raise TaskFormatError(str(path), "", f"{_mb(info.st_size)}, larger than the {_mb(limit)} allowed")
-        try:
+            raise _too_large(path, info.st_size, limit)
+        with os.fdopen(os.dup(fd), "rb") as file:
             raw = file.read(limit + 1)
-        except OSError as exc:
-            raise TaskFormatError(str(path), "", exc.strerror or "cannot read file") from None
+    except OSError as exc:
+        raise TaskFormatError(str(path), "", exc.strerror or "cannot read file") from None
+    finally:
+        os.close(fd)
     if len(raw) > limit:  # grew after the size check
-        raise TaskFormatError(str(path), "", f"larger than the {_mb(limit)} allowed")
+        raise _too_large(path, None, limit)
     return raw
 
 
@@ -107,18 +110,6 @@ def _task(data: Any, task_id: str, source: str, location: str, problems: Problem
     task, found = task_problems(data, task_id, source, location)
     _report(problems, found)
     return [task] if task is not None else []
-
-
-def load_task_file(path: Path) -> Task:
-    return _task(read_json(path, MAX_TASK_BYTES), path.stem, str(path), "", None)[0]
-
-
-def load_solutions(path: Path) -> dict[str, list[Grid]]:
-    """A Kaggle solutions file, `{task_id: [grid, ...]}`, with every grid checked."""
-    data = read_json(path)
-    if not isinstance(data, dict):
-        raise TaskFormatError(str(path), "", "expected an object of {task_id: [grid, ...]}")
-    return {task_id: _solution_grids(outputs, str(path), task_id) for task_id, outputs in data.items()}
 
 
 def _solution_grids(outputs: Any, source: str, task_id: str) -> list[Grid]:
@@ -299,8 +290,7 @@ def _load_file(path: Path, solutions: Path | None, problems: Problems) -> list[T
                 solutions = sibling if sibling != path and sibling.is_file() else None
             return load_kaggle(path, solutions, problems, data)
         if len(raw) > MAX_TASK_BYTES:
-            problem = f"{_mb(len(raw))} for one task, larger than the {_mb(MAX_TASK_BYTES)} allowed"
-            raise TaskFormatError(str(path), "", problem)
+            raise _too_large(path, len(raw), MAX_TASK_BYTES, " for one task")
         return _task(data, path.stem, str(path), "", problems)
     except TaskFormatError as exc:
         _report(problems, [exc])

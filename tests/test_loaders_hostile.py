@@ -50,14 +50,16 @@ def test_a_file_above_the_limit_is_refused_before_reading(tmp_path):
         file.truncate(MAX_COLLECTION_BYTES + 2**20)  # sparse: nothing to read but zeros
     with pytest.raises(TaskFormatError) as error:
         load_tasks(path)
-    assert str(error.value) == f"{path}: 17 MB, larger than the 16 MB allowed"
+    assert str(error.value) == f"{path}: {MAX_COLLECTION_BYTES + 2**20:,} bytes, more than the 16 MB allowed"
 
 
 def test_one_task_above_the_task_limit_is_refused(tmp_path):
     path = tmp_path / "padded.json"
     path.write_bytes(orjson.dumps(TASK)[:-1] + b" " * MAX_TASK_BYTES + b"}")
-    with pytest.raises(TaskFormatError, match=r"padded\.json: 4 MB for one task, larger than the 4 MB allowed$"):
+    with pytest.raises(TaskFormatError) as error:
         load_tasks(path)
+    size = path.stat().st_size
+    assert str(error.value) == f"{path}: {size:,} bytes for one task, more than the 4 MB allowed"
 
 
 def test_a_file_of_too_many_tasks_is_refused(tmp_path):
