@@ -62,9 +62,9 @@ class ArcsolveGroup(TyperGroup):
             return super().main(*args, standalone_mode=False, **kwargs)
         try:
             code = super().main(*args, standalone_mode=False, **kwargs)
-        except click_errors.NoArgsIsHelpError as exc:
+        except click_errors.NoArgsIsHelpError as exc:  # the help, as click shows it, with its status
             typer.echo(exc.ctx.get_help())
-            sys.exit(0)
+            sys.exit(exc.exit_code)
         except click_errors.ClickException as exc:
             where = getattr(getattr(exc, "ctx", None), "command_path", "arcsolve")
             print_error(f"{exc.format_message()} (see '{where} -h')")
