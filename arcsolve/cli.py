@@ -1,31 +1,93 @@
 """The `arcsolve` command line. Each command parses options and calls one library function;
-library errors (ArcsolveError) become a one-line message and exit status 2."""
+library errors (ArcsolveError) and bad options become a one-line message and exit status 2."""
 
 from __future__ import annotations
 
 import functools
+import math
+import os
+import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
+from typer._click import Command, Context
+from typer._click import exceptions as click_errors
+from typer.core import TyperGroup, TyperOption
 
 from arcsolve import __version__
 from arcsolve.devices import GPU_BATCH, default_batch, default_jobs
 from arcsolve.errors import ArcsolveError
 from arcsolve.loaders import load_many
-from arcsolve.render import pairs_table, task_table
+from arcsolve.render import pairs_table, save_image, task_rows, task_table
 from arcsolve.solution import SOLVERS, SolveConfig
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def examples(*lines: str) -> str:
+    """A help screen's epilog: one example command per line."""
+    return "[bold]Examples[/]\n\n" + "\n\n".join(f"  [cyan]{escape(line)}[/]" for line in lines)
+
+
+def _flags_shown_as_flags(options: list) -> None:
+    """Help lists an on/off option as `--explain`, not `--explain <bool>`."""
+    for option in options:
+        if isinstance(option, TyperOption) and option.is_flag and option.metavar is None:
+            option.metavar = ""
+
+
+class ArcsolveGroup(TyperGroup):
+    """The app's command groups: a usage error (a bad option value, a missing argument) is one
+    line and exit status 2, like a library error, instead of a usage panel."""
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and not isinstance(command, TyperGroup):
+            _flags_shown_as_flags([*command.params, command.get_help_option(ctx)])
+        return command
+
+    def get_help_option(self, ctx: Context) -> TyperOption | None:
+        option = super().get_help_option(ctx)
+        _flags_shown_as_flags([*self.params, option])
+        return option
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click_errors.NoArgsIsHelpError as exc:  # the help, as click shows it, with its status
+            typer.echo(exc.ctx.get_help())
+            sys.exit(exc.exit_code)
+        except click_errors.ClickException as exc:
+            where = getattr(getattr(exc, "ctx", None), "command_path", "arcsolve")
+            print_error(f"{exc.format_message()} (see '{where} -h')")
+            sys.exit(2 if isinstance(exc, click_errors.UsageError) else exc.exit_code)
+        except typer.Abort:
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
     name="arcsolve",
+    cls=ArcsolveGroup,
     help="Solve ARC tasks with lattice-symmetry attention (LatFormer), DSL search and a hybrid.",
+    epilog=examples(
+        "arcsolve show tasks/rotate.json",
+        "arcsolve solve tasks/rotate.json --model dsl",
+        "arcsolve eval --dataset arc1/evaluation --subset geometric --report runs/geo",
+        "arcsolve export --challenges arc-agi_test_challenges.json -o submission.json",
+    ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-console = Console()
-err_console = Console(stderr=True)
 
 TasksArg = Annotated[
     list[str],
@@ -38,9 +100,27 @@ TasksArg = Annotated[
 SolutionsOpt = Annotated[Path | None, typer.Option("--solutions", help="Kaggle solutions file for a challenges file.")]
 ModelOpt = Annotated[str, typer.Option("--model", "-m", help=f"Solver: {', '.join(SOLVERS)}.")]
 DeviceOpt = Annotated[str, typer.Option(help="auto, cpu or cuda.")]
-SeedOpt = Annotated[int, typer.Option(help="Random seed (runs are deterministic on CPU).")]
-StepsOpt = Annotated[int, typer.Option(help="LatFormer step budget per task.")]
-BudgetOpt = Annotated[float, typer.Option("--time-budget", help="Seconds per task for the DSL search.")]
+
+
+def positive_seconds(text: str) -> float:
+    """A number of seconds above zero, for options that bound time."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise typer.BadParameter(f"'{text}' is not a number of seconds") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise typer.BadParameter(f"{text} is not a number of seconds above 0")
+    return value
+
+
+SeedOpt = Annotated[int, typer.Option(min=0, help="Random seed (runs are deterministic on CPU).")]
+StepsOpt = Annotated[int, typer.Option(min=1, help="LatFormer step budget per task.")]
+BudgetOpt = Annotated[
+    float,
+    typer.Option(
+        "--time-budget", parser=positive_seconds, metavar="SECONDS", help="Seconds per task for the DSL search."
+    ),
+]
 PriorsOpt = Annotated[
     str | None,
     typer.Option(
@@ -53,15 +133,22 @@ AnnotationsOpt = Annotated[
 ]
 FitSecondsOpt = Annotated[
     float | None,
-    typer.Option("--fit-seconds", help="Cap on LatFormer fitting seconds per task (default: steps alone)."),
+    typer.Option(
+        "--fit-seconds",
+        parser=positive_seconds,
+        metavar="SECONDS",
+        help="Cap on LatFormer fitting seconds per task (default: steps alone).",
+    ),
 ]
-BetaOpt = Annotated[float, typer.Option(help="Colour-attention mixing weight β (latformer-color).")]
+BetaOpt = Annotated[float, typer.Option(min=0, max=1, help="Colour-attention mixing weight β (latformer-color).")]
 JobsOpt = Annotated[
-    int | None, typer.Option(help="Worker processes (default: one per visible GPU, else 1).", show_default=False)
+    int | None,
+    typer.Option(min=1, help="Worker processes (default: one per visible GPU, else 1).", show_default=False),
 ]
 BatchOpt = Annotated[
     int | None,
     typer.Option(
+        min=1,
         help="Tasks of any grid shapes fitted as one batched computation (latformer, latformer-color; "
         f"default: {GPU_BATCH} on a GPU, else 1).",
         show_default=False,
@@ -73,6 +160,22 @@ RayOpt = Annotated[
         "--ray-address",
         help="Run on a Ray cluster: 'auto' (a running one), 'local' (start one here) or an address. "
         "Needs arcsolve\\[ray].",
+    ),
+]
+
+
+def _plain(value: bool) -> bool:
+    if value:
+        console.no_color = True
+    return value
+
+
+PlainOpt = Annotated[
+    bool,
+    typer.Option(
+        "--plain",
+        callback=_plain,
+        help="Draw grids as digits, without colour (the default when output is not a terminal).",
     ),
 ]
 
@@ -98,14 +201,34 @@ def make_config(
         from arcsolve.devices import resolve_device
 
         resolve_device(device)
-    return SolveConfig(
-        device=device, seed=seed, steps=steps, time_budget=time_budget, priors=names, beta=beta, fit_seconds=fit_seconds
-    )
+    try:
+        return SolveConfig(
+            device=device,
+            seed=seed,
+            steps=steps,
+            time_budget=time_budget,
+            priors=names,
+            beta=beta,
+            fit_seconds=fit_seconds,
+        )
+    except ValidationError as exc:  # a bound the options' own checks did not cover
+        error = exc.errors(include_url=False)[0]
+        option = "--" + str(error["loc"][0]).replace("_", "-")
+        raise ArcsolveError(f"{option}: {error['msg'].lower()}, got {error['input']!r}") from None
+
+
+def print_error(message: str) -> None:
+    """One line on stderr; the message is printed as it is (brackets in paths and ids included)."""
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    print_error(message)
     return typer.Exit(2)
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def int_list(option: str, text: str) -> tuple[int, ...]:
@@ -142,53 +265,86 @@ def _version(value: bool) -> None:
 def main(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+        typer.Option("--version", "-V", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
 ) -> None:
     """Solve ARC tasks with lattice-symmetry attention (LatFormer), DSL search and a hybrid."""
+    console.no_color = os.environ.get("NO_COLOR", "") != ""  # --plain sets it for one command
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve show tasks/rotate.json",
+        "arcsolve show arc1/training --limit 3",
+        "arcsolve show 3c9b0459 --reveal --png 3c9b0459.png",
+        "arcsolve show tasks/rotate.json --plain",
+    )
+)
 @reports_errors
 def show(
     tasks: TasksArg,
     solutions: SolutionsOpt = None,
-    limit: Annotated[int, typer.Option(help="Show at most this many tasks.")] = 5,
+    limit: Annotated[int, typer.Option(min=0, help="Show at most this many tasks.")] = 5,
+    reveal: Annotated[
+        bool, typer.Option("--reveal", help="Also draw the test outputs, where known (hidden by default).")
+    ] = False,
+    plain: PlainOpt = False,
+    png: Annotated[Path | None, typer.Option("--png", help="Also draw the shown tasks to this PNG file.")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Also draw the shown tasks to this SVG file.")] = None,
 ) -> None:
-    """Draw tasks' train and test grids in ARC's ten colours."""
+    """Draw tasks' train pairs and test inputs in ARC's ten colours (digits when not a terminal)."""
     loaded = load_many(tasks, solutions)
-    for task in loaded[:limit]:
-        console.print(task_table(task))
+    shown = loaded[:limit]
+    for task in shown:
+        console.print(task_table(task, show_test_outputs=reveal))
     if len(loaded) > limit:
-        console.print(f"[dim]… {len(loaded) - limit} more tasks (use --limit)[/]")
+        console.print(f"[dim]… {plural(len(loaded) - limit, 'more task')} (use --limit)[/]")
+    for path, fmt in ((png, "png"), (svg, "svg")):
+        if path is not None and shown:
+            rows = [
+                (f"{task.id} · {label}" if len(shown) > 1 else label, cells)
+                for task in shown
+                for label, cells in task_rows(task, reveal)
+            ]
+            save_image(rows, repr(shown[0]) if len(shown) == 1 else f"{len(shown)} tasks", path, fmt)
+            console.print(f"wrote {escape(str(path))}")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve validate tasks/",
+        "arcsolve validate arc-agi_training_challenges.json --solutions arc-agi_training_solutions.json",
+    )
+)
 def validate(
     paths: Annotated[list[str], typer.Argument(help="Task files, folders or datasets to check.")],
+    solutions: SolutionsOpt = None,
 ) -> None:
     """Check task files and report every problem; exit 0 when all are valid, 2 otherwise."""
-    problems = 0
+    problems: list = []  # every problem of every file, in order
     checked = 0
     for spec in paths:
-        targets = (
-            sorted(Path(spec).glob("*.json"))
-            if Path(spec).is_dir() and not (Path(spec) / "tasks_json").is_dir()
-            else [spec]
-        )
-        for target in targets:
-            try:
-                checked += len(load_many([target]))
-            except ArcsolveError as exc:
-                problems += 1
-                err_console.print(f"[red]✗[/] {exc}", highlight=False, soft_wrap=True)
+        try:
+            checked += len(load_many([spec], solutions, problems))
+        except ArcsolveError as exc:  # nothing to check there: no such file, an empty folder
+            problems.append(exc)
+    for problem in problems:
+        err_console.print(f"[red]✗[/] {escape(str(problem))}", highlight=False, soft_wrap=True)
     if problems:
-        err_console.print(f"{problems} invalid, {checked} valid tasks")
+        err_console.print(f"{plural(len(problems), 'problem')}, {plural(checked, 'valid task')}")
         raise typer.Exit(2)
-    console.print(f"[green]✓[/] {checked} valid tasks")
+    if checked == 0:
+        raise fail(f"no tasks found in {', '.join(paths)}")
+    console.print(f"[green]✓[/] {plural(checked, 'valid task')}")
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve solve tasks/rotate.json",
+        "arcsolve solve 3c9b0459 --model dsl --explain",
+        "arcsolve solve arc1/evaluation --model hybrid -o attempts.json",
+    )
+)
 @reports_errors
 def solve(
     tasks: TasksArg,
@@ -204,6 +360,7 @@ def solve(
     beta: BetaOpt = 0.9,
     explain: Annotated[bool, typer.Option("--explain", help="Say what produced each attempt.")] = False,
     solutions: SolutionsOpt = None,
+    plain: PlainOpt = False,
 ) -> None:
     """Fit a fresh model on each task's train pairs and predict its test outputs."""
     from rich.markup import escape
@@ -259,7 +416,13 @@ SubsetOpt = Annotated[
 ]
 
 
-@app.command("eval")
+@app.command(
+    "eval",
+    epilog=examples(
+        "arcsolve eval --dataset arc1/evaluation --subset geometric --report runs/geo",
+        "arcsolve eval --dataset arc1/training --model dsl --model latformer --limit 20",
+    ),
+)
 @reports_errors
 def eval_(
     tasks: Annotated[
@@ -271,7 +434,7 @@ def eval_(
         list[str] | None, typer.Option("--model", "-m", help=f"Repeatable, or 'all': {', '.join(SOLVERS)}.")
     ] = None,
     report: Annotated[Path | None, typer.Option("--report", help="Report folder; reruns resume from it.")] = None,
-    limit: Annotated[int | None, typer.Option(help="Evaluate only the first N tasks (by id).")] = None,
+    limit: Annotated[int | None, typer.Option(min=0, help="Evaluate only the first N tasks (by id).")] = None,
     jobs: JobsOpt = None,
     batch: BatchOpt = None,
     ray_address: RayOpt = None,
@@ -334,7 +497,12 @@ def eval_(
         console.print(f"report written to {escape(str(report))}/", highlight=False)
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve export --challenges arc-agi_test_challenges.json -o submission.json",
+        "arcsolve export --dataset arc1/evaluation --model dsl --format 2020 -o submission.csv",
+    )
+)
 @reports_errors
 def export(
     challenges: Annotated[Path | None, typer.Option("--challenges", help="Kaggle challenges file.")] = None,
@@ -415,7 +583,12 @@ def export(
     )
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve score submission.json --dataset arc1/evaluation",
+        "arcsolve score submission.json --solutions arc-agi_evaluation_solutions.json",
+    )
+)
 @reports_errors
 def score(
     submission: Annotated[Path, typer.Argument(help="A submission: 2024-format JSON or 2020-format CSV.")],
@@ -448,7 +621,12 @@ def score(
     )
 
 
-@app.command()
+@app.command(
+    epilog=examples(
+        "arcsolve annotate tasks/ -o my-annotations.json",
+        "arcsolve solve tasks/rotate.json --annotations my-annotations.json",
+    )
+)
 @reports_errors
 def annotate(
     tasks: TasksArg,
@@ -463,11 +641,13 @@ def annotate(
     review(load_many(tasks), out, proposals=proposals, console=console)
 
 
-bench = typer.Typer(help="Benchmarks: print figures and write them to a file.", no_args_is_help=True)
+bench = typer.Typer(
+    cls=ArcsolveGroup, help="Benchmarks: print figures and write them to a file.", no_args_is_help=True
+)
 app.add_typer(bench, name="bench")
 
 
-@bench.command("solve")
+@bench.command("solve", epilog=examples("arcsolve bench solve", "arcsolve bench solve 3c9b0459 --model dsl"))
 @reports_errors
 def bench_solve(
     tasks: Annotated[
@@ -492,7 +672,7 @@ def bench_solve(
     )
 
 
-@bench.command("speed")
+@bench.command("speed", epilog=examples("arcsolve bench speed --jobs 1,2 --batch 1,8"))
 @reports_errors
 def bench_speed(
     tasks: Annotated[list[str] | None, typer.Argument(help="Tasks (default: the bench solve set).")] = None,
@@ -517,18 +697,22 @@ def bench_speed(
     console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
 
 
-@bench.command("synthetic")
+@bench.command(
+    "synthetic", epilog=examples("arcsolve bench synthetic --quick", "arcsolve bench synthetic --noise --steps 100")
+)
 @reports_errors
 def bench_synthetic(
     category: Annotated[
         list[str] | None, typer.Option("--category", help="translation, rotation, reflection, scaling; repeatable.")
     ] = None,
     examples: Annotated[str | None, typer.Option(help="Comma list of training-set sizes, e.g. 1,2,4,8.")] = None,
-    tasks_per_category: Annotated[int | None, typer.Option(help="Tasks per category.")] = None,
+    tasks_per_category: Annotated[int | None, typer.Option(min=1, help="Tasks per category.")] = None,
     model: Annotated[list[str] | None, typer.Option("--model", "-m", help="Models to compare; repeatable.")] = None,
-    steps: Annotated[int | None, typer.Option(help="Steps per fit.")] = None,
-    canvas: Annotated[int | None, typer.Option(help="Lattice side (paper: 30).")] = None,
-    augmentations: Annotated[int | None, typer.Option(help="Colour permutations per step (paper: 10).")] = None,
+    steps: Annotated[int | None, typer.Option(min=1, help="Steps per fit.")] = None,
+    canvas: Annotated[int | None, typer.Option(min=1, help="Lattice side (paper: 30).")] = None,
+    augmentations: Annotated[
+        int | None, typer.Option(min=1, help="Colour permutations per step (paper: 10).")
+    ] = None,
     seed: SeedOpt = 0,
     quick: Annotated[bool, typer.Option("--quick", help="A few-minute CPU setting.")] = False,
     noise: Annotated[bool, typer.Option("--noise", help="Also run the noise study (Table 4).")] = False,

@@ -84,6 +84,10 @@ class Grid(BaseModel):
     def to_list(self) -> list[list[int]]:
         return [list(row) for row in self.cells]
 
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        """`np.asarray(grid)` is the (rows, columns) array of colours."""
+        return np.array(self.cells, dtype=dtype or np.int64)
+
     def __repr__(self) -> str:
         h, w = self.shape
         return f"<Grid {h}x{w}>"
@@ -173,19 +177,42 @@ def _problem(error: dict) -> str:
     return error["msg"]
 
 
+def _format_error(error: dict, source: str, location: str) -> TaskFormatError:
+    loc = error["loc"]
+    if error["type"] == "missing":
+        where, problem = _location(loc[:-1]), f"missing key '{loc[-1]}'"
+    else:
+        where, problem = _location(loc), _problem(error)
+    if location:
+        where = f"{location}.{where}" if where else location
+    return TaskFormatError(source, where, problem)
+
+
+def task_problems(
+    data: Any, task_id: str, source: str, location: str = ""
+) -> tuple[Task | None, list[TaskFormatError]]:
+    """Validate one task given as a JSON-like dict: the task, or None and every problem found.
+
+    Each bad grid, missing key or wrong type is one problem (a grid reports its first bad cell)."""
+    if not isinstance(data, dict):
+        return None, [TaskFormatError(source, location, f"expected a task object, got {type(data).__name__}")]
+    try:
+        return Task.model_validate({**data, "id": task_id}), []
+    except ValidationError as exc:
+        return None, [_format_error(error, source, location) for error in exc.errors(include_url=False)]
+
+
 def task_from_dict(data: Any, task_id: str, source: str, location: str = "") -> Task:
     """Validate one task given as a JSON-like dict; raise TaskFormatError with the exact place."""
-    if not isinstance(data, dict):
-        raise TaskFormatError(source, location, f"expected a task object, got {type(data).__name__}")
+    task, problems = task_problems(data, task_id, source, location)
+    if task is None:
+        raise problems[0]
+    return task
+
+
+def grid_from_value(value: Any, source: str, location: str) -> Grid:
+    """Validate one grid given as nested lists; raise TaskFormatError naming `source` and `location`."""
     try:
-        return Task.model_validate({**data, "id": task_id})
-    except ValidationError as exc:
-        error = exc.errors(include_url=False)[0]
-        loc = error["loc"]
-        if error["type"] == "missing":
-            where, problem = _location(loc[:-1]), f"missing key '{loc[-1]}'"
-        else:
-            where, problem = _location(loc), _problem(error)
-        if location:
-            where = f"{location}.{where}" if where else location
-        raise TaskFormatError(source, where, problem) from None
+        return Grid(cells=_check_grid(value))
+    except PydanticCustomError as exc:
+        raise TaskFormatError(source, location, exc.message()) from None

@@ -145,8 +145,8 @@ def test_saved_file_round_trips(small, tmp_path):
             "3c9b0459: unknown key 'extra'",
         ),
         (
-            {"3C9B0459": {"priors": [], "source": "manual"}},
-            "3C9B0459: task ids are 8 lowercase hex",
+            {"": {"priors": [], "source": "manual"}},
+            "'': a task id is a non-empty printable string",
         ),
         ([1, 2], "expected an object of {task_id: annotation}, got list"),
     ],
@@ -158,6 +158,16 @@ def test_bad_files_name_file_and_location(tmp_path, monkeypatch, data, message):
         load_annotations("ann.json")
     assert str(error.value).startswith("ann.json: ")
     assert message in str(error.value)
+
+
+def test_any_task_id_a_loader_gives_round_trips(tmp_path, examples):
+    from arcsolve.priors.annotations import Annotation, Annotations, save_annotations
+
+    task = load_tasks(examples / "rotate.json")[0]
+    ids = [task.id, "3C9B0459", "[/x]", "86_[red]bracket_name"]
+    entry = Annotation(priors=["rotate"], source="manual")
+    save_annotations(Annotations(entries={i: entry for i in ids}), tmp_path / "a.json")
+    assert sorted(load_annotations(tmp_path / "a.json").entries) == sorted(ids)
 
 
 def test_unreadable_and_invalid_json_files(tmp_path):

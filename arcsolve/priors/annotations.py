@@ -16,6 +16,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict
 
 from arcsolve.errors import ArcsolveError, TaskFormatError
+from arcsolve.loaders import read_json
 
 GEOMETRIC: tuple[str, ...] = ("translate", "rotate", "reflect", "scale")
 # Chollet's other core-knowledge priors, grouped as annotations/README.md explains.
@@ -33,7 +34,6 @@ OTHER_PRIORS: tuple[str, ...] = (
 VOCABULARY: tuple[str, ...] = GEOMETRIC + OTHER_PRIORS
 SUBSETS: tuple[str, ...] = GEOMETRIC + ("geometric", "all")
 SOURCE = re.compile(r"^(manual|rule:[a-z0-9][a-z0-9_-]*)$")
-TASK_ID = re.compile(r"^[0-9a-f]{8}$")
 
 
 class Annotation(BaseModel):
@@ -113,8 +113,8 @@ def annotations_from_dict(data: Any, source: str) -> Annotations:
 
 
 def _annotation(task_id: str, raw: Any, source: str) -> Annotation:
-    if not TASK_ID.match(task_id):
-        raise TaskFormatError(source, task_id, "task ids are 8 lowercase hex digits")
+    if not task_id or not task_id.isprintable():  # any id a loader gives a task: a file stem, a Kaggle key
+        raise TaskFormatError(source, repr(task_id), "a task id is a non-empty printable string")
     if not isinstance(raw, dict):
         raise TaskFormatError(source, task_id, f"expected an object, got {type(raw).__name__}")
     unknown = sorted(set(raw) - {"priors", "source", "note"})
@@ -152,14 +152,7 @@ def load_annotations(path: Path | str | None = None) -> Annotations:
     """Read and validate an annotation file; None means the bundled annotations/arc1.json."""
     file = Path(path) if path is not None else default_annotations_path()
     name = str(file)
-    try:
-        raw = file.read_bytes()
-    except OSError as exc:
-        raise TaskFormatError(name, "", exc.strerror or "cannot read file") from None
-    try:
-        data = orjson.loads(raw)
-    except orjson.JSONDecodeError as exc:
-        raise TaskFormatError(name, "", f"not valid JSON ({exc})") from None
+    data = read_json(file)
     return annotations_from_dict(data, name)
 
 
