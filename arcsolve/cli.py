@@ -21,6 +21,7 @@ from typer.core import TyperGroup, TyperOption
 from arcsolve import __version__
 from arcsolve.devices import GPU_BATCH, default_batch, default_jobs
 from arcsolve.errors import ArcsolveError
+from arcsolve.files import check_output_file
 from arcsolve.loaders import load_many
 from arcsolve.render import pairs_table, save_image, task_rows, task_table
 from arcsolve.solution import SOLVERS, SolveConfig
@@ -293,6 +294,9 @@ def show(
     svg: Annotated[Path | None, typer.Option("--svg", help="Also draw the shown tasks to this SVG file.")] = None,
 ) -> None:
     """Draw tasks' train pairs and test inputs in ARC's ten colours (digits when not a terminal)."""
+    for path, option in ((png, "--png"), (svg, "--svg")):
+        if path is not None:
+            check_output_file(path, option)
     loaded = load_many(tasks, solutions)
     shown = loaded[:limit]
     for task in shown:
@@ -361,6 +365,9 @@ def solve(
     explain: Annotated[bool, typer.Option("--explain", help="Say what produced each attempt.")] = False,
     solutions: SolutionsOpt = None,
     plain: PlainOpt = False,
+    png: Annotated[
+        Path | None, typer.Option("--png", help="Also draw each test input, both attempts and the truth to this PNG.")
+    ] = None,
 ) -> None:
     """Fit a fresh model on each task's train pairs and predict its test outputs."""
     from rich.markup import escape
@@ -373,6 +380,9 @@ def solve(
     loaded = load_many(tasks, solutions)
     config = make_config(device, seed, steps, time_budget, priors, beta, fit_seconds)
     ann = load_annotations(annotations)
+    if png is not None:
+        check_output_file(png, "--png")
+    drawn: list = []  # the rows of every solved task, for --png
 
     def show_solved(done: Solved) -> None:
         task, rows = done.task, []
@@ -382,6 +392,7 @@ def solve(
                 cells.append(("truth", pair.output))
             rows.append((f"test {i}", cells))
         console.print(pairs_table(rows, f"{task!r} · {model} · {done.solution.seconds:.1f} s"))
+        drawn.extend((f"{task.id} · {label}", cells) for label, cells in rows)
         if done.score is not None:
             verdict = "[green]correct[/]" if done.score.solved else "[red]wrong[/]"
             console.print(
@@ -408,6 +419,9 @@ def solve(
         console.print(f"total: {scored}{plural(summary.tasks, 'task')} in {summary.seconds:.1f} s", highlight=False)
     if out is not None:
         console.print(f"wrote {escape(str(out))}", highlight=False)
+    if png is not None and drawn:
+        save_image(drawn, f"{plural(summary.tasks, 'task')} · {model}", png, "png")
+        console.print(f"wrote {escape(str(png))}", highlight=False)
 
 
 SubsetOpt = Annotated[
@@ -549,7 +563,6 @@ def export(
     from arcsolve.evaluation.progress import EvalProgress
     from arcsolve.evaluation.report import plural
     from arcsolve.evaluation.submission import submission_format
-    from arcsolve.files import check_output_file
 
     if (challenges is None) == (dataset is None):
         raise ArcsolveError("give exactly one of --challenges or --dataset")
