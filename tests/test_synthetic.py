@@ -141,6 +141,30 @@ def test_baselines_train_with_fit(make):
     assert result.losses[-1] < 0.7 * result.losses[0]
 
 
+def test_relative_attention_is_shaws_formula():
+    """e_ij = q_i·(k_j + a^r_Δr + a^c_Δc)/√d, softmax over j, times v: written out by hand."""
+    from arcsolve.bench.baselines import Attention, lattice_coords
+
+    torch.manual_seed(0)
+    config = BaselineConfig(d_model=8, n_heads=2, positional="relative", clip=2)
+    attention = Attention(config)
+    x, ctx = torch.randn(1, 6, 8), torch.randn(1, 4, 8)
+    xc, cc = lattice_coords(2, 3, torch.device("cpu")), lattice_coords(2, 2, torch.device("cpu"))
+    out = attention(x, ctx, xc, cc)
+    q, k, v = attention.q(x)[0], attention.k(ctx)[0], attention.v(ctx)[0]
+    heads = []
+    for h in range(2):
+        s = slice(4 * h, 4 * h + 4)
+        scores = torch.empty(6, 4)
+        for i in range(6):
+            for j in range(4):
+                dr, dc = (cc[j] - xc[i]).clamp(-2, 2) + 2
+                key = k[j, s] + attention.rel_rows[dr] + attention.rel_cols[dc]
+                scores[i, j] = q[i, s] @ key / 2.0
+        heads.append(torch.softmax(scores, -1) @ v[:, s])
+    torch.testing.assert_close(out[0], attention.o(torch.cat(heads, -1)))
+
+
 def test_relative_baseline_has_no_absolute_position():
     """With relative encodings only, the baseline has no absolute position: every output
     query token is the same vector, so an all-one-colour input gives the same logits everywhere."""

@@ -85,16 +85,20 @@ class Attention(nn.Module):
             return t.view(B, length, self.heads, dh).transpose(1, 2)  # (B, heads, length, dh)
 
         q, k, v = split(self.q(x), n), split(self.k(ctx), m), split(self.v(ctx), m)
-        scores = q @ k.transpose(-1, -2)  # (B, heads, n, m)
+        bias = None
         if self.relative:
             offsets = (ctx_coords[None, :, :] - x_coords[:, None, :]).clamp(
                 -self.clip, self.clip
             ) + self.clip  # (n, m, 2)
+            bias = torch.zeros((), device=x.device, dtype=x.dtype)
             for axis, table in enumerate((self.rel_rows, self.rel_cols)):
                 # q·a_Δ for all Δ, then each pair's Δ: (B, heads, n, 2·clip+1) → (B, heads, n, m)
-                scores = scores + (q @ table.T).gather(-1, offsets[..., axis].expand(B, self.heads, n, m))
-        weights = torch.softmax(scores / dh**0.5, dim=-1)
-        return self.o((weights @ v).transpose(1, 2).reshape(B, n, d))
+                bias = bias + (q @ table.T).gather(-1, offsets[..., axis].expand(B, self.heads, n, m))
+            bias = bias / dh**0.5
+        # softmax(q·kᵀ/√dh + bias)·v in one fused kernel where the device has one (flash attention
+        # on a GPU when there is no bias): the n×m scores are never stored for the backward pass
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+        return self.o(out.transpose(1, 2).reshape(B, n, d))
 
 
 class Block(nn.Module):

@@ -143,10 +143,13 @@ def train_and_score(key: FitKey, setting: Setting, device: str = "cpu") -> dict:
     model = Minibatched(spec.make(), setting.batch, key.seed).to(device)
     config = replace(spec.fit_config, seed=key.seed, check_every=check_every(key.examples, setting.batch))
     fitted = fit(model, to_examples(task.train, device), config)
-    return {
+    row = {
         **key.__dict__,
         "accuracy": accuracy(model, task.test, device),
         "train_steps": fitted.steps,
         "solved_train": fitted.solved_train,
         "seconds": round(fitted.seconds, 3),
     }
+    if torch.device(device).type == "cuda":
+        torch.cuda.empty_cache()  # hand the fit's memory back: other worker processes share the GPU
+    return row

@@ -50,7 +50,7 @@ class Setting:
     seeds: int  # replicates: seeds seed, seed + 1, …
     steps: int  # optimiser steps per fit, the same for every model
     augmentations: int  # colour permutations per step, as in fit (the paper uses 10)
-    batch: int = 64  # at most this many grids per training forward: minibatches over large sets
+    batch: int = 32  # at most this many grids per training forward: minibatches over large sets
     baseline_lr: float = 0.003  # Adam on attention/Transformer weights; LatFormer keeps fit's defaults
     d_model: int = 32
     seed: int = 0  # picks the tasks (shifts, scaling factors) and the first replicate
