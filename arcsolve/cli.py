@@ -549,10 +549,10 @@ def bench_synthetic(
         resolve_device(device).type,
         workers,
         max_minutes,
-        console.print,
+        lambda line: console.print(line, soft_wrap=True, highlight=False),  # one line per fit, for the log
         "arcsolve " + " ".join(sys.argv[1:]),
     )
     wrote = f"{folder}/synthetic.json and synthetic.png" + (" and noise.json" if table is not None else "")
     console.print(f"wrote {wrote}")
     if noise and table is None:
-        console.print("Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again")
+        console.print("Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again", soft_wrap=True)
