@@ -555,4 +555,7 @@ def bench_synthetic(
     wrote = f"{folder}/synthetic.json and synthetic.png" + (" and noise.json" if table is not None else "")
     console.print(f"wrote {wrote}")
     if noise and table is None:
-        console.print("Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again", soft_wrap=True)
+        console.print(
+            "Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again",
+            soft_wrap=True,
+        )

@@ -150,7 +150,7 @@ def test_relative_attention_is_shaws_formula():
     attention = Attention(config)
     x, ctx = torch.randn(1, 6, 8), torch.randn(1, 4, 8)
     xc, cc = lattice_coords(2, 3, torch.device("cpu")), lattice_coords(2, 2, torch.device("cpu"))
-    out = attention(x, ctx, xc, cc)
+    out = attention(x, ctx, xc, ((2, 2),))
     q, k, v = attention.q(x)[0], attention.k(ctx)[0], attention.v(ctx)[0]
     heads = []
     for h in range(2):

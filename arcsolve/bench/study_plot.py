@@ -33,6 +33,8 @@ def plot_figure5(result: dict, path: Path) -> None:
                 have, np.clip(mean - std, 0, 1), np.clip(mean + std, 0, 1), color=line.get_color(), alpha=0.15
             )
         ax.set_xscale("log", base=2)
+        ax.set_xticks(ns, [str(n) for n in ns], fontsize=7, rotation=90 if len(ns) > 6 else 0)
+        ax.minorticks_off()
         ax.set_ylim(-0.02, 1.02)
         ax.set_title(f"({PANEL_LETTERS[i]}) {category}")
         ax.set_xlabel("training examples")
