@@ -138,6 +138,23 @@ def test_the_time_bound_stops_a_piece_and_a_rerun_completes_it(tmp_path):
     assert [(p["seconds"], p["finished"], p["remaining"]) for p in log] == [(120.0, 2, 6), (360.0, 6, 0)]
 
 
+def fake_fit(key: FitKey) -> dict:
+    """A fit run in a worker process (module level, so that it can be pickled)."""
+    return {**key.__dict__, "accuracy": 0.25, "train_steps": 1, "solved_train": False, "seconds": 0.0}
+
+
+def test_worker_processes_record_every_fit_once(tmp_path):
+    plan = small_plan()
+    piece = run_piece(plan, ResultsFile(tmp_path / "s.jsonl", {}), fake_fit, workers=2)
+    rows = ResultsFile(tmp_path / "s.jsonl", {}).rows
+    assert piece.finished == len(plan) and piece.remaining == 0
+    assert sorted(
+        FitKey(**{k: r[k] for k in ("seed", "examples", "category", "task", "model", "w")}) for r in rows
+    ) == sorted(plan)
+    again = run_piece(plan, ResultsFile(tmp_path / "s.jsonl", {}), fake_fit, workers=2)
+    assert again.finished == 0 and len(ResultsFile(tmp_path / "s.jsonl", {}).rows) == len(plan)
+
+
 def test_a_results_file_of_another_setting_is_refused_and_a_torn_line_ignored(tmp_path):
     path = tmp_path / "s.jsonl"
     results = ResultsFile(path, {"canvas": 10, "examples": (1, 2)})
