@@ -257,6 +257,7 @@ def test_the_study_writes_its_summary_verdicts_and_plot(tmp_path):
     assert (v["verdict"], v["ratio"], v["bound"]) == ("not decidable at this scale", 2.0, ">")
     assert result["setting"]["paper_scale"] is False and result["device"].startswith("cpu")
     assert "rotation: not decidable at this scale — baseline/LatFormer examples >2× (claim: about 100×)" in lines
+    assert "scaling: LatFormer reaches 0.95 from 2 examples (paper's figure: by 16)" in lines
     assert (tmp_path / "synthetic.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert json.loads((tmp_path / "synthetic.json").read_text())["verdicts"] == result["verdicts"]
 

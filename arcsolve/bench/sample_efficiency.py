@@ -115,7 +115,9 @@ def run_synthetic(
         "summary": summary,
         "examples_to_reach": reach,
         "latformer_examples_to_095": {
-            c: by_model.get("latformer") for c, by_model in examples_to_reach(summary, 0.95).items()
+            c: by_model["latformer"]
+            for c, by_model in examples_to_reach(summary, 0.95).items()
+            if "latformer" in by_model
         },
         "verdicts": verdicts(reach, setting.examples),
     }
