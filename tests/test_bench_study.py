@@ -116,6 +116,7 @@ def test_a_rerun_never_repeats_a_finished_fit(tmp_path):
     again = SpyTrain()
     piece = run_piece(plan, ResultsFile(path, {"canvas": 10}), again)
     assert again.calls == [] and piece.finished == 0 and piece.remaining == 0
+    assert len((tmp_path / "s.pieces.jsonl").read_text().splitlines()) == 1, "a piece with nothing to do is not logged"
     rows = ResultsFile(path, {"canvas": 10}).rows
     assert len(rows) == len(plan) and len({json.dumps(r, sort_keys=True) for r in rows}) == len(plan)
 

@@ -6,7 +6,7 @@ a rerun skips every fit already there, and a piece stops cleanly when its time i
     piece.remaining        # fits still to do; run the same command again to go on
 
 The results file's first line is the study's setting; a rerun with another setting is
-refused rather than mixed into it. Each piece appends one line to `<name>.pieces.jsonl`:
+refused rather than mixed into it. Each piece with fits to do appends one line to `<name>.pieces.jsonl`:
 when it started, how long it took, how many fits it finished and how many remain.
 """
 
@@ -134,6 +134,8 @@ def run_piece(
                     record(future.result())
     remaining = sum(1 for k in plan if k not in results.done)
     piece = Piece(finished, remaining, round(clock() - start, 1), remaining > 0 and max_minutes is not None)
+    if not todo:  # nothing was left to do: no piece to log
+        return piece
     with results.pieces_path().open("a") as f:
         f.write(
             json.dumps(
