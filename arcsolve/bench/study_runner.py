@@ -122,7 +122,9 @@ def run_piece(
                 break
             record(train(key))
     else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        # on a CPU each worker takes one core; on a GPU the workers queue their steps side by side
+        threads = (1,) if device == "cpu" else (torch.get_num_threads(),)
+        with ProcessPoolExecutor(workers, get_context("spawn"), torch.set_num_threads, threads) as pool:
             queue, running = list(todo), set[Future]()
             while queue or running:
                 while queue and len(running) < workers and may_start():
