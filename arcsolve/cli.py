@@ -710,61 +710,107 @@ def bench_speed(
     console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
 
 
+SYNTHETIC_HELP = (
+    "Sample efficiency on synthetic geometric tasks (paper Figure 5) and the noise study (Table 4), in pieces.\n\n"
+    "Settings: --paper (the paper's protocol, for a GPU), --quick (minutes on a CPU), or by default the CPU "
+    "setting (10×10 canvas, 1–8 examples, one task per category, 100 steps: about an hour on 2 cores). "
+    "Outputs say which setting ran; only --paper is the paper's scale.\n\n"
+    "Finished fits are appended to <out>/synthetic.jsonl and noise.jsonl; the same command again resumes where "
+    "the last piece stopped and never repeats a finished fit."
+)
+
+
 @bench.command(
-    "synthetic", epilog=examples("arcsolve bench synthetic --quick", "arcsolve bench synthetic --noise --steps 100")
+    "synthetic",
+    help=SYNTHETIC_HELP,
+    epilog=examples(
+        "arcsolve bench synthetic --quick",
+        "arcsolve bench synthetic --paper --noise --device cuda --workers 4 --max-minutes 8",
+    ),
 )
 @reports_errors
 def bench_synthetic(
+    paper: Annotated[
+        bool,
+        typer.Option(
+            "--paper",
+            help="The paper's protocol (Appendix B.1): 30×30 canvas, 1…2048 examples, 10 tasks per category, "
+            "3 seeds, 300 steps. Sized for a GPU: run it in pieces with --max-minutes.",
+        ),
+    ] = False,
+    quick: Annotated[bool, typer.Option("--quick", help="A few-minute CPU setting (10×10, 1 and 2 examples).")] = False,
     category: Annotated[
         list[str] | None, typer.Option("--category", help="translation, rotation, reflection, scaling; repeatable.")
     ] = None,
-    examples: Annotated[str | None, typer.Option(help="Comma list of training-set sizes, e.g. 1,2,4,8.")] = None,
-    tasks_per_category: Annotated[int | None, typer.Option(min=1, help="Tasks per category.")] = None,
     model: Annotated[list[str] | None, typer.Option("--model", "-m", help="Models to compare; repeatable.")] = None,
-    steps: Annotated[int | None, typer.Option(min=1, help="Steps per fit.")] = None,
+    examples: Annotated[str | None, typer.Option(help="Comma list of training-set sizes, e.g. 1,2,4,8.")] = None,
+    tasks_per_category: Annotated[
+        int | None, typer.Option(min=1, help="Tasks per category (all where fewer exist).")
+    ] = None,
+    seeds: Annotated[int | None, typer.Option(min=1, help="Replicates per fit (seeds --seed, --seed + 1, …).")] = None,
+    steps: Annotated[int | None, typer.Option(min=1, help="Optimiser steps per fit, the same for every model.")] = None,
     canvas: Annotated[int | None, typer.Option(min=1, help="Lattice side (paper: 30).")] = None,
-    augmentations: Annotated[
-        int | None, typer.Option(min=1, help="Colour permutations per step (paper: 10).")
+    augmentations: Annotated[int | None, typer.Option(min=1, help="Colour permutations per step (paper: 10).")] = None,
+    batch: Annotated[
+        int | None, typer.Option(min=1, help="At most this many grids per training step (minibatches).")
     ] = None,
     seed: SeedOpt = 0,
-    quick: Annotated[bool, typer.Option("--quick", help="A few-minute CPU setting.")] = False,
-    noise: Annotated[bool, typer.Option("--noise", help="Also run the noise study (Table 4).")] = False,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for synthetic.json/png, noise.json.")] = Path(
-        "benchmarks/results"
-    ),
+    device: DeviceOpt = "auto",
+    workers: Annotated[int, typer.Option(min=1, help="Fits run at once, each in its own process.")] = 1,
+    max_minutes: Annotated[
+        float | None,
+        typer.Option(help="Bound on this piece's minutes: no fit starts that would end past it; rerun to go on."),
+    ] = None,
+    noise: Annotated[
+        bool, typer.Option("--noise", help="Also run the noise study (Table 4) once Figure 5 is done.")
+    ] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Results folder (default: benchmarks/results/synthetic_<setting>)."),
+    ] = None,
 ) -> None:
-    """Sample efficiency on synthetic geometric tasks (paper Figure 5), and the noise study (Table 4)."""
+    """Sample efficiency on synthetic tasks (paper Figure 5) and the noise study (Table 4), in pieces."""
     import sys
 
-    from arcsolve.bench.sample_efficiency import CATEGORIES, MODELS, run_noise, run_synthetic
+    from arcsolve.bench.sample_efficiency import run_benchmark
+    from arcsolve.bench.study_plan import MODELS, choose_setting
+    from arcsolve.bench.synthetic_tasks import CATEGORIES
+    from arcsolve.devices import resolve_device
 
-    command = "arcsolve " + " ".join(sys.argv[1:])
-    sizes = int_list("--examples", examples) if examples else None
-    run_synthetic(
-        category or CATEGORIES,
-        sizes,
-        tasks_per_category,
-        model or MODELS,
-        steps,
-        seed,
-        quick,
-        out,
-        console.print,
+    if paper and quick:
+        raise ArcsolveError("--paper and --quick: choose one")
+    if workers < 1:
+        raise ArcsolveError(f"--workers: must be at least 1, got {workers}")
+    if max_minutes is not None and max_minutes <= 0:
+        raise ArcsolveError(f"--max-minutes: must be above 0, got {max_minutes}")
+    setting = choose_setting(
+        "paper" if paper else "quick" if quick else "cpu",
+        examples=int_list("--examples", examples) if examples else None,
+        tasks_per_category=tasks_per_category,
+        seeds=seeds,
+        steps=steps,
         canvas=canvas,
         augmentations=augmentations,
-        command=command,
+        batch=batch,
+        seed=seed,
     )
-    if noise:
-        run_noise(
-            categories=category or CATEGORIES,
-            tasks_per_category=tasks_per_category,
-            steps=steps,
-            seed=seed,
-            quick=quick,
-            out_dir=out,
-            progress=console.print,
-            canvas=canvas,
-            augmentations=augmentations,
-            command=command,
+    folder = out or Path(f"benchmarks/results/synthetic_{setting.name}")
+    figure, table = run_benchmark(
+        setting,
+        category or CATEGORIES,
+        model or MODELS,
+        noise,
+        folder,
+        resolve_device(device).type,
+        workers,
+        max_minutes,
+        lambda line: console.print(line, soft_wrap=True, highlight=False),  # one line per fit, for the log
+        "arcsolve " + " ".join(sys.argv[1:]),
+    )
+    wrote = f"{folder}/synthetic.json and synthetic.png" + (" and noise.json" if table is not None else "")
+    console.print(f"wrote {wrote}")
+    if noise and table is None:
+        console.print(
+            "Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again",
+            soft_wrap=True,
         )
-    console.print(f"wrote {out}/synthetic.json and synthetic.png" + (" and noise.json" if noise else ""))

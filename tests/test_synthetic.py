@@ -9,7 +9,9 @@ import pytest
 import torch
 
 from arcsolve.bench.baselines import AttentionBaseline, BaselineConfig, TransformerBaseline
-from arcsolve.bench.sample_efficiency import NoisyInput, noisy_embedding, run_synthetic, to_examples
+from arcsolve.bench.sample_efficiency import run_synthetic
+from arcsolve.bench.study_fits import NoisyInput, noisy_embedding, to_examples
+from arcsolve.bench.study_plan import choose_setting
 from arcsolve.bench.synthetic_tasks import (
     CATEGORIES,
     Transform,
@@ -139,6 +141,30 @@ def test_baselines_train_with_fit(make):
     assert result.losses[-1] < 0.7 * result.losses[0]
 
 
+def test_relative_attention_is_shaws_formula():
+    """e_ij = q_i·(k_j + a^r_Δr + a^c_Δc)/√d, softmax over j, times v: written out by hand."""
+    from arcsolve.bench.baselines import Attention, lattice_coords
+
+    torch.manual_seed(0)
+    config = BaselineConfig(d_model=8, n_heads=2, positional="relative", clip=2)
+    attention = Attention(config)
+    x, ctx = torch.randn(1, 6, 8), torch.randn(1, 4, 8)
+    xc, cc = lattice_coords(2, 3, torch.device("cpu")), lattice_coords(2, 2, torch.device("cpu"))
+    out = attention(x, ctx, xc, ((2, 2),))
+    q, k, v = attention.q(x)[0], attention.k(ctx)[0], attention.v(ctx)[0]
+    heads = []
+    for h in range(2):
+        s = slice(4 * h, 4 * h + 4)
+        scores = torch.empty(6, 4)
+        for i in range(6):
+            for j in range(4):
+                dr, dc = (cc[j] - xc[i]).clamp(-2, 2) + 2
+                key = k[j, s] + attention.rel_rows[dr] + attention.rel_cols[dc]
+                scores[i, j] = q[i, s] @ key / 2.0
+        heads.append(torch.softmax(scores, -1) @ v[:, s])
+    torch.testing.assert_close(out[0], attention.o(torch.cat(heads, -1)))
+
+
 def test_relative_baseline_has_no_absolute_position():
     """With relative encodings only, the baseline has no absolute position: every output
     query token is the same vector, so an all-one-colour input gives the same logits everywhere."""
@@ -173,28 +199,27 @@ def test_noisy_input_feeds_latformer_the_noisy_embedding():
     assert any("gate" in name for name, _ in NoisyInput(model, 0.4).named_parameters())
 
 
-def test_tiny_quick_run_writes_json_and_png(tmp_path):
+def test_tiny_real_run_writes_json_and_png(tmp_path):
     lines = []
+    setting = choose_setting("quick", canvas=6, steps=3, augmentations=1)
     result = run_synthetic(
+        setting,
         categories=("rotation", "scaling"),
-        examples=(1, 2),
-        tasks_per_category=1,
         models=("latformer", "attention-rel"),
-        steps=3,
-        quick=True,
-        canvas=6,
-        augmentations=1,
         out_dir=tmp_path,
         progress=lines.append,
         command="test",
     )
     saved = json.loads((tmp_path / "synthetic.json").read_text())
     assert saved["command"] == "test" and saved["setting"]["canvas"] == 6
+    assert saved["setting"]["name"] == "custom" and saved["setting"]["paper_scale"] is False
     assert saved["setting"]["examples"] == [1, 2] and saved["setting"]["steps"] == 3
     assert set(saved["summary"]) == {"rotation", "scaling"}
     assert set(saved["summary"]["rotation"]) == {"latformer", "attention-rel"}
-    assert len(saved["runs"]) == 2 * 2 * 2
-    assert all(0.0 <= r["accuracy"] <= 1.0 and r["train_steps"] <= 3 for r in saved["runs"])
+    assert saved["fits_done"] == saved["fits_planned"] == 2 * 2 * 2 and saved["complete"]
+    rows = [json.loads(line) for line in (tmp_path / "synthetic.jsonl").read_text().splitlines()[1:]]
+    assert len(rows) == 8
+    assert all(0.0 <= r["accuracy"] <= 1.0 and r["train_steps"] <= 3 for r in rows)
     assert saved["summary"] == result["summary"]
     assert (tmp_path / "synthetic.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert any(line.startswith("rotation") and "±" in line for line in lines)
@@ -207,22 +232,4 @@ def test_too_many_pairs_for_the_canvas_is_refused():
 
 def test_unknown_model_is_refused(tmp_path):
     with pytest.raises(ArcsolveError, match="unknown model or category: mlp"):
-        run_synthetic(models=("mlp",), quick=True, out_dir=tmp_path)
-
-
-def test_the_cli_hands_every_setting_to_both_studies(monkeypatch):
-    from typer.testing import CliRunner
-
-    import arcsolve.bench.sample_efficiency as bench
-    from arcsolve.cli import app
-
-    seen = {}
-    monkeypatch.setattr(bench, "run_synthetic", lambda *a, **k: seen.setdefault("synthetic", (a, k)))
-    monkeypatch.setattr(bench, "run_noise", lambda *a, **k: seen.setdefault("noise", (a, k)))
-    args = ["bench", "synthetic", "--examples", "1,2", "--steps", "7", "--canvas", "9", "--augmentations", "3"]
-    args.append("--noise")
-    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, args)
-    assert result.exit_code == 0, result.output
-    for study in ("synthetic", "noise"):
-        assert seen[study][1]["augmentations"] == 3 and seen[study][1]["canvas"] == 9
-    assert seen["noise"][1]["steps"] == 7
+        run_synthetic(choose_setting("quick"), models=("mlp",), out_dir=tmp_path)

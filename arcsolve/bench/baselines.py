@@ -60,6 +60,9 @@ class AbsolutePositions(nn.Module):
         return self.rows(coords[:, 0]) + self.cols(coords[:, 1])  # (n, d)
 
 
+Blocks = tuple[tuple[int, int], ...]  # the lattices (h, w) whose cells, row-major, make up a token sequence
+
+
 class Attention(nn.Module):
     """Multi-head attention from queries x to keys/values ctx, optionally with Shaw et al.'s
     relative key embeddings (one table per axis, shared by the heads)."""
@@ -74,9 +77,24 @@ class Attention(nn.Module):
             self.rel_rows = nn.Parameter(torch.randn(2 * config.clip + 1, d // self.heads) * 0.5)
             self.rel_cols = nn.Parameter(torch.randn(2 * config.clip + 1, d // self.heads) * 0.5)
 
-    def forward(
-        self, x: torch.Tensor, ctx: torch.Tensor, x_coords: torch.Tensor, ctx_coords: torch.Tensor
-    ) -> torch.Tensor:
+    def relative_bias(self, q: torch.Tensor, x_coords: torch.Tensor, ctx_blocks: Blocks) -> torch.Tensor:
+        """q_i·(a^r_Δr + a^c_Δc) for every query i and key j: (B, heads, n, m).
+
+        The row offset of a key depends on its row alone and the column offset on its column,
+        so each lattice block of keys is an outer sum of a (n, rows) and a (n, cols) table."""
+        B, heads, n, _ = q.shape
+        by_row, by_col = q @ self.rel_rows.T, q @ self.rel_cols.T  # (B, heads, n, 2·clip+1)
+        parts = []
+        for h, w in ctx_blocks:
+            lines = []
+            for table, size, axis in ((by_row, h, 0), (by_col, w, 1)):
+                offsets = torch.arange(size, device=q.device)[None, :] - x_coords[:, axis, None]  # (n, size)
+                index = offsets.clamp(-self.clip, self.clip) + self.clip
+                lines.append(table.gather(-1, index.expand(B, heads, n, size)))  # (B, heads, n, size)
+            parts.append((lines[0][..., :, None] + lines[1][..., None, :]).flatten(-2))  # (B, heads, n, h·w)
+        return torch.cat(parts, dim=-1)
+
+    def forward(self, x: torch.Tensor, ctx: torch.Tensor, x_coords: torch.Tensor, ctx_blocks: Blocks) -> torch.Tensor:
         B, n, d = x.shape
         m = ctx.shape[1]
         dh = d // self.heads
@@ -85,16 +103,11 @@ class Attention(nn.Module):
             return t.view(B, length, self.heads, dh).transpose(1, 2)  # (B, heads, length, dh)
 
         q, k, v = split(self.q(x), n), split(self.k(ctx), m), split(self.v(ctx), m)
-        scores = q @ k.transpose(-1, -2)  # (B, heads, n, m)
-        if self.relative:
-            offsets = (ctx_coords[None, :, :] - x_coords[:, None, :]).clamp(
-                -self.clip, self.clip
-            ) + self.clip  # (n, m, 2)
-            for axis, table in enumerate((self.rel_rows, self.rel_cols)):
-                # q·a_Δ for all Δ, then each pair's Δ: (B, heads, n, 2·clip+1) → (B, heads, n, m)
-                scores = scores + (q @ table.T).gather(-1, offsets[..., axis].expand(B, self.heads, n, m))
-        weights = torch.softmax(scores / dh**0.5, dim=-1)
-        return self.o((weights @ v).transpose(1, 2).reshape(B, n, d))
+        bias = self.relative_bias(q, x_coords, ctx_blocks) / dh**0.5 if self.relative else None
+        # softmax(q·kᵀ/√dh + bias)·v in one fused kernel where the device has one (flash attention
+        # on a GPU when there is no bias): the n×m scores are never stored for the backward pass
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+        return self.o(out.transpose(1, 2).reshape(B, n, d))
 
 
 class Block(nn.Module):
@@ -112,11 +125,11 @@ class Block(nn.Module):
         x: torch.Tensor,
         ctx: torch.Tensor | None,
         x_coords: torch.Tensor,
-        ctx_coords: torch.Tensor,
+        ctx_blocks: Blocks,
     ) -> torch.Tensor:
         """Self-attention when ctx is None, cross-attention from x to ctx otherwise."""
         h = self.norm_x(x)
-        x = x + self.attention(h, h if ctx is None else self.norm_ctx(ctx), x_coords, ctx_coords)
+        x = x + self.attention(h, h if ctx is None else self.norm_ctx(ctx), x_coords, ctx_blocks)
         return x + self.ffn(x)
 
 
@@ -164,9 +177,10 @@ class AttentionBaseline(_GridModel):
 
     def forward(self, grids, out_shape, targets=None, cond=None, discrete=False, smooth=False, embedded=None):
         x, y, in_coords, out_coords = self.tokens(grids, out_shape, embedded)
-        y = self.blocks[0](y, x, out_coords, in_coords)
+        in_shape = tuple(grids.shape[1:])
+        y = self.blocks[0](y, x, out_coords, (in_shape,))
         for block in self.blocks[1:]:
-            y = block(y, None, out_coords, out_coords)
+            y = block(y, None, out_coords, (out_shape,))
         return self.finish(y, out_shape, targets)
 
 
@@ -184,5 +198,5 @@ class TransformerBaseline(_GridModel):
             torch.cat([in_coords, out_coords]),
         )  # (B, h·w + H·W, d)
         for block in self.blocks:
-            seq = block(seq, None, coords, coords)
+            seq = block(seq, None, coords, (tuple(grids.shape[1:]), out_shape))
         return self.finish(seq[:, x.shape[1] :], out_shape, targets)

@@ -119,11 +119,22 @@ def all_transforms(category: str) -> list[Transform]:
 
 
 def sample_transforms(category: str, count: int, canvas: int, rng: np.random.Generator) -> list[Transform]:
-    """`count` distinct tasks of a category: random shifts in [1, S−1]² for translation, a
-    random subset (in a random order) of the category's transforms otherwise."""
+    """`count` distinct tasks of a category (all of them where it has fewer): random shifts in
+    [1, S−1]² for translation; for scaling, up- and down-scaling in turn with the row factor
+    cycling through 2..5 (so even a small sample holds both directions and the factor 5),
+    the column factor drawn at random; a random subset of the category's transforms otherwise."""
     if category == "translation":
         cells = rng.choice((canvas - 1) ** 2, size=min(count, (canvas - 1) ** 2), replace=False)
         return [Transform(category, "shift", (int(c // (canvas - 1)) + 1, int(c % (canvas - 1)) + 1)) for c in cells]
+    if category == "scaling":
+        # one shuffled queue of column factors per (direction, row factor), visited in turn
+        queues = {
+            (kind, fr): [Transform(category, kind, (fr, int(fc))) for fc in rng.permutation(SCALE_FACTORS)]
+            for fr in SCALE_FACTORS
+            for kind in ("up", "down")
+        }
+        order = [queue[i] for i in range(len(SCALE_FACTORS)) for queue in queues.values()]
+        return order[:count]
     options = all_transforms(category)
     order = rng.permutation(len(options))[:count]
     return [options[i] for i in order]
