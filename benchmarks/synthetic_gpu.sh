@@ -6,8 +6,8 @@
 # sharing the GPU (default 4), writes the summary so far and returns. Call it again until both
 # studies say "complete": a rerun resumes from RESULTS_DIR/synthetic.jsonl and noise.jsonl and
 # never repeats a finished fit; RESULTS_DIR/*.pieces.jsonl log how long each piece took.
-# Where $OUT is set (the return folder of a lent device machine), the results folder's files are
-# copied there at the end; copy them back into RESULTS_DIR before the next call.
+# Where $OUT is set (a folder that a remote machine sends back), the results folder's files are
+# also copied there at the end; copy them back into RESULTS_DIR before the next call.
 set -uo pipefail
 results=${1:-benchmarks/results/synthetic_paper}
 minutes=${MINUTES:-8}
