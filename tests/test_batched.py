@@ -6,7 +6,9 @@ import copy
 import pytest
 import torch
 
-from arcsolve.latformer.batched import FitJob, _Batch, canvas, fit_many, signature, solve_many, unit_bucket
+from arcsolve.latformer.batch import Batch, FitJob, unit_bucket
+from arcsolve.latformer.batched import fit_many, signature, solve_many
+from arcsolve.latformer.canvases import canvas
 from arcsolve.latformer.fit import FitConfig, fit, restart_model, solve, task_examples
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.loaders import load_tasks
@@ -99,8 +101,8 @@ def test_jobs_of_other_grid_shapes_share_a_batch_and_each_follows_its_own_trajec
         jobs.append(FitJob(task.id, fresh_model(2, dtype=torch.float64), examples, config))
     assert signature(jobs[0]) == signature(jobs[1])
     sizes: list[int] = []
-    step = _Batch.train_step
-    monkeypatch.setattr(_Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
+    step = Batch.train_step
+    monkeypatch.setattr(Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
     results: dict = {}
     fit_many(jobs, collect(results), capacity=2)
     assert sizes == [2, 2, 2]
@@ -153,8 +155,8 @@ def test_a_stream_of_tasks_fills_each_seat_as_soon_as_it_is_free(rotate, reflect
             yield task, config
 
     sizes: list[int] = []
-    step = _Batch.train_step
-    monkeypatch.setattr(_Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
+    step = Batch.train_step
+    monkeypatch.setattr(Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
     solve_many(tasks(), lambda s: events.append(f"done {s.task_id}"), batch=2, side_by_side=False)
     assert events[:4] == ["take reflect", "take rotate", "done rotate", "take reflect-again"]
     assert events.index("done reflect") > events.index("take reflect-again")
@@ -196,8 +198,8 @@ def test_tasks_with_other_priors_share_a_batch_when_members_carry_every_expert(r
     works = [(rotate, SolveConfig(steps=30, device="cpu", priors=("rotate",))),
              (reflect, SolveConfig(steps=30, device="cpu", priors=("reflect",)))]
     sizes: list[int] = []
-    step = _Batch.train_step
-    monkeypatch.setattr(_Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
+    step = Batch.train_step
+    monkeypatch.setattr(Batch, "train_step", lambda self, *a: (sizes.append(len(self.members)), step(self, *a)))
     got: dict = {}
     solve_many(works, lambda s: got.setdefault(s.task_id, s), batch=2, side_by_side=True, all_experts=True)
     assert sizes[0] == 6  # two tasks, three restarts each, in one batch
@@ -239,7 +241,7 @@ def test_with_graphs_a_member_takes_a_freed_seat_in_place_at_the_next_check(rota
     queued = FitConfig(steps=4, seed=5)
     expected = fit(fresh_model(5, dtype=torch.float64), examples, queued)
     joins: list = []
-    join = _Batch.join  # records (job, step of the batch, row, rows) at each join
+    join = Batch.join  # records (job, step of the batch, row, rows) at each join
 
     def logged(self, job):
         join(self, job)
@@ -247,7 +249,7 @@ def test_with_graphs_a_member_takes_a_freed_seat_in_place_at_the_next_check(rota
             (job.key, self.ticks, [None if m is None else m.job for m in self.seated].index(job), len(self.seated))
         )
 
-    monkeypatch.setattr(_Batch, "join", logged)
+    monkeypatch.setattr(Batch, "join", logged)
     results: dict = {}
     jobs = [
         FitJob("first", fresh_model(1, dtype=torch.float64), examples, FitConfig(steps=3, seed=1)),
