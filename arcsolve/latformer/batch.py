@@ -25,8 +25,8 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from arcsolve.latformer.canvases import pad
-from arcsolve.latformer.fit import Example, FitConfig, colour_permutations, fixed_colours
 from arcsolve.latformer.model import N_COLOURS, Lattices, lattices
+from arcsolve.latformer.training import Example, FitConfig, colour_permutations, fixed_colours
 
 
 @dataclass(eq=False)
@@ -38,7 +38,7 @@ class FitJob:
     examples: list[Example]
     config: FitConfig
     cond: torch.Tensor | None = None
-    seconds: float | None = None  # wall-clock cap, counted from when the job joins a batch
+    deadline: float | None = None  # a time.perf_counter() value the fit must end by (its task's cap)
     cancelled: bool = False
 
 
@@ -190,7 +190,7 @@ class Batch:
             fixed,
             torch.Generator().manual_seed(job.config.seed),
             colour_permutations(self.augmentations, fixed, check_generator).to(self.device),
-            None if job.seconds is None else time.perf_counter() + job.seconds,
+            job.deadline,
             time.perf_counter(),
         )
         if None not in self.seated:

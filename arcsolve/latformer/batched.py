@@ -24,19 +24,22 @@ from dataclasses import dataclass, field, replace
 
 from torch import nn
 
+from arcsolve.devices import resolve_device
 from arcsolve.latformer.batch import Batch, FitJob
 from arcsolve.latformer.canvases import GPU_CANVAS_SIDES, canvas  # noqa: F401  (GPU_CANVAS_SIDES: part of this module's API)
 from arcsolve.latformer.experts import EXPERTS
-from arcsolve.latformer.fit import (
-    FitConfig,
-    FitPlan,
-    FitResult,
-    finish_solve,
-    maps_per_step,
-    plan_fit,
-    restart_model,
-)
+from arcsolve.latformer.fit import FitPlan, finish_solve, plan_fit
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
+from arcsolve.latformer.restarts import (
+    EXACT_RESTARTS,
+    GPU_EXACT_RESTARTS,
+    PLAIN_RESTARTS,
+    Fitted,
+    Restart,
+    preference,
+    restart_for,
+)
+from arcsolve.latformer.training import FitConfig, FitResult, maps_per_step, restart_model
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 
@@ -144,9 +147,12 @@ def _run_signature(
 class _TaskRun:
     plan: FitPlan
     start: float
-    results: dict[int, tuple[nn.Module, FitResult]] = field(default_factory=dict)
     jobs: list[FitJob] = field(default_factory=list)
-    reported: bool = False
+    restarts: dict[FitJob, Restart] = field(default_factory=dict)
+    results: dict[FitJob, Fitted] = field(default_factory=dict)
+
+    def settled(self) -> bool:
+        return all(job in self.results or job.cancelled for job in self.jobs)
 
 
 def solve_many(
@@ -154,29 +160,31 @@ def solve_many(
     on_solution: Callable[[Solution], None],
     batch: int = 8,
     model_config: Callable[[SolveConfig], LatFormerConfig | None] = lambda config: None,
-    restarts: int = 3,
+    restarts: int = PLAIN_RESTARTS,
     side_by_side: bool | None = None,
     all_experts: bool | None = None,
     graphs: bool | None = None,
+    exact_restarts: int | None = None,
 ) -> None:
     """`arcsolve.latformer.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
-    each task is done. Each restart is a member with the same step budget, seed and initial
-    gates as in `fit_with_restarts`; the first restart (in order) that reproduces the train
-    pairs wins, else the lowest final loss, exactly as there.
+    each task is done. Each restart (`arcsolve.latformer.restarts.plan_restarts`: `restarts`
+    plain ones and `exact_restarts` from exact actions) is a member with the step budget,
+    seed and initial gates it has in `fit_with_restarts`; a plain restart that reproduces
+    the train pairs, or a second exact one that does, cancels the restarts after it, and
+    the task is decided as there (`arcsolve.latformer.restarts.preference`).
 
     `tasks` is read lazily, a task whenever a batch has a free seat, with at most `batch`
-    tasks begun and not yet reported (and so at most `batch` · `restarts` members); a
-    stream of any length keeps the batches full, and a task's seconds count from when it
-    is taken.
+    tasks begun and not yet reported; a stream of any length keeps the batches full, and a
+    task's `fit_seconds` bound all its restarts together, counted from when it is taken.
 
     `side_by_side`: run a task's restarts at once (the default on a GPU, where a few more
-    members cost almost nothing) or each only after the previous one failed (the default on
-    a CPU, where every member costs its full compute and restart 0 usually suffices).
+    members cost almost nothing, and where `exact_restarts` defaults to 16) or each only
+    after the previous one failed (the default on a CPU, where every member costs its full
+    compute, and `exact_restarts` defaults to 3).
 
-    `all_experts`: build every member with all four experts and switch off those its
+    `all_experts`: build every plain member with all four experts and switch off those its
     task's priors rule out (`LatFormer.allow_experts`: the same function, up to rounding),
-    so that tasks with different priors share a batch (the default on a GPU, where fewer,
-    fuller batches are what counts; on a CPU each member then pays for experts it cannot use).
+    so that tasks with different priors share a batch (the default on a GPU).
 
     `graphs`: replay each batch's step as a CUDA graph (`fit_many`; the default on a GPU)."""
     source = iter(tasks)
@@ -192,19 +200,29 @@ def solve_many(
                 break
             task, config = work
             start = time.perf_counter()
-            plan = plan_fit(task, config, model_config(config), None, LatFormer)
+            deadline = None if config.fit_seconds is None else start + config.fit_seconds
+            on_gpu = resolve_device(config.device).type == "cuda"
+            exact = exact_restarts if exact_restarts is not None else (GPU_EXACT_RESTARTS if on_gpu else EXACT_RESTARTS)
+            plan = plan_fit(task, config, model_config(config), None, LatFormer, exact)
             if plan is None:
                 on_solution(Solution(task.id, [], time.perf_counter() - start))
                 continue
-            on_gpu = plan.device.type == "cuda"
-            if on_gpu if all_experts is None else all_experts:
-                plan.make_model = _with_all_experts(plan)
+            plan.seconds = config.fit_seconds
+            plan.restarts = (
+                plan.restarts[:1] + [r for r in plan.restarts[1:] if r.exact] + [Restart(r) for r in range(1, restarts)]
+            )
+            build_plain = _with_all_experts(plan) if (on_gpu if all_experts is None else all_experts) else None
             run = _TaskRun(plan, start)
-            per_run = max(1, config.steps // restarts)
-            for r in range(restarts):
-                model = restart_model(plan.make_model, r, config.seed)
-                fit_config = FitConfig(steps=per_run, seed=config.seed + r)
-                run.jobs.append(FitJob((task.id, r), model, plan.examples, fit_config, None, config.fit_seconds))
+            per_run = max(1, config.steps // max(1, restarts))
+            for restart in plan.restarts:
+                if restart.exact or build_plain is None:
+                    model = restart_for(restart, plan.build, plan.model_config, plan.device, config.seed)
+                else:
+                    model = restart_model(build_plain, restart.index, config.seed)
+                fit_config = FitConfig(steps=per_run, seed=config.seed + restart.index)
+                job = FitJob((task.id, restart.index), model, plan.examples, fit_config, None, deadline)
+                run.jobs.append(job)
+                run.restarts[job] = restart
             runs[task.id] = run
             together = on_gpu if side_by_side is None else side_by_side
             jobs.extend(run.jobs if together else run.jobs[:1])
@@ -213,21 +231,22 @@ def solve_many(
         return jobs
 
     def done(job: FitJob, model: nn.Module, result: FitResult) -> list[FitJob]:
-        task_id, r = job.key
+        task_id, _ = job.key
         run = runs[task_id]
-        run.results[r] = (model, result)
-        if result.solved_train:
-            for later in run.jobs[r + 1 :]:
+        run.results[job] = Fitted(run.restarts[job], model, result)
+        solved = [run.restarts[j] for j in run.jobs if j in run.results and run.results[j].result.solved_train]
+        if solved and (not solved[0].exact or len(solved) > 1):
+            for later in run.jobs[run.jobs.index(job) + 1 :]:
                 later.cancelled = True
-        decided = None if run.reported else _decision(run, restarts)
-        if decided is not None:
-            run.reported = True
-            on_solution(finish_solve(run.plan, *decided, run.start))
+        if run.settled():
+            fitted = sorted((run.results[j] for j in run.jobs if j in run.results), key=preference)
+            on_solution(finish_solve(run.plan, fitted, run.start))
             del runs[task_id]  # its models are no longer needed
+            return []
         after = follow_ups.get(job)
-        return [after] if after is not None and not run.reported else []
+        return [after] if after is not None and not after.cancelled else []
 
-    fit_many((), done, batch * restarts, take, graphs)
+    fit_many((), done, batch * 8, take, graphs)
 
 
 def _with_all_experts(plan: FitPlan) -> Callable[[], nn.Module]:
@@ -236,26 +255,8 @@ def _with_all_experts(plan: FitPlan) -> Callable[[], nn.Module]:
     return lambda: LatFormer(full).to(plan.device).allow_experts(allowed)
 
 
-def _decision(run: _TaskRun, restarts: int) -> tuple[nn.Module, FitResult] | None:
-    """The restart the sequential loop would keep, once it is known; None while it is not."""
-    for r in range(restarts):
-        if r not in run.results:
-            return None
-        model, result = run.results[r]
-        if result.solved_train:
-            return model, _total(run, r, result)
-    best = min(range(restarts), key=lambda r: run.results[r][1].losses[-1])
-    return run.results[best][0], _total(run, restarts - 1, run.results[best][1])
-
-
-def _total(run: _TaskRun, last: int, kept: FitResult) -> FitResult:
-    steps = sum(run.results[r][1].steps for r in range(last + 1))
-    seconds = sum(run.results[r][1].seconds for r in range(last + 1))
-    return FitResult(steps, kept.solved_train, seconds, kept.losses)
-
-
 def solve_many_colour(
     tasks: Iterable[tuple[Task, SolveConfig]], on_solution: Callable[[Solution], None], batch: int = 8
 ) -> None:
     """`arcsolve.latformer.fit.solve_colour` for many tasks: colour attention with β = config.beta."""
-    solve_many(tasks, on_solution, batch, lambda config: LatFormerConfig(beta=config.beta))
+    solve_many(tasks, on_solution, batch, lambda config: LatFormerConfig(beta=config.beta), exact_restarts=0)
