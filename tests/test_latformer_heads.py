@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from arcsolve.latformer.exact_actions import NOTHING, ExactAction, consistent_sets, reading, set_action
-from arcsolve.latformer.explain import describe_actions
+from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.solution import SolveConfig
@@ -136,3 +136,22 @@ def test_fill_gates_start_cyclic_so_a_fresh_model_wraps():
     set_action(shifted.layers[0].experts, ExactAction(0, (1, 0)))
     logits, _ = shifted(x, (3, 3), discrete=True)
     assert torch.equal(logits.argmax(-1)[0], torch.roll(x[0], 1, 0))  # cyclic: the last row wraps to the top
+
+
+@pytest.mark.parametrize(("rule", "name"), [(np.logical_and, "and"), (np.logical_or, "or"), (np.logical_xor, "xor")])
+def test_the_cell_rule_of_two_heads_is_named(rule, name):
+    task = halves_task(lambda a, b: rule(a, b).astype(int))
+    model = LatFormer(LatFormerConfig(heads=2))
+    set_action(model.layers[0].heads[0], ExactAction())
+    set_action(model.layers[0].heads[1], ExactAction(0, (0, -4)))
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    assert describe_cell_rule(model, pairs) == f"colour 2 where the heads' readings ({name}) hold a colour, else 0"
+
+
+def test_an_overlay_rule_names_which_head_wins():
+    x = np.array([[1, 0, 0, 0, 3, 3]])
+    y = np.array([[1, 3, 3]])  # the left half over the right
+    model = LatFormer(LatFormerConfig(heads=2))
+    set_action(model.layers[0].heads[0], ExactAction())
+    set_action(model.layers[0].heads[1], ExactAction(0, (0, -3)))
+    assert describe_cell_rule(model, [(x, y)]).startswith("overlay: heads 0 over 1")

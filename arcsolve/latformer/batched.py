@@ -246,7 +246,8 @@ def solve_many(
         after = follow_ups.get(job)
         return [after] if after is not None and not after.cancelled else []
 
-    fit_many((), done, batch * 8, take, graphs)
+    most_exact = GPU_EXACT_RESTARTS if exact_restarts is None else exact_restarts
+    fit_many((), done, batch * (restarts + most_exact), take, graphs)
 
 
 def _with_all_experts(plan: FitPlan) -> Callable[[], nn.Module]:

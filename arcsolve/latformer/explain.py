@@ -3,11 +3,15 @@ does with its gates rounded."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
+import numpy as np
 import torch
 
+from arcsolve.latformer.exact_actions import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, MaskExperts
+from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import LatFormer
 from arcsolve.latformer.sizing import Shape
 from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
@@ -70,3 +74,44 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
     elif fills and any(out[0] > inp[0] or out[1] > inp[1] for inp, out in layer_shapes):
         words.append("placed without wrapping")
     return ", then ".join(words) if words else "identity"
+
+
+def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """What each first-layer head reads in each output cell of each pair, with rounded gates:
+    (cells of all pairs, heads), the input colour its mask points at or NOTHING."""
+    columns = []
+    for head in model.layers[0].heads:
+        with torch.no_grad():
+            acts = head.actions(None, discrete=True)
+        read = []
+        for x, y in pairs:
+            mask = build_mask(acts, x.shape, y.shape).cpu().numpy()  # (H·W, h·w)
+            read.append(np.where(mask.sum(1) > 0.5, x.reshape(-1)[mask.argmax(1)], NOTHING))
+        columns.append(np.concatenate(read))
+    return np.stack(columns, -1)
+
+
+def describe_cell_rule(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> str:
+    """How the first layer's heads combine, cell by cell, in words: an overlay (the first head,
+    in some order, that reads a colour gives it), a logical rule on which heads read a
+    colour, or a table the FFN learned. Empty for a single head."""
+    if len(model.layers[0].heads) < 2 or not pairs:
+        return ""
+    readings = head_readings(model, pairs)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    coloured = readings > 0  # background and NOTHING read no colour
+    for order in itertools.permutations(range(readings.shape[1])):
+        overlay = np.zeros_like(outputs)
+        for k in reversed(order):
+            overlay = np.where(coloured[:, k], readings[:, k], overlay)
+        if (overlay == outputs).all():
+            return "overlay: heads " + " over ".join(map(str, order)) + " (the first that reads a colour gives it)"
+    colours = set(outputs.tolist()) - {0}
+    if len(colours) == 1:
+        colour = colours.pop()
+        count = coloured.sum(1)
+        rules = {"and": count == coloured.shape[1], "or": count > 0, "xor": count == 1, "nor": count == 0}
+        for name, on in rules.items():
+            if ((outputs == colour) == on).all() and ((outputs == 0) == ~on).all():
+                return f"colour {colour} where the heads' readings ({name}) hold a colour, else 0"
+    return f"a table of {len(np.unique(readings, axis=0))} combinations of readings, learned by the FFN"

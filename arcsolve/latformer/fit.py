@@ -14,7 +14,7 @@ from torch import nn
 
 from arcsolve.devices import resolve_device
 from arcsolve.latformer.experts import EXPERTS
-from arcsolve.latformer.explain import describe_actions
+from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.restarts import EXACT_RESTARTS, Fitted, Restart, fit_with_restarts, plan_restarts, total
 from arcsolve.latformer.sizing import Shape, SizeRule, infer_size_rule
@@ -142,9 +142,13 @@ def finish_solve(
         if result.cut_short and plan.seconds
         else ("; cut short by the fit cap" if result.cut_short else "")
     )
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     candidates = []
     for rank, (grids, f, soft) in enumerate(attempts(plan, fitted)):
         how = "soft gates" if soft else describe(f.model, applied)
+        if not soft and isinstance(f.model, LatFormer):
+            rule = describe_cell_rule(f.model, pairs)
+            how += f"; cell rule: {rule}" if rule else ""
         detail = f"{source} ({how}; size {plan.rule.name}; {result.steps} steps{cut})"
         verified = f.result.solved_train and not soft
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))
