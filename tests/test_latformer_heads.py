@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import torch
 
+from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_actions import NOTHING, ExactAction, consistent_sets, reading, set_action
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.fit import solve
@@ -59,11 +60,12 @@ def test_exact_up_scaling_is_a_kronecker_product():
     assert (reading(ExactAction(0, scale=(2, 3)), x, (4, 9)) == np.kron(x, np.ones((2, 3), dtype=int))).all()
 
 
-def halves_task(rule, n: int = 4) -> Task:
+def halves_task(rule, n: int = 4, seed: int = 0) -> Task:
     """Inputs of two 3×3 halves beside a separator column; the output combines them cell by cell."""
+    rng = np.random.default_rng(seed)
     pairs = []
     for _ in range(n + 1):
-        left, right = RNG.integers(0, 2, (3, 3)), RNG.integers(0, 2, (3, 3))
+        left, right = rng.integers(0, 2, (3, 3)), rng.integers(0, 2, (3, 3))
         x = np.concatenate([left * 1, np.full((3, 1), 5), right * 1], axis=1)
         pairs.append((Grid.from_numpy(x), Grid.from_numpy(rule(left, right) * 2)))
     train = [TrainPair(input=x, output=y) for x, y in pairs[:n]]
@@ -155,3 +157,14 @@ def test_an_overlay_rule_names_which_head_wins():
     set_action(model.layers[0].heads[0], ExactAction())
     set_action(model.layers[0].heads[1], ExactAction(0, (0, -3)))
     assert describe_cell_rule(model, [(x, y)]).startswith("overlay: heads 0 over 1")
+
+
+@pytest.mark.parametrize(("side_by_side", "graphs"), [(False, False), (True, True)])
+def test_solve_many_fits_exact_restarts_as_solve_does(side_by_side, graphs):
+    task = halves_task(lambda a, b: a ^ b)
+    config = SolveConfig(device="cpu", steps=300, seed=0)
+    got: list = []
+    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
+    expected = solve(task, config)
+    assert got[0].candidates[0].grids == expected.candidates[0].grids == (task.test[0].output,)
+    assert got[0].candidates[0].verified and "2 heads" in got[0].candidates[0].detail
