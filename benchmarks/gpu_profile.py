@@ -11,13 +11,13 @@ import torch
 
 from arcsolve.evaluation.runner import expected_work
 from arcsolve.evaluation.selection import task_config
-from arcsolve.latformer import batched
+from arcsolve.latformer import batch, batched
 from arcsolve.loaders import load_many
 from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import SolveConfig
 
 rows = []
-run_signature, train_step = batched._run_signature, batched._Batch.train_step
+run_signature, train_step = batched._run_signature, batch.Batch.train_step
 steps = {"n": 0, "members": 0, "host": 0.0}
 
 
@@ -47,7 +47,7 @@ def timed_signature(queues, key, *args):
     )
 
 
-batched._run_signature, batched._Batch.train_step = timed_signature, timed_step
+batched._run_signature, batch.Batch.train_step = timed_signature, timed_step
 batch, specs = int(sys.argv[1]), sys.argv[2:]
 annotations = load_annotations()
 tasks = sorted(load_many(specs), key=expected_work, reverse=True)

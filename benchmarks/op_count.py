@@ -22,7 +22,7 @@ import orjson
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from arcsolve.latformer import batched
+from arcsolve.latformer import batch, batched
 from arcsolve.latformer import model as latformer
 from arcsolve.loaders import load_many
 from arcsolve.solution import SolveConfig
@@ -55,7 +55,7 @@ def count_step() -> dict[str, int]:
 
         return inner
 
-    train_step = batched._Batch.train_step
+    train_step = batch.Batch.train_step
 
     def step(self, *args):
         counting["step"] += 1
@@ -74,14 +74,14 @@ def count_step() -> dict[str, int]:
         (latformer, "mask_from_bases", "forward: masks from actions"),
         (latformer.LatFormer, "actions", "forward: expert actions"),
         (latformer.LatFormerLayer, "forward", "forward: attention layers"),
-        (batched._Batch, "losses", "forward, all"),
-        (batched._Batch, "_adam", "adam"),
-        (batched._Batch, "_new_perms", "colour maps"),
+        (batch.Batch, "losses", "forward, all"),
+        (batch.Batch, "_adam", "adam"),
+        (batch.Batch, "_new_perms", "colour maps"),
     ]
     with ExitStack() as stack:  # every patch is undone on the way out
         for owner, attribute, name in patches:
             stack.enter_context(patch.object(owner, attribute, counted(name, getattr(owner, attribute))))
-        stack.enter_context(patch.object(batched._Batch, "train_step", step))
+        stack.enter_context(patch.object(batch.Batch, "train_step", step))
         tasks = load_many(TASKS)
         works = [(t, SolveConfig(device="cpu", steps=6)) for t in tasks]
         batched.solve_many(works, lambda s: None, len(tasks), side_by_side=True, all_experts=True, graphs=True)

@@ -7,20 +7,18 @@ import torch
 from arcsolve.latformer.experts import (
     SCALE_FACTORS,
     MaskExperts,
-    build_mask,
     dihedral_distribution,
     heat_kernel,
-    mask_bases,
-    mask_from_bases,
     shift_distribution,
 )
 from arcsolve.latformer.fit import FitConfig, colour_permutations, describe_actions, fit, fixed_colours, solve
+from arcsolve.latformer.mask_kernels import build_mask, mask_bases, mask_from_bases
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, lattices
 from arcsolve.latformer.reference_masks import masked_attention
 from arcsolve.latformer.sizing import infer_size_rule
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
-from arcsolve.symmetry import DIHEDRAL, apply_dihedral
+from arcsolve.symmetry import DIHEDRAL, ROT90, ROT180, apply_dihedral
 
 ALL = ("translate", "rotate", "reflect", "scale")
 
@@ -32,6 +30,7 @@ def experts_with(settings: dict[str, list[int]]) -> MaskExperts:
         experts.gate_bias.fill_(-20.0)
         for name, bits in settings.items():
             where = experts.gate_slice(name)
+            bits = bits + [0] * (where.stop - where.start - len(bits))  # unnamed gates (fills) off
             experts.gate_bias[where] = torch.tensor([20.0 if b else -20.0 for b in bits])
     return experts
 
@@ -113,8 +112,6 @@ def test_experts_multiply_masks_rotation_then_reflection():
 
 def test_gated_chain_expands_to_products_of_gates():
     gates = torch.tensor([0.3, 0.8])  # rot90, rot180
-    from arcsolve.latformer.experts import ROT90, ROT180
-
     dist = dihedral_distribution(gates, (ROT90, ROT180))
     assert torch.isclose(dist.sum(), torch.tensor(1.0))
     assert torch.isclose(dist[0], torch.tensor(0.7 * 0.2))  # identity
@@ -242,7 +239,7 @@ def test_colour_permutations_keep_fixed_colours_and_start_with_identity():
     assert (perms[:, 0] == 0).all() and (perms[:, 3] == 3).all()
     assert all(sorted(p.tolist()) == list(range(10)) for p in perms)
     examples = [(torch.tensor([[1, 2]]), torch.tensor([[2, 5]]))]
-    assert fixed_colours(examples) == [1, 5]
+    assert fixed_colours(examples) == [0, 1, 5]  # the background always stays
 
 
 def test_fit_is_deterministic_and_reproduces_a_rotation():

@@ -5,8 +5,9 @@ frozen kernels K_l are exact lattice actions (Corollary 3.3; `arcsolve.latformer
 gates α_l = σ(FFN_l(c)) are the only learned part. Expanding a chain gives a weighted sum
 of exact actions whose weights are products of gates; experts combine by multiplying masks,
 which multiplies these weights. So an expert here outputs the *distribution over its
-actions* (a short vector), never a dense mask per gate layer, and `build_mask` turns the
-product of experts into one mask per example from per-axis matrices (Kronecker structure).
+actions* (a short vector), never a dense mask per gate layer, and `arcsolve.latformer.mask_kernels`
+turns the product of experts into one mask per example from per-axis matrices (Kronecker
+structure).
 
 The action, read from an output cell back to the input cell it attends to:
     output (H×W) --scale up/down by f--> --wrap into (h'×w')--> --translate δ (cyclic)-->
@@ -22,8 +23,7 @@ gates only add capacity to overfit 2–5 examples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import NamedTuple
+from functools import cache
 
 import numpy as np
 import torch
@@ -141,6 +141,8 @@ class Actions:
     down: torch.Tensor  # () probability that scaling is transposed (down-scaling)
     mirror_rows: torch.Tensor | None  # () probability that rows wrap as mirror images (reflect
     mirror_cols: torch.Tensor | None  # expert); None when the reflect expert is off
+    fill_rows: torch.Tensor | None = None  # () probability that rows do not wrap: a cell whose
+    fill_cols: torch.Tensor | None = None  # source is outside reads nothing (translate expert)
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -155,6 +157,8 @@ class Actions:
             self.down,
             self.mirror_rows,
             self.mirror_cols,
+            self.fill_rows,
+            self.fill_cols,
         )
 
 
@@ -164,8 +168,9 @@ class Actions:
 class MaskExperts(nn.Module):
     """The four lattice mask experts of one LatFormer layer, gated by σ(FFN(c))."""
 
-    # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns
-    GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6, "scale": 2 * len(SCALE_CHAIN) + 1}
+    # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns;
+    # translate: per axis, a shift's bits and its sign, then per axis whether it fills
+    GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6 + 2, "scale": 2 * len(SCALE_CHAIN) + 1}
 
     def __init__(
         self,
@@ -177,7 +182,7 @@ class MaskExperts(nn.Module):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
         self.shift_bits = shift_bits
-        self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1)}
+        self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 2}
         n = sum(self.GATES[e] for e in self.enabled)
         init = init_logits or {}
         self.gate_bias = nn.Parameter(
@@ -219,6 +224,10 @@ class MaskExperts(nn.Module):
         gates = torch.sigmoid(self.gate_logits(cond)) * self.gate_on
         if discrete:
             gates = (gates > 0.5).to(gates.dtype)
+        return self.actions_of(gates)
+
+    def actions_of(self, gates: torch.Tensor) -> Actions:
+        """The action distributions these gate values (in [0, 1]) give."""
         parts = {name: gates[self.gate_slice(name)] for name in self.enabled}
         zero = gates.new_zeros(())
         rot = dihedral_distribution(parts["rotate"], (ROT90, ROT180)) if "rotate" in parts else None
@@ -233,9 +242,11 @@ class MaskExperts(nn.Module):
             if rot is not None and ref is not None
             else (rot if rot is not None else ref if ref is not None else _identity(8, gates))
         )
+        fill = (None, None)
         if "translate" in parts:
-            t = parts["translate"].view(2, -1)
+            t = parts["translate"][:-2].view(2, -1)
             rows, cols = (shift_distribution(t[i, :-1], t[i, -1]) for i in range(2))
+            fill = parts["translate"][-2], parts["translate"][-1]
         else:
             rows = cols = _identity(2 * (2**self.shift_bits - 1) + 1, gates, 2**self.shift_bits - 1)
         if "scale" in parts:
@@ -245,7 +256,7 @@ class MaskExperts(nn.Module):
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
             down = zero
-        return Actions(dihedral, rows, cols, srows, scols, down, mirror[0], mirror[1])
+        return Actions(dihedral, rows, cols, srows, scols, down, mirror[0], mirror[1], fill[0], fill[1])
 
 
 def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:
@@ -259,121 +270,3 @@ def _compose(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
     table = _dihedral_index(first.device)
     joint = (second[:, None] * first[None, :]).reshape(-1)
     return first.new_zeros(8).index_add(0, table.reshape(-1), joint)
-
-
-# ---------------------------------------------------------------- from actions to one mask
-
-
-def _wrap(index: torch.Tensor, n: int, mirror: bool) -> torch.Tensor:
-    """Fold lattice coordinates into n cells: cyclically (tiling), or as mirror images
-    (x₀…x_{n−1} x_{n−1}…x₀ …, a tiling whose copies alternate with their reflections)."""
-    if not mirror:
-        return index % n
-    k = index % (2 * n)
-    return torch.where(k < n, k, 2 * n - 1 - k)
-
-
-class AxisBases(NamedTuple):
-    """Frozen 1-D kernels for one output axis reading one input axis, zero-padded to a
-    canvas (n_out ≤ N_out output cells, n_in ≤ N_in input cells; no padding outside a batch)."""
-
-    up: torch.Tensor  # (2, F, N_out, N_in): up-scaling by each factor; [0] wraps cyclically, [1] mirrored
-    down: torch.Tensor  # (2, F, N_out, N_in): down-scaling likewise
-    shift: torch.Tensor  # (2·span+1, N_in, N_in): cyclic shifts on the n_in real cells
-    reverse: torch.Tensor  # (N_in, N_in): reverses the n_in real cells (a flip)
-
-
-class MaskBases(NamedTuple):
-    """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
-    rows and columns read straight (t = 0) and across (t = 1, the transposes)."""
-
-    rows: AxisBases
-    cols: AxisBases
-    rows_t: AxisBases
-    cols_t: AxisBases
-
-
-@lru_cache(maxsize=1024)  # a few hundred kB each at most; a run meets far fewer sizes
-def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None = None) -> AxisBases:
-    """The kernels from n_out cells into n_in cells: scaling by each factor (wrapping, so it
-    tiles or crops), shifts by −span…span, the reversal; zero beyond the real cells when a
-    canvas (N_out, N_in) pads them."""
-    N_out, N_in = canvas or (n_out, n_in)
-    i, j = torch.arange(n_out), torch.arange(n_in)
-    up = torch.zeros(2, len(SCALE_FACTORS), N_out, N_in)
-    down = torch.zeros(2, len(SCALE_FACTORS), N_out, N_in)
-    for m, mirror in enumerate((False, True)):
-        for k, f in enumerate(SCALE_FACTORS):
-            up[m, k, i, _wrap(i // f, n_in, mirror)] = 1.0
-            for offset in range(f):
-                down[m, k, i, _wrap(i * f + offset, n_in, mirror)] += 1.0
-    shift = torch.zeros(2 * span + 1, N_in, N_in)
-    for k, delta in enumerate(range(-span, span + 1)):
-        shift[k, j, (j - delta) % n_in] = 1.0
-    reverse = torch.zeros(N_in, N_in)
-    reverse[j, n_in - 1 - j] = 1.0
-    return AxisBases(up, down, shift, reverse)
-
-
-@lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
-def mask_bases(
-    in_shape: tuple[int, int],
-    out_shape: tuple[int, int],
-    span: int,
-    canvas: tuple[int, int] | None = None,
-    device: torch.device | None = None,
-    dtype: torch.dtype = torch.float32,
-) -> MaskBases:
-    """The kernels for masks from an out_shape lattice onto an in_shape one, on a device;
-    with a canvas (S_out, S_in), the lattices sit in the top-left corners of S×S canvases."""
-    (h, w), (H, W) = in_shape, out_shape
-    axes = (axis_bases(H, h, span, canvas), axis_bases(W, w, span, canvas),
-            axis_bases(H, w, span, canvas), axis_bases(W, h, span, canvas))
-    return MaskBases(*(AxisBases(*(b.to(device, dtype) for b in axis)) for axis in axes))
-
-
-def axis_matrix(
-    shift: torch.Tensor, scale: torch.Tensor, down: torch.Tensor, mirror: torch.Tensor | None, bases: AxisBases
-) -> torch.Tensor:
-    """The per-axis factor of the mask, (N_out × N_in): scale and wrap (cyclic or mirrored),
-    then shift on the input lattice (so a shift of a smaller output is a crop at an offset)."""
-    up, dn = (scale * (1 - down)) @ bases.up.flatten(2), (scale * down) @ bases.down.flatten(2)
-    scaling = up + dn  # (2, N_out·N_in): cyclic, mirrored
-    scaling = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * scaling[1]
-    n_out, n_in = bases.up.shape[2:]
-    translate = (shift @ bases.shift.flatten(1)).view(n_in, n_in)
-    return scaling.view(n_out, n_in) @ translate
-
-
-def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
-    """The dense (H·W × h·w) mask of the product of experts for one example (canvas cells
-    when the bases are padded: cells outside the real lattices get zero rows and columns).
-
-    Flips act on one axis each, so they fold into the per-axis factors; the transpose
-    swaps which input axis each output axis reads. That leaves two Kronecker sums, each
-    one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r) ⊗ (A_c F^c) for t = 0 and t = 1."""
-    weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
-
-    def stacks(row_bases: AxisBases, col_bases: AxisBases) -> tuple[torch.Tensor, torch.Tensor]:
-        a_r = axis_matrix(actions.shift_rows, actions.scale_rows, actions.down, actions.mirror_rows, row_bases)
-        a_c = axis_matrix(actions.shift_cols, actions.scale_cols, actions.down, actions.mirror_cols, col_bases)
-        return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
-
-    def kron_sum(w2: torch.Tensor, a_r: torch.Tensor, a_c: torch.Tensor) -> torch.Tensor:
-        # Σ_{r,c} w2[r,c] a_r[r] ⊗ a_c[c] as one (H·rows × 2) @ (2 × W·cols) product
-        cols = w2 @ a_c.flatten(1)
-        out = a_r.flatten(1).T @ cols.flatten(1)  # (H·rows, W·cols)
-        return out.view(a_r.shape[1], a_r.shape[2], a_c.shape[1], a_c.shape[2])
-
-    r0, c0 = stacks(bases.rows, bases.cols)
-    mask = kron_sum(weights[0], r0, c0).permute(0, 2, 1, 3)  # (H, W, h, w)
-    r1, c1 = stacks(bases.rows_t, bases.cols_t)  # transposed: output rows read input columns and vice versa
-    mask = mask + kron_sum(weights[1], r1, c1).permute(0, 2, 3, 1)
-    H, W, h, w = mask.shape
-    return mask.reshape(H * W, h * w)
-
-
-def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int, int]) -> torch.Tensor:
-    """The dense (H·W × h·w) mask of the product of experts for one example."""
-    span, like = (len(actions.shift_rows) - 1) // 2, actions.dihedral
-    return mask_from_bases(actions, mask_bases(in_shape, out_shape, span, None, like.device, like.dtype))

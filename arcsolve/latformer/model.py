@@ -24,7 +24,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from arcsolve.latformer.experts import EXPERTS, Actions, MaskBases, MaskExperts, mask_bases, mask_from_bases
+from arcsolve.latformer.experts import EXPERTS, Actions, MaskExperts
+from arcsolve.latformer.mask_kernels import MaskBases, mask_bases, mask_from_bases
 from arcsolve.latformer.reference_masks import masked_attention
 
 N_COLOURS = 10
@@ -38,6 +39,7 @@ class LatFormerConfig:
     later_experts: tuple[str, ...] = ("translate", "rotate", "reflect")  # layers ≥ 1
     shift_bits: int = 5  # translations up to 2^5 − 1 = 31 cells per axis
     smoothing: float = 0.5  # heat-kernel time for mask smoothing; 0 disables it
+    heads: int = 1  # first-layer heads, each with its own experts and mask; the FFN combines them
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -114,7 +116,16 @@ class LatFormerLayer(nn.Module):
         d = config.d_model
         self.first = first
         gates = dict(config.first_gates if first else config.later_gates)
-        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)
+        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)  # head 0
+        # more heads (first layer): each reads the input under its own action, through its own
+        # output projection; the FFN then combines them cell by cell, y = f(g1·x, …, gK·x)
+        extra = config.heads - 1 if first else 0
+        self.more_experts = nn.ModuleList(
+            MaskExperts(experts, config.cond_dim, config.shift_bits, gates) for _ in range(extra)
+        )
+        self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))
+        for proj in self.more_o:
+            nn.init.eye_(proj.weight)
         self.norm = nn.LayerNorm(d)
         self.q, self.k, self.v, self.o = (nn.Linear(d, d, bias=False) for _ in range(4))
         for proj in (self.q, self.k, self.v, self.o):
@@ -129,21 +140,29 @@ class LatFormerLayer(nn.Module):
         nn.init.zeros_(self.ffn[-1].bias)
         self.colour = ColourAttention(config.beta) if config.beta is not None else None
 
+    @property
+    def heads(self) -> list[MaskExperts]:
+        """Every head's experts, head 0 first."""
+        return [self.experts, *self.more_experts]
+
     def forward(
-        self, x: torch.Tensor, mask: torch.Tensor, colours: torch.Tensor | None, lattice: Lattices
+        self, x: torch.Tensor, masks: list[torch.Tensor], colours: torch.Tensor | None, lattice: Lattices
     ) -> torch.Tensor:
-        # x: (B, n_in, d); mask: (n_out, n_in); colours: (10, d) embedded colour matrix
+        # x: (B, n_in, d); masks: one (n_out, n_in) per head; colours: (10, d) embedded colour matrix
         h = self.norm(x)
-        if self.first:
-            # queries live on the output lattice: the mask-weighted input under the action
-            query = (mask / mask.sum(-1, keepdim=True).clamp_min(1e-9)) @ h  # (B, n_out, d)
-        else:
-            query = h
         v = self.v(h)
         if self.colour is not None:
             c = self.norm(colours)
             v = self.colour(v, self.k(c), self.v(c))
-        out = self.o(masked_attention(self.q(query), self.k(h), v, mask))  # (B, n_out, d)
+        out = None
+        for mask, o in zip(masks, [self.o, *self.more_o], strict=True):
+            if self.first:
+                # queries live on the output lattice: the mask-weighted input under the action
+                query = (mask / mask.sum(-1, keepdim=True).clamp_min(1e-9)) @ h  # (B, n_out, d)
+            else:
+                query = h
+            read = o(masked_attention(self.q(query), self.k(h), v, mask))  # (B, n_out, d)
+            out = read if out is None else out + read
         if self.first:
             if lattice.skip_index is not None:  # x itself, cell k onto cell k
                 out = out + lattice.skip_on[:, None] * self.skip(h).index_select(-2, lattice.skip_index)
@@ -175,13 +194,15 @@ class LatFormer(nn.Module):
         `layer_experts` shares them out: the model then computes exactly what one built with
         `experts` computes. Returns the model."""
         for i, layer in enumerate(self.layers):
-            layer.experts.allow(self.layer_experts(experts, i))
+            for head in layer.heads:
+                head.allow(self.layer_experts(experts, i))
         return self
 
-    def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[Actions]:
-        acts = [layer.experts.actions(cond, discrete) for layer in self.layers]
+    def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[list[Actions]]:
+        """Each layer's actions, one per head."""
+        acts = [[head.actions(cond, discrete) for head in layer.heads] for layer in self.layers]
         if smooth and self.config.smoothing > 0:
-            acts = [a.smoothed(self.config.smoothing) for a in acts]
+            acts = [[a.smoothed(self.config.smoothing) for a in layer] for layer in acts]
         return acts
 
     def forward(
@@ -207,8 +228,8 @@ class LatFormer(nn.Module):
             lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype)
         colours = self.embed.weight if self.config.beta is not None else None
         for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
-            mask = mask_from_bases(actions, lattice.first if i == 0 else lattice.later)
-            x = layer(x, mask, colours, lattice)
+            bases = lattice.first if i == 0 else lattice.later
+            x = layer(x, [mask_from_bases(head, bases) for head in actions], colours, lattice)
         logits = self.head(x).view(B, H, W, N_COLOURS)
         loss = None
         if targets is not None:

@@ -128,5 +128,6 @@ def _fold_text_into_gates(model: LatFormerNL, embedding: torch.Tensor) -> LatFor
         with torch.no_grad():
             c = folded.text_proj(embedding)
             for layer in folded.layers:
-                layer.experts.gate_bias.copy_(layer.experts.gate_logits(c))
+                for head in layer.heads:
+                    head.gate_bias.copy_(head.gate_logits(c))
     return folded

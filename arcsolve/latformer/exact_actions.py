@@ -1,0 +1,223 @@
+"""Exact lattice actions as starting points of a fit.
+
+Gradient descent on products of gates settles near where it starts, so a restart that
+starts with its heads' gates at exact actions (`ExactAction`, `gate_bits`) explores what
+plain restarts from one initial mixture rarely reach: y = f(g1·x, …, gK·x) with two to four
+different actions g_k. Which actions to start from is decided on the train pairs
+themselves: every head's reading of every pair is computed with the model's own mask
+kernels (`readings`), and a set of actions is kept when the outputs are a function of the
+heads' readings cell by cell (`consistent_sets`): no two cells with the same readings ask
+for different colours.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import torch
+
+from arcsolve.latformer.experts import SCALE_CHAIN, SCALE_FACTORS, MaskExperts
+from arcsolve.latformer.mask_kernels import build_mask
+from arcsolve.symmetry import ELEMENT_NAMES
+
+NOTHING = -1  # the reading of an output cell whose source lies outside the input
+GATE_STRENGTH = 4.0  # |logit| of a gate set by an exact action: σ(4) ≈ 0.98
+
+
+@dataclass(frozen=True)
+class ExactAction:
+    """One exact action of a head, read from an output cell back to the input cell it
+    attends to: scale up by `scale`, then shift by `shift` (output cell (i, j) reads (i − δr,
+    j − δc) of the scaled input), wrapping cyclically or, with `fill`, reading nothing past
+    the edge; then the dihedral element `dihedral`."""
+
+    dihedral: int = 0
+    shift: tuple[int, int] = (0, 0)
+    scale: tuple[int, int] = (1, 1)
+    fill: bool = False
+
+    def words(self) -> str:
+        parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
+        if self.scale != (1, 1):
+            parts.append(f"up-scale {self.scale[0]}x{self.scale[1]}")
+        if self.shift != (0, 0):
+            parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}" + (" with fill" if self.fill else ""))
+        return ", then ".join(parts) or "identity"
+
+
+@cache
+def _scale_bits(factor: int) -> tuple[int, ...] | None:
+    """Bits of the up-scaling chain whose product is `factor` (the first such), or None."""
+    for bits in itertools.product((0, 1), repeat=len(SCALE_CHAIN)):
+        if int(np.prod([f for f, b in zip(SCALE_CHAIN, bits, strict=True) if b])) == factor:
+            return bits
+    return None
+
+
+def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
+    """0/1 per gate of `experts` giving exactly `action`, or None when its experts (those
+    switched on) cannot express it."""
+    bits = torch.zeros(len(experts.gate_bias))
+    live = {name for name in experts.enabled if bool(experts.gate_on[experts.gate_slice(name)].all())}
+    if action.dihedral:
+        found = False
+        rot = experts.gate_slice("rotate") if "rotate" in live else None
+        ref = experts.gate_slice("reflect") if "reflect" in live else None
+        for r_bits in itertools.product((0, 1), repeat=2 if rot else 0):
+            for f_bits in itertools.product((0, 1), repeat=3 if ref else 0):
+                trial = bits.clone()
+                if rot:
+                    trial[rot] = torch.tensor(r_bits, dtype=trial.dtype)
+                if ref:
+                    trial[ref.start : ref.start + 3] = torch.tensor(f_bits, dtype=trial.dtype)
+                if int(experts.actions_of(trial).dihedral.argmax()) == action.dihedral:
+                    bits, found = trial, True
+                    break
+            if found:
+                break
+        if not found:
+            return None
+    if action.shift != (0, 0) or action.fill:
+        if "translate" not in live:
+            return None
+        where, n = experts.gate_slice("translate"), experts.shift_bits
+        for axis, delta in enumerate(action.shift):
+            if abs(delta) >= 2**n:
+                return None
+            start = where.start + axis * (n + 1)
+            bits[start : start + n] = torch.tensor([(abs(delta) >> k) & 1 for k in range(n)], dtype=bits.dtype)
+            bits[start + n] = float(delta < 0)
+        bits[where.stop - 2 : where.stop] = float(action.fill)
+    if action.scale != (1, 1):
+        if "scale" not in live:
+            return None
+        where, k = experts.gate_slice("scale"), len(SCALE_CHAIN)
+        for axis, factor in enumerate(action.scale):
+            chain = _scale_bits(factor)
+            if chain is None:
+                return None
+            bits[where.start + axis * k : where.start + (axis + 1) * k] = torch.tensor(chain, dtype=bits.dtype)
+    return bits
+
+
+def set_action(experts: MaskExperts, action: ExactAction, strength: float = GATE_STRENGTH) -> bool:
+    """Set the gate logits of `experts` to ±strength at `action`; False (and nothing set)
+    when its experts cannot express it."""
+    bits = gate_bits(experts, action)
+    if bits is None:
+        return False
+    with torch.no_grad():
+        experts.gate_bias.copy_((2 * bits - 1).to(experts.gate_bias) * strength)
+    return True
+
+
+@cache
+def _reference_experts(shift_bits: int) -> MaskExperts:
+    return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits)
+
+
+@cache
+def source_cells(
+    action: ExactAction, in_shape: tuple[int, int], out_shape: tuple[int, int], shift_bits: int = 5
+) -> np.ndarray | None:
+    """The input cell (row-major index) each output cell attends to under `action`, computed
+    with the model's own mask kernels, NOTHING where it reads none; None when the experts
+    cannot express the action."""
+    experts = _reference_experts(shift_bits)
+    bits = gate_bits(experts, action)
+    if bits is None:
+        return None
+    with torch.no_grad():
+        mask = build_mask(experts.actions_of(bits), in_shape, out_shape).numpy()  # (H·W, h·w)
+    return np.where(mask.sum(1) > 0.5, mask.argmax(1), NOTHING)
+
+
+def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray:
+    """What a head at `action` reads in each cell of the output lattice: the input colour of
+    the cell it attends to, or NOTHING."""
+    cells = source_cells(action, tuple(grid.shape), tuple(out_shape), shift_bits)
+    if cells is None:
+        raise ValueError(f"{action} is not an action of the experts")
+    return np.where(cells >= 0, grid.reshape(-1)[cells.clip(0)], NOTHING).reshape(out_shape)
+
+
+def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> list[ExactAction]:
+    """The exact actions worth a head for a pair of these shapes: the eight dihedral
+    elements (tiling when the output is larger), up-scaling by the size ratio, crops at the
+    input's corners, and short shifts with fill."""
+    (h, w), (H, W) = in_shape, out_shape
+    actions = [ExactAction(d) for d in range(8)]
+    if (H, W) != (h, w) and H % h == 0 and W % w == 0 and {H // h, W // w} <= set(SCALE_FACTORS):
+        actions += [ExactAction(d, scale=(H // h, W // w)) for d in range(8)]
+    if H <= h and W <= w and (H, W) != (h, w):
+        offsets = itertools.product(sorted({0, h - H}), sorted({0, w - W}))
+        actions += [ExactAction(0, (-r, -c)) for r, c in offsets if (r, c) != (0, 0)]
+    if (H, W) == (h, w):
+        steps = range(-2, 3)
+        actions += [ExactAction(0, (r, c), fill=True) for r in steps for c in steps if (r, c) != (0, 0)]
+    return actions
+
+
+@dataclass(frozen=True)
+class ActionSet:
+    """Head actions whose readings determine the train outputs cell by cell."""
+
+    actions: tuple[ExactAction, ...]
+    unsupported: int  # cells of a pair whose readings no other pair shows (leave one pair out)
+    unseen: int  # test cells whose readings no train pair shows
+
+    def rank(self) -> tuple[int, int, int]:
+        return (len(self.actions), self.unseen, self.unsupported)
+
+
+def consistent_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    max_heads: int = 4,
+    shift_bits: int = 5,
+) -> list[ActionSet]:
+    """Sets of one to `max_heads` candidate actions (`candidate_actions` of the first pair)
+    under which every train output is a function of the heads' readings, cell by cell; the
+    simplest first, then those that leave fewer test and held-out cells unexplained. Sets
+    of three or four heads are tried among the crops only (quadrants)."""
+    (x0, y0) = pairs[0]
+    candidates = candidate_actions(x0.shape, y0.shape)
+    usable = []
+    read: dict[ExactAction, list[np.ndarray]] = {}
+    test_read: dict[ExactAction, list[np.ndarray]] = {}
+    for action in candidates:
+        try:
+            read[action] = [reading(action, x, y.shape, shift_bits) for x, y in pairs]
+            test_read[action] = [reading(action, x, shape, shift_bits) for x, shape in tests]
+        except ValueError:
+            continue
+        usable.append(action)
+    crops = [a for a in usable if a.shift != (0, 0) and not a.fill] + [ExactAction()]
+    n_pairs = len(pairs)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    found = []
+    for k in range(1, max_heads + 1):
+        pool = usable if k <= 2 else crops
+        for combo in itertools.combinations(pool, k):
+            # a cell's readings as one integer (readings are −1…9: base 11)
+            keys = sum((np.concatenate([r.reshape(-1) for r in read[a]]) + 1) * 11**i for i, a in enumerate(combo))
+            distinct_keys, where = np.unique(keys, return_inverse=True)
+            if len(np.unique(keys * 10 + outputs)) != len(distinct_keys):
+                continue  # two cells read alike and ask for different colours
+            if len(distinct_keys) == len(keys):
+                continue  # every cell reads differently: a table of positions, not a rule
+            # pairs showing each key: a key only one pair shows is unsupported when it is held out
+            shown = np.zeros((len(distinct_keys), n_pairs), dtype=bool)
+            shown[where, pair_of] = True
+            unsupported = int((shown.sum(1)[where] == 1).sum()) if n_pairs > 1 else 0
+            test_keys = [
+                sum((test_read[a][t].reshape(-1) + 1) * 11**i for i, a in enumerate(combo)) for t in range(len(tests))
+            ]
+            unseen = int(sum((~np.isin(t, distinct_keys)).sum() for t in test_keys))
+            found.append(ActionSet(combo, unsupported, unseen))
+    return sorted(found, key=ActionSet.rank)

@@ -1,0 +1,117 @@
+"""LatFormer's actions in words (`--explain`): what each layer, and each head of a layer,
+does with its gates rounded."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+
+from arcsolve.latformer.exact_actions import NOTHING
+from arcsolve.latformer.experts import SCALE_FACTORS, MaskExperts
+from arcsolve.latformer.mask_kernels import build_mask
+from arcsolve.latformer.model import LatFormer
+from arcsolve.latformer.sizing import Shape
+from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
+
+
+def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool) -> bool:
+    """Does scaling n_out cells by `factor` read past the n_in input cells (so that how the
+    lattice wraps, cyclically or mirrored, changes the result)?"""
+    last = n_out * factor - 1 if down else (n_out - 1) // factor
+    return last >= n_in
+
+
+def describe_actions(model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = ()) -> str:
+    """The action each layer performs with discretised gates, in words (for --explain); a
+    layer of several heads names each head's action and how they are combined.
+
+    `shapes`: the (input, output) shapes the model is applied to; mirror-wrapping an axis is
+    mentioned only if it changes the result for one of them (all of them when none are given)."""
+    parts = []
+    for i, layer in enumerate(model.layers):
+        layer_shapes = [(inp if i == 0 else out, out) for inp, out in shapes]
+        heads = [describe_head(head, layer_shapes) for head in layer.heads]
+        if len(heads) == 1:
+            parts.append(f"layer {i}: {heads[0]}")
+        else:
+            named = "; ".join(f"head {k}: {words}" for k, words in enumerate(heads))
+            parts.append(f"layer {i}: {len(heads)} heads ({named}), combined cell by cell by the FFN")
+    return "; ".join(parts)
+
+
+def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]) -> str:
+    """One head's action with discretised gates, in words."""
+    with torch.no_grad():
+        acts = head.actions(None, discrete=True)
+    span = (len(acts.shift_rows) - 1) // 2
+    words = []
+    dihedral = int(acts.dihedral.argmax())
+    if dihedral:
+        words.append(ELEMENT_NAMES[dihedral])
+    f_r = SCALE_FACTORS[int(acts.scale_rows.argmax())]
+    f_c = SCALE_FACTORS[int(acts.scale_cols.argmax())]
+    down = bool(acts.down > 0.5)
+    if (f_r, f_c) != (1, 1):
+        words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}")
+    shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
+    transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
+    mirrored = []
+    for axis, p, f in (("rows", acts.mirror_rows, f_r), ("columns", acts.mirror_cols, f_c)):
+        if p is None or p <= 0.5:
+            continue
+        out_axis = 0 if axis == "rows" else 1
+        in_axis = 1 - out_axis if transposed else out_axis
+        if not layer_shapes or any(_wraps_past_edge(out[out_axis], inp[in_axis], f, down) for inp, out in layer_shapes):
+            mirrored.append(axis)
+    if mirrored:
+        words.append(f"mirror-wrap {' and '.join(mirrored)}")
+    fills = acts.fill_rows is not None and bool(acts.fill_rows > 0.5 or acts.fill_cols > 0.5)
+    if shift != (0, 0):
+        words.append(f"shift {shift[0]:+d},{shift[1]:+d}" + (" with fill (no wrap)" if fills else " (cyclic)"))
+    elif fills and any(out[0] > inp[0] or out[1] > inp[1] for inp, out in layer_shapes):
+        words.append("placed without wrapping")
+    return ", then ".join(words) if words else "identity"
+
+
+def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """What each first-layer head reads in each output cell of each pair, with rounded gates:
+    (cells of all pairs, heads), the input colour its mask points at or NOTHING."""
+    columns = []
+    for head in model.layers[0].heads:
+        with torch.no_grad():
+            acts = head.actions(None, discrete=True)
+        read = []
+        for x, y in pairs:
+            mask = build_mask(acts, x.shape, y.shape).cpu().numpy()  # (H·W, h·w)
+            read.append(np.where(mask.sum(1) > 0.5, x.reshape(-1)[mask.argmax(1)], NOTHING))
+        columns.append(np.concatenate(read))
+    return np.stack(columns, -1)
+
+
+def describe_cell_rule(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> str:
+    """How the first layer's heads combine, cell by cell, in words: an overlay (the first head,
+    in some order, that reads a colour gives it), a logical rule on which heads read a
+    colour, or a table the FFN learned. Empty for a single head."""
+    if len(model.layers[0].heads) < 2 or not pairs:
+        return ""
+    readings = head_readings(model, pairs)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    coloured = readings > 0  # background and NOTHING read no colour
+    for order in itertools.permutations(range(readings.shape[1])):
+        overlay = np.zeros_like(outputs)
+        for k in reversed(order):
+            overlay = np.where(coloured[:, k], readings[:, k], overlay)
+        if (overlay == outputs).all():
+            return "overlay: heads " + " over ".join(map(str, order)) + " (the first that reads a colour gives it)"
+    colours = set(outputs.tolist()) - {0}
+    if len(colours) == 1:
+        colour = colours.pop()
+        count = coloured.sum(1)
+        rules = {"and": count == coloured.shape[1], "or": count > 0, "xor": count == 1, "nor": count == 0}
+        for name, on in rules.items():
+            if ((outputs == colour) == on).all() and ((outputs == 0) == ~on).all():
+                return f"colour {colour} where the heads' readings ({name}) hold a colour, else 0"
+    return f"a table of {len(np.unique(readings, axis=0))} combinations of readings, learned by the FFN"

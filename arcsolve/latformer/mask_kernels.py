@@ -1,0 +1,174 @@
+"""Mask kernels: from the experts' action distributions (`arcsolve.latformer.experts.Actions`)
+to one dense attention mask per example.
+
+The action, read from an output cell back to the input cell it attends to:
+    output (H×W) --scale up/down by f--> --wrap into (h'×w')--> --translate δ-->
+    --dihedral element d (rotations / reflections)--> input (h×w)
+Frozen per-axis kernels (`axis_bases`) hold every scaling, wrapping and shift of one
+output axis onto one input axis; the mask of a product of experts is a weighted sum of
+Kronecker products of per-axis matrices (`mask_from_bases`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import torch
+
+from arcsolve.latformer.experts import SCALE_FACTORS, Actions
+
+WRAPS = ("cyclic", "mirror", "none")  # how coordinates past the input's edge are read
+
+
+def _wrap(index: torch.Tensor, n: int, wrap: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """Fold lattice coordinates into n cells: cyclically (tiling), as mirror images
+    (x₀…x_{n−1} x_{n−1}…x₀ …, a tiling whose copies alternate with their reflections), or
+    not at all ("none": a coordinate outside reads nothing). Returns the folded coordinates
+    and which of them read a cell."""
+    inside = (index >= 0) & (index < n)
+    if wrap == "none":
+        return index.clamp(0, n - 1), inside
+    if wrap == "cyclic":
+        return index % n, torch.ones_like(inside)
+    k = index % (2 * n)
+    return torch.where(k < n, k, 2 * n - 1 - k), torch.ones_like(inside)
+
+
+class AxisBases(NamedTuple):
+    """Frozen 1-D kernels for one output axis reading one input axis, zero-padded to a
+    canvas (n_out ≤ N_out output cells, n_in ≤ N_in input cells; no padding outside a batch)."""
+
+    up: torch.Tensor  # (3, F, N_out, N_in): up-scaling by each factor, wrapped as each of WRAPS
+    down: torch.Tensor  # (3, F, N_out, N_in): down-scaling likewise
+    shift: torch.Tensor  # (2, 2·span+1, N_in, N_in): shifts on the n_in real cells, [0] cyclic, [1] filling
+    reverse: torch.Tensor  # (N_in, N_in): reverses the n_in real cells (a flip)
+    # up-scaling by each factor then shifting, unwrapped (a placement or a shift with fill):
+    # output cell i reads input cell i // f − δ, so its weight is the shift distribution at
+    # index span + i // f − j (`placed_index`, long), where that lies in the input (`placed_on`)
+    placed_index: torch.Tensor  # (F, N_out, N_in)
+    placed_on: torch.Tensor  # (F, N_out, N_in)
+
+
+class MaskBases(NamedTuple):
+    """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
+    rows and columns read straight (t = 0) and across (t = 1, the transposes)."""
+
+    rows: AxisBases
+    cols: AxisBases
+    rows_t: AxisBases
+    cols_t: AxisBases
+
+
+@lru_cache(maxsize=1024)  # a few hundred kB each at most; a run meets far fewer sizes
+def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None = None) -> AxisBases:
+    """The kernels from n_out cells into n_in cells: scaling by each factor (wrapping, so it
+    tiles or crops, or not, so that cells past the edge read nothing), shifts by −span…span
+    (cyclic, or filling: a cell whose source is outside reads nothing), the reversal; zero
+    beyond the real cells when a canvas (N_out, N_in) pads them."""
+    N_out, N_in = canvas or (n_out, n_in)
+    i, j = torch.arange(n_out), torch.arange(n_in)
+    up = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
+    down = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
+    for m, wrap in enumerate(WRAPS):
+        for k, f in enumerate(SCALE_FACTORS):
+            source, inside = _wrap(i // f, n_in, wrap)
+            up[m, k, i, source] = inside.float()
+            for offset in range(f):
+                source, inside = _wrap(i * f + offset, n_in, wrap)
+                down[m, k, i, source] += inside.float()
+    shift = torch.zeros(2, 2 * span + 1, N_in, N_in)
+    for k, delta in enumerate(range(-span, span + 1)):
+        shift[0, k, j, (j - delta) % n_in] = 1.0
+        source, inside = _wrap(j - delta, n_in, "none")
+        shift[1, k, j, source] = inside.float()
+    reverse = torch.zeros(N_in, N_in)
+    reverse[j, n_in - 1 - j] = 1.0
+    placed_index = torch.zeros(len(SCALE_FACTORS), N_out, N_in, dtype=torch.long)
+    placed_on = torch.zeros(len(SCALE_FACTORS), N_out, N_in)
+    for k, f in enumerate(SCALE_FACTORS):
+        index = span + (i // f)[:, None] - j[None, :]  # (n_out, n_in)
+        placed_index[k, :n_out, :n_in] = index.clamp(0, 2 * span)
+        placed_on[k, :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
+    return AxisBases(up, down, shift, reverse, placed_index, placed_on)
+
+
+@lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
+def mask_bases(
+    in_shape: tuple[int, int],
+    out_shape: tuple[int, int],
+    span: int,
+    canvas: tuple[int, int] | None = None,
+    device: torch.device | None = None,
+    dtype: torch.dtype = torch.float32,
+) -> MaskBases:
+    """The kernels for masks from an out_shape lattice onto an in_shape one, on a device;
+    with a canvas (S_out, S_in), the lattices sit in the top-left corners of S×S canvases."""
+    (h, w), (H, W) = in_shape, out_shape
+    axes = (axis_bases(H, h, span, canvas), axis_bases(W, w, span, canvas),
+            axis_bases(H, w, span, canvas), axis_bases(W, h, span, canvas))
+    return MaskBases(
+        *(AxisBases(*(b.to(device, dtype) if b.is_floating_point() else b.to(device) for b in axis)) for axis in axes)
+    )
+
+
+def axis_matrix(
+    shift: torch.Tensor,
+    scale: torch.Tensor,
+    down: torch.Tensor,
+    mirror: torch.Tensor | None,
+    fill: torch.Tensor | None,
+    bases: AxisBases,
+) -> torch.Tensor:
+    """The per-axis factor of the mask, (N_out × N_in): scale and wrap (cyclic or mirrored;
+    with probability `fill` not at all), then shift on the input lattice (so a shift of a
+    smaller output is a crop at an offset), cyclically or, with probability `fill`, filling."""
+    up, dn = (scale * (1 - down)) @ bases.up.flatten(2), (scale * down) @ bases.down.flatten(2)
+    scaling = up + dn  # (3, N_out·N_in): cyclic, mirrored, unwrapped
+    wrapped = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * scaling[1]
+    n_out, n_in = bases.up.shape[2:]
+    if fill is None:
+        return wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
+    cyclic = wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
+    placed = torch.einsum("f,fij->ij", scale * (1 - down), shift[bases.placed_index] * bases.placed_on)
+    shrunk = ((scale * down) @ bases.down[2].flatten(1)).view(n_out, n_in)
+    filled = placed + shrunk @ (shift @ bases.shift[1].flatten(1)).view(n_in, n_in)
+    return (1 - fill) * cyclic + fill * filled
+
+
+def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
+    """The dense (H·W × h·w) mask of the product of experts for one example (canvas cells
+    when the bases are padded: cells outside the real lattices get zero rows and columns).
+
+    Flips act on one axis each, so they fold into the per-axis factors; the transpose
+    swaps which input axis each output axis reads. That leaves two Kronecker sums, each
+    one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r) ⊗ (A_c F^c) for t = 0 and t = 1."""
+    weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
+
+    def stacks(row_bases: AxisBases, col_bases: AxisBases) -> tuple[torch.Tensor, torch.Tensor]:
+        a_r = axis_matrix(
+            actions.shift_rows, actions.scale_rows, actions.down, actions.mirror_rows, actions.fill_rows, row_bases
+        )
+        a_c = axis_matrix(
+            actions.shift_cols, actions.scale_cols, actions.down, actions.mirror_cols, actions.fill_cols, col_bases
+        )
+        return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
+
+    def kron_sum(w2: torch.Tensor, a_r: torch.Tensor, a_c: torch.Tensor) -> torch.Tensor:
+        # Σ_{r,c} w2[r,c] a_r[r] ⊗ a_c[c] as one (H·rows × 2) @ (2 × W·cols) product
+        cols = w2 @ a_c.flatten(1)
+        out = a_r.flatten(1).T @ cols.flatten(1)  # (H·rows, W·cols)
+        return out.view(a_r.shape[1], a_r.shape[2], a_c.shape[1], a_c.shape[2])
+
+    r0, c0 = stacks(bases.rows, bases.cols)
+    mask = kron_sum(weights[0], r0, c0).permute(0, 2, 1, 3)  # (H, W, h, w)
+    r1, c1 = stacks(bases.rows_t, bases.cols_t)  # transposed: output rows read input columns and vice versa
+    mask = mask + kron_sum(weights[1], r1, c1).permute(0, 2, 3, 1)
+    H, W, h, w = mask.shape
+    return mask.reshape(H * W, h * w)
+
+
+def build_mask(actions: Actions, in_shape: tuple[int, int], out_shape: tuple[int, int]) -> torch.Tensor:
+    """The dense (H·W × h·w) mask of the product of experts for one example."""
+    span, like = (len(actions.shift_rows) - 1) // 2, actions.dihedral
+    return mask_from_bases(actions, mask_bases(in_shape, out_shape, span, None, like.device, like.dtype))

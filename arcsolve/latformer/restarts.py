@@ -1,0 +1,163 @@
+"""Restarts: fresh models for one task, fitted one after another (`fit_with_restarts`) or
+side by side (`arcsolve.latformer.batched`), and the choice among them.
+
+A *plain* restart starts from the model's own initial gates (or all gates off, or
+jittered: `restart_model`). An *exact* restart starts its first layer's heads at exact
+lattice actions (`arcsolve.latformer.exact_actions`) chosen because the train outputs are a
+function of what those heads read, cell by cell; the model gets one head per action, so
+y = f(g1·x, …, gK·x) is one model whose FFN learns f. Gradient descent on products of gates
+settles near where it starts: starting at different exact actions searches where jitter
+around one start does not reach.
+
+Restarts are chosen by whether they reproduce the train pairs, then by how few held-out
+cells their action set leaves unexplained (a leave-one-pair-out check), then by loss.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import torch
+from torch import nn
+
+from arcsolve.latformer.exact_actions import ActionSet, consistent_sets, set_action
+from arcsolve.latformer.experts import EXPERTS
+from arcsolve.latformer.model import LatFormerConfig
+from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, restart_model
+
+PLAIN_RESTARTS = 3
+EXACT_RESTARTS = 3  # on a CPU
+GPU_EXACT_RESTARTS = 16  # side by side in a batch (`arcsolve.latformer.batched.solve_many`)
+MAX_HEADS = 4
+
+
+@dataclass(frozen=True)
+class Restart:
+    """One restart of a task's fit: plain restart `index`, or (with `start`) an exact one."""
+
+    index: int
+    start: ActionSet | None = None
+
+    @property
+    def exact(self) -> bool:
+        return self.start is not None
+
+
+def plan_restarts(
+    examples: list[Example],
+    tests: Sequence[np.ndarray] = (),
+    out_shapes: Sequence[tuple[int, int]] = (),
+    plain: int = PLAIN_RESTARTS,
+    exact: int = EXACT_RESTARTS,
+    max_heads: int = MAX_HEADS,
+) -> list[Restart]:
+    """The restarts of a task, in the order they run: plain restart 0 (which alone solves
+    most single-action tasks), then up to `exact` exact ones from the best-ranked action
+    sets, then the other plain ones."""
+    pairs = [(x.cpu().numpy(), y.cpu().numpy()) for x, y in examples]
+    sets = consistent_sets(pairs, list(zip(tests, out_shapes, strict=True)), max_heads) if exact else []
+    starts = [Restart(plain + i, s) for i, s in enumerate(sets[:exact])]
+    plains = [Restart(r) for r in range(plain)]
+    return plains[:1] + starts + plains[1:]
+
+
+def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
+    """The model of an exact restart: one first-layer head per action, every expert there."""
+    return replace(config, heads=len(start.actions), experts=EXPERTS)
+
+
+def exact_model(
+    make_model: Callable[[LatFormerConfig], nn.Module], config: LatFormerConfig, start: ActionSet, seed: int
+) -> nn.Module:
+    """A fresh model whose first layer's heads start at `start`'s actions."""
+    torch.manual_seed(seed)
+    model = make_model(exact_config(config, start))
+    with torch.no_grad():
+        for head, action in zip(model.layers[0].heads, start.actions, strict=True):
+            set_action(head, action)
+    return model
+
+
+def restart_for(
+    restart: Restart,
+    make_model: Callable[[LatFormerConfig], nn.Module],
+    config: LatFormerConfig,
+    device: torch.device,
+    seed: int,
+) -> nn.Module:
+    """The fresh model a restart starts from, on `device`."""
+    if restart.start is not None:
+        return exact_model(make_model, config, restart.start, seed + restart.index).to(device)
+    return restart_model(lambda: make_model(config).to(device), restart.index, seed)
+
+
+@dataclass
+class Fitted:
+    """One restart's fitted model and how its fit went."""
+
+    restart: Restart
+    model: nn.Module
+    result: FitResult
+
+
+def preference(fitted: Fitted) -> tuple:
+    """Sort key, best first: reproduces the train pairs, then fewer held-out cells left
+    unexplained by its action set, then lower loss."""
+    held_out = fitted.restart.start.unsupported if fitted.restart.start is not None else 0
+    return (not fitted.result.solved_train, held_out, fitted.result.final_loss())
+
+
+def fit_with_restarts(
+    make_model: Callable[[LatFormerConfig], nn.Module],
+    config: LatFormerConfig,
+    examples: list[Example],
+    restarts: list[Restart],
+    steps: int,
+    seed: int,
+    device: torch.device,
+    cond: torch.Tensor | None = None,
+    on_step: Callable[[int, float], None] | None = None,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[Fitted]:
+    """Fit the restarts in order, each with steps // (plain restarts) steps, all before
+    `deadline`; stop once a plain restart reproduces the train pairs, or two exact ones do
+    (the second gives a distinct second attempt). Returns them best first (`preference`)."""
+    per_run = max(1, steps // max(1, sum(not r.exact for r in restarts)))
+    done, fitted = 0, []
+    for restart in restarts:
+        if deadline is not None and clock() >= deadline:
+            break
+        model = restart_for(restart, make_model, config, device, seed)
+        offset = done
+        result = fit(
+            model,
+            examples,
+            FitConfig(steps=per_run, seed=seed + restart.index),
+            cond,
+            (lambda s, loss, offset=offset: on_step(offset + s, loss)) if on_step else None,
+            deadline,
+            clock,
+        )
+        done += result.steps
+        fitted.append(Fitted(restart, model, result))
+        solved = [f for f in fitted if f.result.solved_train]
+        if solved and (not solved[0].restart.exact or len(solved) > 1):
+            break
+    return sorted(fitted, key=preference)
+
+
+def total(fitted: list[Fitted]) -> FitResult:
+    """The best restart's result with the steps and seconds of all of them, cut short when
+    any was."""
+    best = fitted[0].result
+    return FitResult(
+        sum(f.result.steps for f in fitted),
+        best.solved_train,
+        sum(f.result.seconds for f in fitted),
+        best.losses,
+        any(f.result.cut_short for f in fitted),
+    )
