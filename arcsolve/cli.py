@@ -779,8 +779,6 @@ def bench_synthetic(
 
     if paper and quick:
         raise ArcsolveError("--paper and --quick: choose one")
-    if workers < 1:
-        raise ArcsolveError(f"--workers: must be at least 1, got {workers}")
     if max_minutes is not None and max_minutes <= 0:
         raise ArcsolveError(f"--max-minutes: must be above 0, got {max_minutes}")
     setting = choose_setting(

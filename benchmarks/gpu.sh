@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything the project measures on a GPU, in one go:
-#   1. the CUDA tests (tests/test_devices.py; CI has no GPU and skips them);
+#   1. the CUDA tests (tests/latformer/test_devices.py; CI has no GPU and skips them);
 #   2. the geometric subsets fitted by LatFormer, batched, end to end (target: <= 3 minutes on an H100);
 #   3. one task at a time against BATCH at a time on the 35 quick geometric tasks (target: >= 10x tasks/min);
 #   4. single tasks (`bench solve`: median seconds per task).
@@ -28,7 +28,7 @@ step() {  # step NAME SECONDS COMMAND...: run, time, and keep going after a fail
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
 python3 -c "import torch; print('torch', torch.__version__, torch.cuda.get_device_name())"
 
-step tests "${TESTS_S:-150}" python3 -m pytest -q -p no:cacheprovider tests/test_devices.py
+step tests "${TESTS_S:-150}" python3 -m pytest -q -p no:cacheprovider tests/latformer/test_devices.py
 step geometric "${GEOMETRIC_S:-240}" "${arcsolve[@]}" eval --subset geometric --model latformer --device cuda --jobs "$jobs" --batch "$batch" \
     --fit-seconds 60 --report "$out/geometric"
 QUICK=(tasks/ 0c786b71 2dee498d 3af2c5a8 3c9b0459 4c4377d9 5614dbcf 59341089 60c09cac 6150a2bd 62c24649 67a3c6ac

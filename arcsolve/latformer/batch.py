@@ -89,7 +89,7 @@ class _PassThrough(TorchDispatchMode):
     batched step fails inside autograd's backward ("operation not permitted when stream is
     capturing", whether the backward runs on autograd's device thread or the caller's, with
     `.backward()` or `autograd.grad`); under any Python dispatch mode the same step captures,
-    and its replays follow `fit`'s trajectory (tests/test_devices.py). Which operation takes
+    and its replays follow `fit`'s trajectory (tests/latformer/test_devices.py). Which operation takes
     the other path was not found."""
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):

@@ -10,7 +10,7 @@ Every mask is built in two independent ways, which the tests compare:
   * `fourier_mask(offsets)` applies Theorem 3.2: each row of the identity is shifted in
     Fourier space, F⁻¹(F(I) · exp(−2πj/n · o rᵀ)), with the offsets of Table 1.
 
-Corrections to Table 1, checked against numpy by tests/test_lattice.py:
+Corrections to Table 1, checked against numpy by tests/latformer/test_reference_masks.py:
   * Up-scaling: the table's o_k = (k−1 mod h) + (h−1)⌊(k−1)/h⌋ has the wrong sign; the
     right shift is o_k = −((k−1 mod h) + (h−1)⌊(k−1)/h⌋), which gives (x₁, x₁, x₂, x₂, …).
   * Rotation: the table's row holds only for square lattices (l₁ = l₂). For an l₁×l₂ grid

@@ -22,7 +22,7 @@ SHAPES = [(1, 1), (2, 3), (3, 2), (4, 4), (5, 7)]
 
 def test_every_primitive_has_its_own_test_and_docstring():
     later = sorted(Path(__file__).parent.glob("test_dsl_prims_*.py"))  # later primitives are tested there
-    modules = [sys.modules[__name__], *(importlib.import_module(f"tests.{f.stem}") for f in later)]
+    modules = [sys.modules[__name__], *(importlib.import_module(f"tests.dsl.{f.stem}") for f in later)]
     for name, prim in P.PRIMITIVES.items():
         assert any(callable(getattr(m, f"test_{name}", None)) for m in modules), f"no test_{name}"
         assert prim.doc and "\n" not in prim.doc, f"{name}: needs a one-line docstring"

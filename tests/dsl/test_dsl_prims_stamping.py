@@ -10,8 +10,8 @@ from arcsolve.dsl import search as search_module
 from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import LEARNERS, _run_views, _Search, distinct, search
+from tests.dsl.test_dsl_search import make_task
 from tests.grids import eq
-from tests.test_dsl_search import make_task
 
 CROSS = ((-2, 0, 4), (2, 0, 4), (0, -2, 4), (0, 2, 4))  # each 2 gets a 4 two cells away on each side
 

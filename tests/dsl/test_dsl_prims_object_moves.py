@@ -9,8 +9,8 @@ from arcsolve.dsl import registry as P
 from arcsolve.dsl.learned.object_moves import DIRS8, _hits, _objects, _slide, apply_moves, fit_move_models
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
+from tests.dsl.test_dsl_search import make_task
 from tests.grids import eq, g
-from tests.test_dsl_search import make_task
 
 
 def models_for(pairs):

@@ -339,7 +339,7 @@ def test_the_command_hands_its_options_to_the_benchmark(monkeypatch, tmp_path):
     ("args", "message"),
     [
         (["--paper", "--quick"], "--paper and --quick: choose one"),
-        (["--workers", "0"], "--workers: must be at least 1, got 0"),
+        (["--workers", "0"], "Invalid value for '--workers'"),
         (["--max-minutes", "0"], "--max-minutes: must be above 0, got 0.0"),
         (["--examples", "1,x"], "--examples: expected a comma list of whole numbers like 1,2, got '1,x'"),
     ],

@@ -61,7 +61,7 @@ def flaky_batches(tasks, on_solution, batch):
 
 
 def test_a_failing_batch_costs_only_the_tasks_it_holds(monkeypatch):
-    flaky = Model("tests.fake_solvers:identity", "tests.test_runner:flaky_batches")
+    flaky = Model("tests.fake_solvers:identity", "tests.evaluation.test_runner:flaky_batches")
     monkeypatch.setitem(SOLVERS, "test-identity", flaky)
     recorded = []
     solver = get_solver("test-identity")

@@ -20,8 +20,8 @@ from arcsolve.dsl.learned.cell_tables import (
 )
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
+from tests.dsl.test_dsl_search import make_task
 from tests.grids import eq, g
-from tests.test_dsl_search import make_task
 
 # Fill the gap between two cells of one colour on a row with that colour.
 BRIDGE_IN = [g([[0, 2, 0, 0, 2, 0], [0, 0, 0, 0, 0, 0], [3, 0, 3, 0, 0, 0]]),

@@ -317,7 +317,7 @@ def test_a_solutions_file_missing_a_task_is_named(runner, tmp_path, kaggle):
     short = tmp_path / "short_truth.json"
     short.write_bytes(orjson.dumps(partial))
     line = refused(runner.invoke(app, ["eval", str(challenges), "--solutions", str(short), "-m", "test-identity"]))
-    assert line == f"error: {short}: has no test outputs for task 000000b1"
+    assert line == f"error: {short}: 000000b1: no solutions for this task of the challenges file"
 
 
 def test_a_results_file_with_a_cut_off_first_line_points_at_fresh(runner, tmp_path, folder):

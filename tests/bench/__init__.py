@@ -1,0 +1,1 @@
+"""Tests of arcsolve/bench: synthetic tasks, baselines and the sample-efficiency study."""

@@ -1,0 +1,1 @@
+"""Tests of the data layer: tasks, loaders, rendering."""

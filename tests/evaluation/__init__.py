@@ -1,0 +1,1 @@
+"""Tests of arcsolve/evaluation: scoring, results files, the runner, reports, export."""

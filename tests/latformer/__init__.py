@@ -1,0 +1,1 @@
+"""Tests of arcsolve/latformer: masks, experts, the model, fitting, batched fitting, NL."""
