@@ -1,7 +1,12 @@
 """LatFormer: attention whose weights are rescaled by lattice masks (Atzeni et al., ICML 2023).
 
-`reference_masks` (the paper's Table 1 masks, built exactly), `experts` (the gated lattice mask
-experts and the mask kernels they drive), `model` (the network), `sizing` (output-size rules),
-`fit` (the per-task fitting loop and the `--model latformer` solvers), `batched` (many fits as
-one vmapped computation), `text_encoder` and `nl` (LatFormer+NL on LARC).
+- masks: `reference_masks` (the paper's Table 1 masks, built exactly, and masked attention),
+  `experts` (the gated lattice mask experts), `mask_kernels` (the exact kernels the experts'
+  gates combine into one mask per example);
+- the network: `model` (layers, heads, colour attention), `sizing` (output-size rules);
+- fitting: `training` (the model-agnostic loop), `exact_actions` (exact lattice actions as
+  starting points), `restarts`, `fit` (planning, solving and the two attempts), `explain`
+  (`--explain`'s words);
+- batched fitting: `canvases`, `batch` (one vmapped batch of fits), `batched` (the task stream);
+- LatFormer+NL: `text_encoder`, `nl`.
 """
