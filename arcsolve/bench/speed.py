@@ -22,7 +22,7 @@ from arcsolve.priors.annotations import load_annotations
 from arcsolve.solution import SolveConfig, get_solver, input_copy
 from arcsolve.tasks import Task
 
-# The bundled examples and the pure-lattice ARC-AGI-1 tasks named by the LatFormer issue.
+# The bundled examples and nine ARC-AGI-1 tasks that are one lattice action each.
 DEFAULT_TASKS = (
     "tasks/rotate.json",
     "tasks/reflect.json",
