@@ -664,7 +664,8 @@ app.add_typer(bench, name="bench")
 @reports_errors
 def bench_solve(
     tasks: Annotated[
-        list[str] | None, typer.Argument(help="Tasks (default: the four bundled examples and nine pure-lattice ARC-AGI-1 tasks).")
+        list[str] | None,
+        typer.Argument(help="Tasks (default: the four bundled examples and nine pure-lattice ARC-AGI-1 tasks)."),
     ] = None,
     model: ModelOpt = "latformer",
     device: DeviceOpt = "auto",
