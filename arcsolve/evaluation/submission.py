@@ -27,7 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 from arcsolve.errors import ArcsolveError, SubmissionMismatchError, TaskFormatError
 from arcsolve.evaluation.scoring import Score, score_attempts, truths
 from arcsolve.files import write_atomically
-from arcsolve.loaders import read_json
+from arcsolve.loaders import parse_json, read_bytes, read_json
 from arcsolve.solution import first_distinct
 from arcsolve.tasks import Grid, GridField, Task
 
@@ -116,20 +116,15 @@ def _grid(value: Any, source: str, where: str) -> Grid:
 
 def read_submission(path: Path) -> dict[str, list[list[Grid]]]:
     """A submission in either format (a CSV by its `output_id,output` header or .csv name):
-    per task, per test input, the grids tried."""
-    source = str(path)
-    try:
-        head = path.open("rb").read(64)
-    except OSError as exc:
-        raise TaskFormatError(source, "", exc.strerror or "cannot read file") from None
-    if head.lstrip().lower().startswith(b"output_id") or path.suffix.lower() == ".csv":
-        return _read_csv(path)
-    return _read_json(path)
+    per task, per test input, the grids tried. The file is read once, as a regular file of
+    bounded size (`arcsolve.loaders.read_bytes`)."""
+    raw = read_bytes(path)
+    if raw[:64].lstrip().lower().startswith(b"output_id") or path.suffix.lower() == ".csv":
+        return _csv_attempts(raw, str(path))
+    return _json_attempts(parse_json(raw, str(path)), str(path))
 
 
-def _read_json(path: Path) -> dict[str, list[list[Grid]]]:
-    source = str(path)
-    data = read_json(path)
+def _json_attempts(data: Any, source: str) -> dict[str, list[list[Grid]]]:
     if not isinstance(data, dict):
         raise TaskFormatError(source, "", f"expected an object of {{task_id: [attempts]}}, got {type(data).__name__}")
     out = {}
@@ -159,12 +154,9 @@ def _unflat(text: str, source: str, where: str) -> Grid:
     return _grid([[int(c) for c in row] for row in rows], source, where)
 
 
-def _read_csv(path: Path) -> dict[str, list[list[Grid]]]:
-    source = str(path)
+def _csv_attempts(raw: bytes, source: str) -> dict[str, list[list[Grid]]]:
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise TaskFormatError(source, "", exc.strerror or "cannot read file") from None
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise TaskFormatError(source, "", f"not UTF-8 text (byte {exc.start})") from None
     rows = list(csv.reader(io.StringIO(text)))

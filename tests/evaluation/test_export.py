@@ -225,3 +225,15 @@ def test_submission_that_is_not_json(tmp_path, monkeypatch):
     (tmp_path / "sub.json").write_text("[]")
     with pytest.raises(TaskFormatError, match=r"^sub.json: expected an object of \{task_id"):
         score_submission("sub.json", [make_task("000000a1", rotated=True)])
+
+
+@pytest.mark.parametrize("name", ["sub.json", "sub.csv"])
+def test_a_submission_that_is_not_a_regular_file_is_refused_without_reading(tmp_path, name):
+    import os
+
+    from arcsolve.evaluation.submission import read_submission
+
+    fifo = tmp_path / name
+    os.mkfifo(fifo)  # reading it would block forever
+    with pytest.raises(TaskFormatError, match="not a regular file"):
+        read_submission(fifo)
