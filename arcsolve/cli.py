@@ -19,11 +19,11 @@ from typer._click import exceptions as click_errors
 from typer.core import TyperGroup, TyperOption
 
 from arcsolve import __version__
-from arcsolve.devices import GPU_BATCH, default_batch, default_jobs
+from arcsolve.devices import GPU_BATCH, default_batch, default_jobs, resolve_device
 from arcsolve.errors import ArcsolveError
-from arcsolve.files import check_output_file
+from arcsolve.files import check_output_file, check_output_folder
 from arcsolve.loaders import load_many
-from arcsolve.render import pairs_table, save_image, task_rows, task_table
+from arcsolve.render import pairs_table, plural, save_image, task_rows, task_table
 from arcsolve.solution import SOLVERS, SolveConfig
 
 console = Console()
@@ -199,8 +199,6 @@ def make_config(
     if device not in ("auto", "cpu", "cuda"):
         raise ArcsolveError(f"--device: '{device}' is not one of auto, cpu, cuda")
     if device == "cuda":  # say so before any task starts, not once per task
-        from arcsolve.devices import resolve_device
-
         resolve_device(device)
     try:
         return SolveConfig(
@@ -226,10 +224,6 @@ def print_error(message: str) -> None:
 def fail(message: str) -> typer.Exit:
     print_error(message)
     return typer.Exit(2)
-
-
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def int_list(option: str, text: str) -> tuple[int, ...]:
@@ -373,7 +367,6 @@ def solve(
     from rich.markup import escape
 
     from arcsolve.evaluation.progress import FitProgress
-    from arcsolve.evaluation.report import plural
     from arcsolve.evaluation.solving import Solved, SolveSummary, solve_tasks
     from arcsolve.priors.annotations import load_annotations
 
@@ -472,9 +465,7 @@ def eval_(
 
     from arcsolve.evaluation.evaluate import EvalOptions, evaluate_models
     from arcsolve.evaluation.progress import EvalProgress, comparison_table, summary_table
-    from arcsolve.evaluation.report import plural
     from arcsolve.evaluation.selection import tasks_to_evaluate
-    from arcsolve.files import check_output_folder
     from arcsolve.priors.annotations import load_annotations
 
     models = ["latformer"] if not model else list(SOLVERS) if "all" in model else model
@@ -561,7 +552,6 @@ def export(
 
     from arcsolve.evaluation.export import ExportOptions, export_submission
     from arcsolve.evaluation.progress import EvalProgress
-    from arcsolve.evaluation.report import plural
     from arcsolve.evaluation.submission import submission_format
 
     if (challenges is None) == (dataset is None):
@@ -615,7 +605,6 @@ def score(
     from rich.markup import escape
     from rich.table import Table
 
-    from arcsolve.evaluation.report import plural
     from arcsolve.evaluation.submission import is_solutions_file, score_submission, score_with_solutions
 
     if (solutions is None) == (dataset is None):
@@ -776,7 +765,6 @@ def bench_synthetic(
     from arcsolve.bench.sample_efficiency import run_benchmark
     from arcsolve.bench.study_plan import MODELS, choose_setting
     from arcsolve.bench.synthetic_tasks import CATEGORIES
-    from arcsolve.devices import resolve_device
 
     if paper and quick:
         raise ArcsolveError("--paper and --quick: choose one")

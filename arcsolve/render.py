@@ -194,3 +194,8 @@ def save_image(rows: Rows, title: str, path: Path, fmt: str = "png") -> None:
         figure.savefig(path, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
     except OSError as exc:
         raise ArcsolveError(f"{path}: {exc.strerror or 'cannot write the image'}") from None
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 task`, `2 tasks`."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -45,20 +45,16 @@ import orjson
 
 from arcsolve.dsl.search import MAX_DEPTH, MAX_STATES, solve
 from arcsolve.loaders import load_tasks
-from arcsolve.solution import N_ATTEMPTS, SolveConfig
+from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 
 
-def solved(task: Task, solution) -> bool:
+def solved(task: Task, solution: Solution) -> bool:
     """Every test output is among the first N_ATTEMPTS distinct candidate answers."""
-    for i, pair in enumerate(task.test):
-        answers = []
-        for cand in solution.candidates:
-            if cand.grids[i] not in answers:
-                answers.append(cand.grids[i])
-        if pair.output is None or pair.output not in answers[:N_ATTEMPTS]:
-            return False
-    return True
+    return all(
+        pair.output is not None and pair.output in [grid for grid, _ in solution.distinct_grids(i)]
+        for i, pair in enumerate(task.test)
+    )
 
 
 def release_memory() -> None:

@@ -24,7 +24,7 @@ from arcsolve.evaluation.records import EvalReport, TaskResult
 from arcsolve.evaluation.scoring import pixel_accuracy
 from arcsolve.files import ensure_folder, write_atomically
 from arcsolve.priors.annotations import SUBSETS
-from arcsolve.render import PALETTE
+from arcsolve.render import PALETTE, plural
 from arcsolve.solution import answer_settings
 from arcsolve.tasks import Grid, Task
 
@@ -237,8 +237,3 @@ def write_reports(
     md_path = report_dir / "report.md"
     write_atomically(md_path, report_markdown(every, annotations, png_names).encode())
     return [json_path, md_path, *written]
-
-
-def plural(count: int, noun: str) -> str:
-    """`1 task`, `2 tasks`."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from arcsolve.evaluation.scoring import Score, score_attempts, truths
+from arcsolve.evaluation.records import task_result
+from arcsolve.evaluation.scoring import Score
 from arcsolve.evaluation.selection import task_config
 from arcsolve.evaluation.submission import submission_json
 from arcsolve.files import check_output_file, write_atomically
-from arcsolve.solution import N_ATTEMPTS, Solution, SolveConfig, get_solver, input_copy
+from arcsolve.solution import N_ATTEMPTS, Solution, SolveConfig, get_solver
 from arcsolve.tasks import Grid, Task
 
 if TYPE_CHECKING:
@@ -87,8 +88,8 @@ def solve_tasks(
         with display as shown:
             kwargs = shown.kwargs(solver) if shown is not None else {}
             solution = solver(task, task_config(config, task, annotations), **kwargs)
-        attempts = solution.attempts(len(task.test), input_copy(task))
-        score = score_attempts(attempts, truths(task)) if task.has_solutions else None
+        result = task_result(task, solution, solution.seconds)
+        attempts, score = [list(tries) for tries in result.attempts], result.score
         answers[task.id] = attempts
         summary.tasks += 1
         summary.seconds += solution.seconds
