@@ -130,6 +130,7 @@ class Batch:
         self.sides = sides
         self.device = device
         self.graphs = graphs
+        self.rounded_gates = config.rounded_gates  # `FitConfig.rounded_gates`, for every member
         # every member's parameters, one row each and one leaf for all: a step gathers them
         # once and Adam updates them in a few whole-batch operations, not a few per parameter
         named = list(template.named_parameters())
@@ -173,7 +174,8 @@ class Batch:
         rows = []
         for x, y in job.examples:
             weight = pad(torch.ones_like(y, dtype=dtype), S_out) / y.numel()
-            lattice = lattices(tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype)
+            tiles = job.model.config.tiles
+            lattice = lattices(tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype, tiles)
             rows.append((pad(x, S_in), pad(y, S_out), weight, lattice))
         xs, ys, weight, lattice = (_join(list(column)) for column in zip(*rows, strict=True))
         member = torch.zeros(len(rows), dtype=torch.long, device=self.device)
@@ -325,8 +327,9 @@ class Batch:
 
         def unit_loss(params, buffers, x, y, weight, lattice, cond):
             loss = 0.0
-            for smooth in (False, True) if smoothing_loss else (False,):
-                logits = self._forward(params, buffers, x, lattice, cond, smooth=smooth)
+            rounded = self.rounded_gates
+            for smooth in (False, True) if smoothing_loss and not rounded else (False,):
+                logits = self._forward(params, buffers, x, lattice, cond, discrete=rounded, smooth=smooth)
                 ce = F.cross_entropy(logits.flatten(0, 2), y.flatten(), reduction="none").view(y.shape)
                 loss = loss + (ce * weight).sum() / len(x)
             return loss

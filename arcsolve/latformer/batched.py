@@ -39,7 +39,7 @@ from arcsolve.latformer.restarts import (
     preference,
     restart_for,
 )
-from arcsolve.latformer.training import FitConfig, FitResult, maps_per_step, restart_model
+from arcsolve.latformer.training import FitResult, maps_per_step, restart_model
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 
@@ -50,7 +50,7 @@ def signature(job: FitJob) -> Hashable:
     model_config = getattr(job.model, "config", None)
     cond = None if job.cond is None else tuple(job.cond.shape)
     c = job.config
-    fit_rules = (c.lr, c.gate_lr, c.check_every, c.smoothing_loss)
+    fit_rules = (c.lr, c.gate_lr, c.check_every, c.smoothing_loss, c.rounded_gates)
     maps = maps_per_step(job.examples, c)
     return (type(job.model).__name__, repr(model_config), canvas(job.examples), maps, cond, fit_rules)
 
@@ -219,7 +219,7 @@ def solve_many(
                     model = restart_for(restart, plan.build, plan.model_config, plan.device, config.seed)
                 else:
                     model = restart_model(build_plain, restart.index, config.seed)
-                fit_config = FitConfig(steps=per_run, seed=config.seed + restart.index)
+                fit_config = restart.fit_config(per_run, config.seed)
                 job = FitJob((task.id, restart.index), model, plan.examples, fit_config, None, deadline)
                 run.jobs.append(job)
                 run.restarts[job] = restart

@@ -162,16 +162,22 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
     return actions
 
 
+MAX_TILES = 16  # per-tile actions are tried on tilings of at most this many tiles
+
+
 @dataclass(frozen=True)
 class ActionSet:
-    """Head actions whose readings determine the train outputs cell by cell."""
+    """Head actions whose readings determine the train outputs cell by cell. With `tiles`
+    (a, b) ≠ (1, 1), one head whose a·b actions are its tiles' (row-major)."""
 
     actions: tuple[ExactAction, ...]
     unsupported: int  # cells of a pair whose readings no other pair shows (leave one pair out)
     unseen: int  # test cells whose readings no train pair shows
+    tiles: tuple[int, int] = (1, 1)
 
     def rank(self) -> tuple[int, int, int]:
-        return (len(self.actions), self.unseen, self.unsupported)
+        """Sort key, simplest first: how many different actions, then the unexplained cells."""
+        return (len(set(self.actions)), self.unseen, self.unsupported)
 
 
 def consistent_sets(
@@ -220,4 +226,93 @@ def consistent_sets(
             ]
             unseen = int(sum((~np.isin(t, distinct_keys)).sum() for t in test_keys))
             found.append(ActionSet(combo, unsupported, unseen))
+    found += per_tile_sets(pairs, tests, shift_bits)
     return sorted(found, key=ActionSet.rank)
+
+
+def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, int] | None:
+    """(a, b) when every train output is an a×b tiling of input-sized tiles (2 to MAX_TILES
+    tiles, the same for every pair), else None."""
+    found = set()
+    for x, y in pairs:
+        (h, w), (H, W) = x.shape, y.shape
+        if H % h or W % w:
+            return None
+        found.add((H // h, W // w))
+    if len(found) != 1:
+        return None
+    a, b = found.pop()
+    return (a, b) if 2 <= a * b <= MAX_TILES else None
+
+
+def _is_function(keys: np.ndarray, outputs: np.ndarray) -> bool:
+    """Do cells with equal keys always ask for the same colour?"""
+    return len(np.unique(keys * 10 + outputs)) == len(np.unique(keys))
+
+
+def per_tile_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+    max_tries: int = 512,
+) -> list[ActionSet]:
+    """Where every output is a tiling of the input's size: one dihedral element per tile
+    such that the output is one function of the head's reading, cell by cell, in every tile
+    (each tile a rotated or reflected copy, recoloured alike); at most one such set, and
+    none when one element serves every tile (a plain tiling, which `consistent_sets` has)."""
+    tiles = tiling(pairs)
+    if tiles is None:
+        return []
+    a, b = tiles
+    tile_of = []  # per pair, the tile of each output cell (row-major)
+    for x, y in pairs:
+        (h, w), (H, W) = x.shape, y.shape
+        tile_of.append(((np.arange(H) // h)[:, None] * b + (np.arange(W) // w)[None, :]).reshape(-1))
+    tile_of = np.concatenate(tile_of)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    read = {}
+    for d in range(8):
+        try:
+            read[d] = np.concatenate([reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+        except ValueError:
+            continue
+    options = []  # per tile, the elements under which the tile's outputs are a function of the reading
+    for t in range(a * b):
+        in_tile = tile_of == t
+        options.append([d for d in read if _is_function(read[d][in_tile] + 1, outputs[in_tile])])
+    if not all(options):
+        return []
+    for choice in itertools.islice(itertools.product(*options), max_tries):
+        if len(set(choice)) == 1:
+            continue
+        keys = np.stack([read[d] for d in choice])[tile_of, np.arange(len(tile_of))] + 1
+        if not _is_function(keys, outputs):
+            continue
+        actions = tuple(ExactAction(d) for d in choice)
+        return [ActionSet(actions, *_tile_support(actions, tiles, keys, outputs, pairs, tests, shift_bits), tiles)]
+    return []
+
+
+def _tile_support(
+    actions: tuple[ExactAction, ...],
+    tiles: tuple[int, int],
+    keys: np.ndarray,
+    outputs: np.ndarray,
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    shift_bits: int,
+) -> tuple[int, int]:
+    """(unsupported, unseen) of a per-tile set, as `ActionSet` counts them."""
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    distinct, where = np.unique(keys, return_inverse=True)
+    shown = np.zeros((len(distinct), len(pairs)), dtype=bool)
+    shown[where, pair_of] = True
+    unsupported = int((shown.sum(1)[where] == 1).sum()) if len(pairs) > 1 else 0
+    unseen = 0
+    for x, shape in tests:
+        (h, w), (H, W) = x.shape, shape
+        tile = ((np.arange(H) // h).clip(max=tiles[0] - 1)[:, None] * tiles[1]
+                + (np.arange(W) // w).clip(max=tiles[1] - 1)[None, :]).reshape(-1)
+        read = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
+        unseen += int((~np.isin(read[tile, np.arange(H * W)] + 1, distinct)).sum())
+    return unsupported, unseen

@@ -12,7 +12,7 @@ import torch
 from arcsolve.latformer.exact_actions import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
-from arcsolve.latformer.model import LatFormer
+from arcsolve.latformer.model import LatFormer, tile_cells, tiled_mask
 from arcsolve.latformer.sizing import Shape
 from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
 
@@ -33,13 +33,24 @@ def describe_actions(model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = (
     parts = []
     for i, layer in enumerate(model.layers):
         layer_shapes = [(inp if i == 0 else out, out) for inp, out in shapes]
-        heads = [describe_head(head, layer_shapes) for head in layer.heads]
+        heads = [describe_tiles(head, layer.tiles_shape, layer_shapes) for head in layer.heads]
         if len(heads) == 1:
             parts.append(f"layer {i}: {heads[0]}")
         else:
             named = "; ".join(f"head {k}: {words}" for k, words in enumerate(heads))
             parts.append(f"layer {i}: {len(heads)} heads ({named}), combined cell by cell by the FFN")
     return "; ".join(parts)
+
+
+def describe_tiles(
+    head: list[MaskExperts], tiles: tuple[int, int], layer_shapes: Sequence[tuple[Shape, Shape]]
+) -> str:
+    """One head's action in words; with per-tile actions, each tile's, row by row."""
+    if len(head) == 1:
+        return describe_head(head[0], layer_shapes)
+    words = [describe_head(gates, layer_shapes) for gates in head]
+    rows = [" | ".join(words[r * tiles[1] : (r + 1) * tiles[1]]) for r in range(tiles[0])]
+    return f"per tile of a {tiles[0]}x{tiles[1]} tiling: " + " / ".join(rows)
 
 
 def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]) -> str:
@@ -80,12 +91,15 @@ def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray
     """What each first-layer head reads in each output cell of each pair, with rounded gates:
     (cells of all pairs, heads), the input colour its mask points at or NOTHING."""
     columns = []
-    for head in model.layers[0].heads:
+    layer = model.layers[0]
+    for head in layer.heads:
         with torch.no_grad():
-            acts = head.actions(None, discrete=True)
+            acts = [gates.actions(None, discrete=True) for gates in head]
         read = []
         for x, y in pairs:
-            mask = build_mask(acts, x.shape, y.shape).cpu().numpy()  # (H·W, h·w)
+            with torch.no_grad():
+                tile_on = tile_cells(x.shape, y.shape, layer.tiles_shape) if len(acts) > 1 else None
+                mask = tiled_mask([build_mask(a, x.shape, y.shape) for a in acts], tile_on).cpu().numpy()
             read.append(np.where(mask.sum(1) > 0.5, x.reshape(-1)[mask.argmax(1)], NOTHING))
         columns.append(np.concatenate(read))
     return np.stack(columns, -1)

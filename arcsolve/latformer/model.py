@@ -40,6 +40,9 @@ class LatFormerConfig:
     shift_bits: int = 5  # translations up to 2^5 − 1 = 31 cells per axis
     smoothing: float = 0.5  # heat-kernel time for mask smoothing; 0 disables it
     heads: int = 1  # first-layer heads, each with its own experts and mask; the FFN combines them
+    # per-tile actions: where the output is an a×b tiling of the input's size, each first-layer
+    # head has one set of gates per tile, so each tile takes its own action ((1, 1): one set)
+    tiles: tuple[int, int] = (1, 1)
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -58,6 +61,24 @@ class Lattices(NamedTuple):
     later: MaskBases
     skip_index: torch.Tensor | None  # (n_out,) input cell read by each output cell
     skip_on: torch.Tensor | None  # (n_out,) 1 where the skip applies, 0 elsewhere
+    tile_on: torch.Tensor | None = None  # (tiles, n_out) 1 where an output cell lies in a tile
+
+
+def tile_cells(
+    in_shape: tuple[int, int], out_shape: tuple[int, int], tiles: tuple[int, int], side: int | None = None
+) -> torch.Tensor:
+    """(a·b, cells) 1 where an output cell lies in tile t of an a×b tiling of input-sized
+    tiles (row-major tiles; cells past the last tile belong to it); cells row-major on the
+    output lattice, or on a side×side canvas (its padding in no tile)."""
+    (h, w), (H, W), (a, b) = in_shape, out_shape, tiles
+    rows = (torch.arange(H) // h).clamp(max=a - 1)
+    cols = (torch.arange(W) // w).clamp(max=b - 1)
+    index = (rows[:, None] * b + cols[None, :]).reshape(-1)
+    cells = torch.arange(H * W)
+    at = cells if side is None else (cells // W) * side + cells % W
+    on = torch.zeros(a * b, H * W if side is None else side * side)
+    on[index, at] = 1.0
+    return on
 
 
 @lru_cache(maxsize=256)  # holds device tensors (`mask_bases`), so bounded as they are
@@ -68,26 +89,39 @@ def lattices(
     canvas: tuple[int, int] | None = None,
     device: torch.device | None = None,
     dtype: torch.dtype = torch.float32,
+    tiles: tuple[int, int] = (1, 1),
 ) -> Lattices:
     """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
     grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
     examples of different shapes share tensor shapes and can be batched; cells outside the
-    real lattices get zero mask rows and columns and never reach a real cell."""
+    real lattices get zero mask rows and columns and never reach a real cell. `tiles`: the
+    tiling of per-tile heads (`LatFormerConfig.tiles`)."""
     (h, w), (H, W) = in_shape, out_shape
     first = mask_bases(in_shape, out_shape, span, canvas, device, dtype)
     later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
+    tile_on = None
+    if tiles != (1, 1) or canvas is not None:  # batched lattices stack: each has one
+        tile_on = tile_cells(in_shape, out_shape, tiles, None if canvas is None else canvas[0]).to(device, dtype)
     if canvas is None:
         if H * W != h * w:
-            return Lattices(first, later, None, None)
+            return Lattices(first, later, None, None, tile_on)
         ones = torch.ones(H * W, device=device, dtype=dtype)
-        return Lattices(first, later, torch.arange(H * W, device=device), ones)
+        return Lattices(first, later, torch.arange(H * W, device=device), ones, tile_on)
     (S, s), k = canvas, torch.arange(H * W)
     index = torch.zeros(S * S, dtype=torch.long)
     on = torch.zeros(S * S, dtype=dtype)
     if H * W == h * w:  # output cell k (row-major) reads input cell k (row-major)
         index[(k // W) * S + k % W] = (k // w) * s + k % w
         on[(k // W) * S + k % W] = 1.0
-    return Lattices(first, later, index.to(device), on.to(device))
+    return Lattices(first, later, index.to(device), on.to(device), tile_on)
+
+
+def tiled_mask(masks: list[torch.Tensor], tile_on: torch.Tensor | None) -> torch.Tensor:
+    """One head's mask from its per-tile masks (one each, (n_out, n_in)): each output cell's
+    row from its own tile's mask; the only mask when the head has one set of gates."""
+    if len(masks) == 1:
+        return masks[0]
+    return sum(on[:, None] * mask for on, mask in zip(tile_on, masks, strict=True))
 
 
 class ColourAttention(nn.Module):
@@ -116,12 +150,16 @@ class LatFormerLayer(nn.Module):
         d = config.d_model
         self.first = first
         gates = dict(config.first_gates if first else config.later_gates)
-        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)  # head 0
         # more heads (first layer): each reads the input under its own action, through its own
-        # output projection; the FFN then combines them cell by cell, y = f(g1·x, …, gK·x)
+        # output projection; the FFN then combines them cell by cell, y = f(g1·x, …, gK·x).
+        # With per-tile actions each head has one set of gates per tile.
+        self.tiles_shape = config.tiles if first else (1, 1)
+        self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
+        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)  # head 0 (tile 0)
         self.more_experts = nn.ModuleList(
-            MaskExperts(experts, config.cond_dim, config.shift_bits, gates) for _ in range(extra)
+            MaskExperts(experts, config.cond_dim, config.shift_bits, gates)
+            for _ in range((extra + 1) * self.tiles - 1)
         )
         self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))
         for proj in self.more_o:
@@ -141,14 +179,22 @@ class LatFormerLayer(nn.Module):
         self.colour = ColourAttention(config.beta) if config.beta is not None else None
 
     @property
-    def heads(self) -> list[MaskExperts]:
-        """Every head's experts, head 0 first."""
+    def gate_sets(self) -> list[MaskExperts]:
+        """Every set of gates: head 0 first, and within a head tile 0 first."""
         return [self.experts, *self.more_experts]
+
+    @property
+    def heads(self) -> list[list[MaskExperts]]:
+        """Each head's sets of gates, one per tile (a single one without per-tile actions)."""
+        sets = self.gate_sets
+        return [sets[k : k + self.tiles] for k in range(0, len(sets), self.tiles)]
 
     def forward(
         self, x: torch.Tensor, masks: list[torch.Tensor], colours: torch.Tensor | None, lattice: Lattices
     ) -> torch.Tensor:
-        # x: (B, n_in, d); masks: one (n_out, n_in) per head; colours: (10, d) embedded colour matrix
+        # x: (B, n_in, d); masks: one (n_out, n_in) per set of gates (`gate_sets`); colours: (10, d)
+        # embedded colour matrix
+        masks = [tiled_mask(masks[k : k + self.tiles], lattice.tile_on) for k in range(0, len(masks), self.tiles)]
         h = self.norm(x)
         v = self.v(h)
         if self.colour is not None:
@@ -194,13 +240,13 @@ class LatFormer(nn.Module):
         `layer_experts` shares them out: the model then computes exactly what one built with
         `experts` computes. Returns the model."""
         for i, layer in enumerate(self.layers):
-            for head in layer.heads:
-                head.allow(self.layer_experts(experts, i))
+            for gates in layer.gate_sets:
+                gates.allow(self.layer_experts(experts, i))
         return self
 
     def actions(self, cond: torch.Tensor | None, discrete: bool, smooth: bool) -> list[list[Actions]]:
-        """Each layer's actions, one per head."""
-        acts = [[head.actions(cond, discrete) for head in layer.heads] for layer in self.layers]
+        """Each layer's actions, one per set of gates (`LatFormerLayer.gate_sets`)."""
+        acts = [[gates.actions(cond, discrete) for gates in layer.gate_sets] for layer in self.layers]
         if smooth and self.config.smoothing > 0:
             acts = [[a.smoothed(self.config.smoothing) for a in layer] for layer in acts]
         return acts
@@ -225,7 +271,7 @@ class LatFormer(nn.Module):
         x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
         if lattice is None:
             span = 2**self.config.shift_bits - 1
-            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype)
+            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles)
         colours = self.embed.weight if self.config.beta is not None else None
         for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
             bases = lattice.first if i == 0 else lattice.later

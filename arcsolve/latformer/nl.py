@@ -128,6 +128,6 @@ def _fold_text_into_gates(model: LatFormerNL, embedding: torch.Tensor) -> LatFor
         with torch.no_grad():
             c = folded.text_proj(embedding)
             for layer in folded.layers:
-                for head in layer.heads:
-                    head.gate_bias.copy_(head.gate_logits(c))
+                for gates in layer.gate_sets:
+                    gates.gate_bias.copy_(gates.gate_logits(c))
     return folded

@@ -45,6 +45,12 @@ class Restart:
     def exact(self) -> bool:
         return self.start is not None
 
+    def fit_config(self, steps: int, seed: int) -> FitConfig:
+        """How this restart is fitted: an exact one with its gates rounded, so that its heads
+        keep the actions they start at and only the cell rule is learned (the readings
+        determine the outputs, `consistent_sets`), a plain one by the paper's recipe."""
+        return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact)
+
 
 def plan_restarts(
     examples: list[Example],
@@ -65,8 +71,10 @@ def plan_restarts(
 
 
 def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
-    """The model of an exact restart: one first-layer head per action, every expert there."""
-    return replace(config, heads=len(start.actions), experts=EXPERTS)
+    """The model of an exact restart: one first-layer head per action (per tile's action
+    with per-tile actions), every expert there."""
+    tiles = start.tiles[0] * start.tiles[1]
+    return replace(config, heads=len(start.actions) // tiles, tiles=start.tiles, experts=EXPERTS)
 
 
 def exact_model(
@@ -76,8 +84,8 @@ def exact_model(
     torch.manual_seed(seed)
     model = make_model(exact_config(config, start))
     with torch.no_grad():
-        for head, action in zip(model.layers[0].heads, start.actions, strict=True):
-            set_action(head, action)
+        for gates, action in zip(model.layers[0].gate_sets, start.actions, strict=True):
+            set_action(gates, action)
     return model
 
 
@@ -136,7 +144,7 @@ def fit_with_restarts(
         result = fit(
             model,
             examples,
-            FitConfig(steps=per_run, seed=seed + restart.index),
+            restart.fit_config(per_run, seed),
             cond,
             (lambda s, loss, offset=offset: on_step(offset + s, loss)) if on_step else None,
             deadline,

@@ -31,6 +31,10 @@ class FitConfig:
     check_every: int = 10
     seed: int = 0
     smoothing_loss: bool = True  # §4.2: add the cross-entropy under the smoothed mask
+    # fit with rounded gates: the experts stay at the exact actions they start at (an exact
+    # restart's) and only the rest of the model learns; no smoothing loss then, since a
+    # smoothed mask reads neighbours that the rounded one never reads
+    rounded_gates: bool = False
 
     def lr_for(self, name: str) -> float:
         """The learning rate of the parameter called `name`."""
@@ -129,7 +133,10 @@ def fit(
     generator = torch.Generator().manual_seed(config.seed)
     gates = [p for name, p in model.named_parameters() if is_gate(name)]
     others = [p for name, p in model.named_parameters() if not is_gate(name)]
-    optimizer = torch.optim.Adam([{"params": others, "lr": config.lr}, {"params": gates, "lr": config.gate_lr}])
+    groups_lr = [{"params": others, "lr": config.lr}]
+    if not config.rounded_gates:  # rounded gates get no gradient
+        groups_lr.append({"params": gates, "lr": config.gate_lr})
+    optimizer = torch.optim.Adam(groups_lr)
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)
     augmentations = maps_per_step(examples, config)
@@ -151,9 +158,9 @@ def fit(
         for xs, ys in groups:
             xb, yb = recoloured(perms, xs), recoloured(perms, ys)  # (A·n, h, w), (A·n, H, W)
             out_shape, weight = tuple(ys.shape[1:]), len(xs)  # each pair weighs the same
-            _, plain = model(xb, out_shape, yb, cond=cond)
+            _, plain = model(xb, out_shape, yb, cond=cond, discrete=config.rounded_gates)
             loss = loss + weight * plain
-            if config.smoothing_loss:
+            if config.smoothing_loss and not config.rounded_gates:
                 _, smoothed = model(xb, out_shape, yb, cond=cond, smooth=True)
                 loss = loss + weight * smoothed
         optimizer.zero_grad(set_to_none=True)

@@ -83,8 +83,8 @@ def test_consistent_sets_find_the_two_crops_of_an_overlay():
 
 def test_heads_each_read_their_own_action_and_the_explanation_names_them():
     model = LatFormer(LatFormerConfig(heads=2))
-    set_action(model.layers[0].heads[0], ExactAction())
-    set_action(model.layers[0].heads[1], ExactAction(0, (1, 0), fill=True))
+    set_action(model.layers[0].gate_sets[0], ExactAction())
+    set_action(model.layers[0].gate_sets[1], ExactAction(0, (1, 0), fill=True))
     words = describe_actions(model, [((3, 3), (3, 3))])
     assert "2 heads (head 0: identity; head 1: shift +1,+0 with fill (no wrap))" in words
     assert "combined cell by cell by the FFN" in words
@@ -144,8 +144,8 @@ def test_fill_gates_start_cyclic_so_a_fresh_model_wraps():
 def test_the_cell_rule_of_two_heads_is_named(rule, name):
     task = halves_task(lambda a, b: rule(a, b).astype(int))
     model = LatFormer(LatFormerConfig(heads=2))
-    set_action(model.layers[0].heads[0], ExactAction())
-    set_action(model.layers[0].heads[1], ExactAction(0, (0, -4)))
+    set_action(model.layers[0].gate_sets[0], ExactAction())
+    set_action(model.layers[0].gate_sets[1], ExactAction(0, (0, -4)))
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     assert describe_cell_rule(model, pairs) == f"colour 2 where the heads' readings ({name}) hold a colour, else 0"
 
@@ -154,8 +154,8 @@ def test_an_overlay_rule_names_which_head_wins():
     x = np.array([[1, 0, 0, 0, 3, 3]])
     y = np.array([[1, 3, 3]])  # the left half over the right
     model = LatFormer(LatFormerConfig(heads=2))
-    set_action(model.layers[0].heads[0], ExactAction())
-    set_action(model.layers[0].heads[1], ExactAction(0, (0, -3)))
+    set_action(model.layers[0].gate_sets[0], ExactAction())
+    set_action(model.layers[0].gate_sets[1], ExactAction(0, (0, -3)))
     assert describe_cell_rule(model, [(x, y)]).startswith("overlay: heads 0 over 1")
 
 

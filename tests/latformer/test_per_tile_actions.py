@@ -1,0 +1,121 @@
+"""Per-tile actions: where the output is a tiling of the input's size, each tile of a head
+takes its own exact action; and exact restarts fitted with rounded gates."""
+
+import numpy as np
+import pytest
+import torch
+
+from arcsolve.latformer.batched import solve_many
+from arcsolve.latformer.exact_actions import ExactAction, consistent_sets, per_tile_sets, set_action, tiling
+from arcsolve.latformer.explain import describe_actions
+from arcsolve.latformer.fit import FitConfig, fit, predict, solve, task_examples
+from arcsolve.latformer.model import LatFormer, LatFormerConfig, tile_cells
+from arcsolve.solution import SolveConfig
+from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
+from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+RNG = np.random.default_rng(7)
+ROT90, ROT180, ROT270 = (ELEMENT_NAMES.index(f"rotate {n}") for n in ("90 clockwise", "180", "90 counter-clockwise"))
+
+
+def rotations_tiling(x: np.ndarray) -> np.ndarray:
+    """[[x, rot90 x], [rot270 x, rot180 x]] as the model's actions read them (checked below)."""
+    return np.block([[x, apply_dihedral(x, ROT90)], [apply_dihedral(x, ROT270), apply_dihedral(x, ROT180)]])
+
+
+def task_of(make, shapes, test_shape) -> Task:
+    grids = [RNG.integers(0, 10, size=s) for s in shapes]
+    test = RNG.integers(0, 10, size=test_shape)
+    return Task(
+        id="tiles",
+        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(make(x))) for x in grids],
+        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(make(test)))],
+    )
+
+
+def pairs_of(task: Task):
+    return [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+
+
+def test_tile_cells_mark_each_output_cell_with_its_tile():
+    on = tile_cells((2, 3), (4, 6), (2, 2))
+    tiles = on.argmax(0).view(4, 6)
+    assert on.sum(0).eq(1).all()
+    assert tiles.tolist() == [[0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1], [2, 2, 2, 3, 3, 3], [2, 2, 2, 3, 3, 3]]
+    canvas = tile_cells((2, 3), (4, 6), (2, 2), side=8)
+    assert canvas.shape == (4, 64) and canvas.sum() == 24 and canvas[:, 6:8].sum() == 0  # padding in no tile
+
+
+def test_per_tile_sets_find_each_tiles_rotation():
+    task = task_of(rotations_tiling, [(3, 3), (3, 3), (4, 4)], (5, 5))
+    pairs = pairs_of(task)
+    assert tiling(pairs) == (2, 2)
+    (found,) = per_tile_sets(pairs, [(task.test[0].input.to_numpy(), (10, 10))])
+    assert found.tiles == (2, 2)
+    assert [a.dihedral for a in found.actions] == [0, ROT90, ROT270, ROT180]
+    assert found.unseen == 0
+    assert found in consistent_sets(pairs)  # offered among the exact starts
+
+
+def test_a_plain_tiling_needs_no_per_tile_actions():
+    task = task_of(lambda x: np.tile(x, (2, 3)), [(3, 3), (2, 4)], (3, 2))
+    assert tiling(pairs_of(task)) == (2, 3)
+    assert per_tile_sets(pairs_of(task)) == []
+    assert (ExactAction(),) in {s.actions for s in consistent_sets(pairs_of(task))}
+
+
+def test_outputs_that_are_no_tiling_get_no_per_tile_sets():
+    task = task_of(lambda x: x[:, ::-1], [(3, 3), (3, 4)], (2, 2))
+    assert tiling(pairs_of(task)) is None and per_tile_sets(pairs_of(task)) == []
+
+
+def test_a_head_with_per_tile_gates_computes_each_tiles_action_and_is_explained():
+    model = LatFormer(LatFormerConfig(tiles=(2, 2)))
+    assert len(model.layers[0].gate_sets) == 4 and len(model.layers[0].heads) == 1
+    for gates, d in zip(model.layers[0].gate_sets, [0, ROT90, ROT270, ROT180], strict=True):
+        assert set_action(gates, ExactAction(d))
+    model.eval()
+    x = RNG.integers(1, 10, size=(4, 4))
+    got = predict(model, Grid.from_numpy(x), (8, 8), torch.device("cpu"))
+    assert got == Grid.from_numpy(rotations_tiling(x))
+    words = describe_actions(model, [((4, 4), (8, 8))])
+    assert "per tile of a 2x2 tiling: identity | rotate 90 clockwise / rotate 90 counter-clockwise | rotate 180" in words
+
+
+def test_a_tiling_of_rotated_copies_is_solved_and_explained():
+    task = task_of(rotations_tiling, [(3, 3), (3, 3), (4, 4)], (5, 5))
+    solution = solve(task, SolveConfig(device="cpu", steps=300, seed=0))
+    assert solution.candidates[0].grids[0] == task.test[0].output
+    assert solution.candidates[0].verified
+    assert "per tile of a 2x2 tiling" in solution.candidates[0].detail
+
+
+@pytest.mark.parametrize(("side_by_side", "graphs"), [(False, False), (True, True)])
+def test_solve_many_fits_per_tile_restarts_as_solve_does(side_by_side, graphs):
+    task = task_of(rotations_tiling, [(3, 3), (3, 3), (4, 4)], (5, 5))
+    config = SolveConfig(device="cpu", steps=300, seed=0)
+    got: list = []
+    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
+    expected = solve(task, config)
+    assert got[0].candidates[0].grids == expected.candidates[0].grids == (task.test[0].output,)
+
+
+def test_rounded_gates_keep_the_actions_and_skip_the_smoothing_loss(monkeypatch):
+    task = task_of(rotations_tiling, [(3, 3), (4, 4)], (2, 2))
+    model = LatFormer(LatFormerConfig(tiles=(2, 2)))
+    for gates, d in zip(model.layers[0].gate_sets, [0, ROT90, ROT270, ROT180], strict=True):
+        set_action(gates, ExactAction(d))
+    before = [g.gate_bias.detach().clone() for layer in model.layers for g in layer.gate_sets]
+    calls = []
+    forward = LatFormer.forward
+
+    def spy(self, *args, **kwargs):
+        calls.append((kwargs.get("discrete", False), kwargs.get("smooth", False)))
+        return forward(self, *args, **kwargs)
+
+    monkeypatch.setattr(LatFormer, "forward", spy)
+    fit(model, task_examples(task, torch.device("cpu")), FitConfig(steps=3, check_every=100, rounded_gates=True))
+    after = [g.gate_bias for layer in model.layers for g in layer.gate_sets]
+    assert all(torch.equal(a, b) for a, b in zip(before, after, strict=True))
+    training = calls[:3]  # the three steps' forwards, before the final check
+    assert training == [(True, False)] * 3
