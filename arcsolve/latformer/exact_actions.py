@@ -31,19 +31,22 @@ GATE_STRENGTH = 4.0  # |logit| of a gate set by an exact action: σ(4) ≈ 0.98
 @dataclass(frozen=True)
 class ExactAction:
     """One exact action of a head, read from an output cell back to the input cell it
-    attends to: scale up by `scale`, then shift by `shift` (output cell (i, j) reads (i − δr,
-    j − δc) of the scaled input), wrapping cyclically or, with `fill`, reading nothing past
-    the edge; then the dihedral element `dihedral`."""
+    attends to: scale up by `scale` (or, with `down`, down by sampling the first cell of
+    each block), then shift by `shift` (output cell (i, j) reads (i − δr, j − δc) of the
+    scaled input), wrapping cyclically or, with `fill`, reading nothing past the edge; then
+    the dihedral element `dihedral`."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
     scale: tuple[int, int] = (1, 1)
     fill: bool = False
+    down: bool = False
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
         if self.scale != (1, 1):
-            parts.append(f"up-scale {self.scale[0]}x{self.scale[1]}")
+            how = "down-scale" if self.down else "up-scale"
+            parts.append(f"{how} {self.scale[0]}x{self.scale[1]}" + (" by sampling" if self.down else ""))
         if self.shift != (0, 0):
             parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}" + (" with fill" if self.fill else ""))
         return ", then ".join(parts) or "identity"
@@ -101,6 +104,9 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
             if chain is None:
                 return None
             bits[where.start + axis * k : where.start + (axis + 1) * k] = torch.tensor(chain, dtype=bits.dtype)
+        bits[where.start + 2 * k : where.start + 2 * k + 2] = float(action.down)  # down, by sampling
+    elif action.down:
+        return None
     return bits
 
 
@@ -145,17 +151,36 @@ def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], s
     return np.where(cells >= 0, grid.reshape(-1)[cells.clip(0)], NOTHING).reshape(out_shape)
 
 
+def part_offsets(n_in: int, n_out: int, most: int = 4) -> list[int]:
+    """Where the parts of an input axis of n_in cells begin, when it holds 2 to `most` parts
+    of n_out cells evenly spaced (side by side, or apart by one or two separator lines):
+    the first and last part always, the ones between when the spacing is whole."""
+    offsets = {0, n_in - n_out}
+    for parts in range(3, most + 1):
+        step, rest = divmod(n_in - n_out, parts - 1)
+        if not rest and n_out <= step <= n_out + 2:
+            offsets |= {k * step for k in range(parts)}
+    return sorted(offsets)
+
+
 def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> list[ExactAction]:
     """The exact actions worth a head for a pair of these shapes: the eight dihedral
     elements (tiling when the output is larger), up-scaling by the size ratio, crops at the
-    input's corners, and short shifts with fill."""
+    input's evenly spaced parts (`part_offsets`: its halves, thirds, quarters), and short
+    shifts with fill."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
     if (H, W) != (h, w) and H % h == 0 and W % w == 0 and {H // h, W // w} <= set(SCALE_FACTORS):
         actions += [ExactAction(d, scale=(H // h, W // w)) for d in range(8)]
     if H <= h and W <= w and (H, W) != (h, w):
-        offsets = itertools.product(sorted({0, h - H}), sorted({0, w - W}))
+        offsets = itertools.product(part_offsets(h, H), part_offsets(w, W))
         actions += [ExactAction(0, (-r, -c)) for r, c in offsets if (r, c) != (0, 0)]
+        if h % H == 0 and w % W == 0 and {h // H, w // W} <= set(SCALE_FACTORS):
+            # down-scaling by a stride, from each cell of a block (the shift picks it)
+            f_r, f_c = h // H, w // W
+            actions += [
+                ExactAction(0, (-r, -c), (f_r, f_c), down=True) for r in range(f_r) for c in range(f_c)
+            ]
     if (H, W) == (h, w):
         steps = range(-2, 3)
         actions += [ExactAction(0, (r, c), fill=True) for r in steps for c in steps if (r, c) != (0, 0)]
@@ -163,6 +188,51 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
 
 
 MAX_TILES = 16  # per-tile actions are tried on tilings of at most this many tiles
+
+
+def output_symmetries(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], max_shift: int = 4, most: int = 6, shift_bits: int = 5
+) -> list[ExactAction]:
+    """Rotations and reflections about axes up to `max_shift` cells off the centre (a
+    dihedral element after a shift with fill) under which every train output is its own
+    image: the reading equals the output wherever it reads a cell, on at least half of them.
+    These are the views a picture with hidden cells is completed from. At most `most`,
+    the least shifted first; none unless every output has its input's shape."""
+    if any(x.shape != y.shape for x, y in pairs):
+        return []
+    steps = range(-max_shift, max_shift + 1)
+    shifts = sorted(itertools.product(steps, steps), key=lambda s: (abs(s[0]) + abs(s[1]), s))
+    found = []
+    for delta in shifts:
+        for d in range(1, 8):
+            action = ExactAction(d, delta, fill=delta != (0, 0))
+            ok = True
+            for _, y in pairs:
+                shape = tuple(y.shape)
+                turned = source_cells(ExactAction(d), shape, shape, shift_bits)
+                moved = source_cells(ExactAction(0, delta, fill=True), shape, shape, shift_bits)
+                if turned is None or moved is None:
+                    ok = False
+                    break
+                # read back: shift on the output lattice, then the dihedral element (a
+                # quick screen; the kernels' own reading decides below)
+                cells = np.where(moved >= 0, turned[moved.clip(0)], NOTHING)
+                seen = cells >= 0
+                if seen.mean() < 0.5 or not (y.reshape(-1)[cells[seen]] == y.reshape(-1)[seen]).all():
+                    ok = False
+                    break
+            if ok and all(_is_image(action, y, shift_bits) for _, y in pairs):
+                found.append(action)
+                if len(found) == most:
+                    return found
+    return found
+
+
+def _is_image(action: ExactAction, y: np.ndarray, shift_bits: int) -> bool:
+    """Is y its own image under `action` (the model's reading), on at least half its cells?"""
+    read = reading(action, y, y.shape, shift_bits)
+    seen = read != NOTHING
+    return bool(seen.mean() >= 0.5 and (read[seen] == y[seen]).all())
 
 
 @dataclass(frozen=True)
@@ -189,9 +259,11 @@ def consistent_sets(
     """Sets of one to `max_heads` candidate actions (`candidate_actions` of the first pair)
     under which every train output is a function of the heads' readings, cell by cell; the
     simplest first, then those that leave fewer test and held-out cells unexplained. Sets
-    of three or four heads are tried among the crops only (quadrants)."""
+    of three or four heads are tried among the crops (parts) and the outputs' symmetries
+    (`output_symmetries`) only."""
     (x0, y0) = pairs[0]
-    candidates = candidate_actions(x0.shape, y0.shape)
+    symmetries = output_symmetries(pairs, shift_bits=shift_bits)
+    candidates = candidate_actions(x0.shape, y0.shape) + [a for a in symmetries if a.shift != (0, 0)]
     usable = []
     read: dict[ExactAction, list[np.ndarray]] = {}
     test_read: dict[ExactAction, list[np.ndarray]] = {}
@@ -203,6 +275,7 @@ def consistent_sets(
             continue
         usable.append(action)
     crops = [a for a in usable if a.shift != (0, 0) and not a.fill] + [ExactAction()]
+    crops += [a for a in symmetries if a in usable and a not in crops]
     n_pairs = len(pairs)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])

@@ -143,6 +143,8 @@ class Actions:
     mirror_cols: torch.Tensor | None  # expert); None when the reflect expert is off
     fill_rows: torch.Tensor | None = None  # () probability that rows do not wrap: a cell whose
     fill_cols: torch.Tensor | None = None  # source is outside reads nothing (translate expert)
+    sample: torch.Tensor | None = None  # () probability that down-scaling reads the first cell of
+    # each block (a stride) rather than the whole block (scale expert)
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -159,6 +161,7 @@ class Actions:
             self.mirror_cols,
             self.fill_rows,
             self.fill_cols,
+            self.sample,
         )
 
 
@@ -169,8 +172,9 @@ class MaskExperts(nn.Module):
     """The four lattice mask experts of one LatFormer layer, gated by σ(FFN(c))."""
 
     # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns;
-    # translate: per axis, a shift's bits and its sign, then per axis whether it fills
-    GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6 + 2, "scale": 2 * len(SCALE_CHAIN) + 1}
+    # translate: per axis, a shift's bits and its sign, then per axis whether it fills;
+    # scale: per axis the chain's bits, then down-scaling, then sampling (a stride) when down
+    GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6 + 2, "scale": 2 * len(SCALE_CHAIN) + 2}
 
     def __init__(
         self,
@@ -252,11 +256,12 @@ class MaskExperts(nn.Module):
         if "scale" in parts:
             s = parts["scale"]
             k = len(SCALE_CHAIN)
-            srows, scols, down = scale_distribution(s[:k]), scale_distribution(s[k : 2 * k]), s[-1]
+            srows, scols, down = scale_distribution(s[:k]), scale_distribution(s[k : 2 * k]), s[2 * k]
+            sample = s[2 * k + 1]
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
-            down = zero
-        return Actions(dihedral, rows, cols, srows, scols, down, mirror[0], mirror[1], fill[0], fill[1])
+            down, sample = zero, None
+        return Actions(dihedral, rows, cols, srows, scols, down, mirror[0], mirror[1], fill[0], fill[1], sample)
 
 
 def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:

@@ -40,7 +40,7 @@ class AxisBases(NamedTuple):
     canvas (n_out ≤ N_out output cells, n_in ≤ N_in input cells; no padding outside a batch)."""
 
     up: torch.Tensor  # (3, F, N_out, N_in): up-scaling by each factor, wrapped as each of WRAPS
-    down: torch.Tensor  # (3, F, N_out, N_in): down-scaling likewise
+    down: torch.Tensor  # (3, F, N_out, N_in): down-scaling likewise, each block read whole
     shift: torch.Tensor  # (2, 2·span+1, N_in, N_in): shifts on the n_in real cells, [0] cyclic, [1] filling
     reverse: torch.Tensor  # (N_in, N_in): reverses the n_in real cells (a flip)
     # up-scaling by each factor then shifting, unwrapped (a placement or a shift with fill):
@@ -48,7 +48,7 @@ class AxisBases(NamedTuple):
     # index span + i // f − j (`placed_index`, long), where that lies in the input (`placed_on`)
     placed_index: torch.Tensor  # (F, N_out, N_in)
     placed_on: torch.Tensor  # (F, N_out, N_in)
-
+    sample: torch.Tensor  # (3, F, N_out, N_in): down-scaling by a stride, the first cell of each block
 
 class MaskBases(NamedTuple):
     """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
@@ -70,10 +70,13 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
     i, j = torch.arange(n_out), torch.arange(n_in)
     up = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     down = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
+    sample = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     for m, wrap in enumerate(WRAPS):
         for k, f in enumerate(SCALE_FACTORS):
             source, inside = _wrap(i // f, n_in, wrap)
             up[m, k, i, source] = inside.float()
+            source, inside = _wrap(i * f, n_in, wrap)
+            sample[m, k, i, source] = inside.float()
             for offset in range(f):
                 source, inside = _wrap(i * f + offset, n_in, wrap)
                 down[m, k, i, source] += inside.float()
@@ -90,7 +93,7 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
         index = span + (i // f)[:, None] - j[None, :]  # (n_out, n_in)
         placed_index[k, :n_out, :n_in] = index.clamp(0, 2 * span)
         placed_on[k, :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
-    return AxisBases(up, down, shift, reverse, placed_index, placed_on)
+    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample)
 
 
 @lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
@@ -119,11 +122,17 @@ def axis_matrix(
     mirror: torch.Tensor | None,
     fill: torch.Tensor | None,
     bases: AxisBases,
+    sample: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The per-axis factor of the mask, (N_out × N_in): scale and wrap (cyclic or mirrored;
-    with probability `fill` not at all), then shift on the input lattice (so a shift of a
-    smaller output is a crop at an offset), cyclically or, with probability `fill`, filling."""
-    up, dn = (scale * (1 - down)) @ bases.up.flatten(2), (scale * down) @ bases.down.flatten(2)
+    """The per-axis factor of the mask, (N_out × N_in): scale (down-scaling reads each block
+    whole or, with probability `sample`, its first cell) and wrap (cyclic or mirrored; with
+    probability `fill` not at all), then shift on the input lattice (so a shift of a
+    smaller output is a crop at an offset, and of a sampled one another cell of each block),
+    cyclically or, with probability `fill`, filling."""
+    # as a difference, which is exactly zero where sampling and pooling agree (factor 1), so
+    # that the sampling gate gets no gradient there, not even from rounding
+    shrink = bases.down if sample is None else bases.down + sample * (bases.sample - bases.down)
+    up, dn = (scale * (1 - down)) @ bases.up.flatten(2), (scale * down) @ shrink.flatten(2)
     scaling = up + dn  # (3, N_out·N_in): cyclic, mirrored, unwrapped
     wrapped = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * scaling[1]
     n_out, n_in = bases.up.shape[2:]
@@ -131,7 +140,7 @@ def axis_matrix(
         return wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
     cyclic = wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
     placed = torch.einsum("f,fij->ij", scale * (1 - down), shift[bases.placed_index] * bases.placed_on)
-    shrunk = ((scale * down) @ bases.down[2].flatten(1)).view(n_out, n_in)
+    shrunk = ((scale * down) @ shrink[2].flatten(1)).view(n_out, n_in)
     filled = placed + shrunk @ (shift @ bases.shift[1].flatten(1)).view(n_in, n_in)
     return (1 - fill) * cyclic + fill * filled
 
@@ -147,10 +156,22 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
 
     def stacks(row_bases: AxisBases, col_bases: AxisBases) -> tuple[torch.Tensor, torch.Tensor]:
         a_r = axis_matrix(
-            actions.shift_rows, actions.scale_rows, actions.down, actions.mirror_rows, actions.fill_rows, row_bases
+            actions.shift_rows,
+            actions.scale_rows,
+            actions.down,
+            actions.mirror_rows,
+            actions.fill_rows,
+            row_bases,
+            actions.sample,
         )
         a_c = axis_matrix(
-            actions.shift_cols, actions.scale_cols, actions.down, actions.mirror_cols, actions.fill_cols, col_bases
+            actions.shift_cols,
+            actions.scale_cols,
+            actions.down,
+            actions.mirror_cols,
+            actions.fill_cols,
+            col_bases,
+            actions.sample,
         )
         return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
 

@@ -6,7 +6,16 @@ import pytest
 import torch
 
 from arcsolve.latformer.batched import solve_many
-from arcsolve.latformer.exact_actions import ExactAction, consistent_sets, per_tile_sets, set_action, tiling
+from arcsolve.latformer.exact_actions import (
+    ExactAction,
+    consistent_sets,
+    output_symmetries,
+    part_offsets,
+    per_tile_sets,
+    reading,
+    set_action,
+    tiling,
+)
 from arcsolve.latformer.explain import describe_actions
 from arcsolve.latformer.fit import FitConfig, fit, predict, solve, task_examples
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, tile_cells
@@ -119,3 +128,60 @@ def test_rounded_gates_keep_the_actions_and_skip_the_smoothing_loss(monkeypatch)
     assert all(torch.equal(a, b) for a, b in zip(before, after, strict=True))
     training = calls[:3]  # the three steps' forwards, before the final check
     assert training == [(True, False)] * 3
+
+
+@pytest.mark.parametrize(("factor", "offset"), [((2, 2), (0, 0)), ((2, 2), (1, 1)), ((3, 2), (2, 1))])
+def test_down_scaling_by_sampling_reads_one_cell_of_each_block(factor, offset):
+    x = RNG.integers(0, 10, size=(factor[0] * 4, factor[1] * 3))
+    action = ExactAction(0, (-offset[0], -offset[1]), factor, down=True)
+    assert (reading(action, x, (4, 3)) == x[offset[0] :: factor[0], offset[1] :: factor[1]]).all()
+    assert "down-scale" in action.words() and "by sampling" in action.words()
+
+
+def test_a_task_sampling_every_second_cell_is_solved_and_explained():
+    task = task_of(lambda x: x[1::2, ::2], [(6, 6), (4, 8), (8, 4)], (6, 10))
+    pairs = pairs_of(task)
+    assert (ExactAction(0, (-1, 0), (2, 2), down=True),) in {s.actions for s in consistent_sets(pairs)}
+    solution = solve(task, SolveConfig(device="cpu", steps=300, seed=0))
+    assert solution.candidates[0].grids[0] == task.test[0].output
+    assert "down-scale 2x2 by sampling" in solution.candidates[0].detail
+
+
+def test_part_offsets_find_halves_thirds_and_quarters_with_or_without_separators():
+    assert part_offsets(9, 4) == [0, 5]  # two halves and a separator
+    assert part_offsets(12, 3) == [0, 3, 6, 9]  # four parts side by side (and the two halves' ends)
+    assert part_offsets(14, 4) == [0, 5, 10]  # three parts, one separator line between each
+    assert part_offsets(19, 4) == [0, 5, 10, 15]
+    assert part_offsets(7, 2) == [0, 5]  # no whole spacing: the first and the last part only
+
+
+def symmetric_picture(n: int, hidden: int) -> tuple[np.ndarray, np.ndarray]:
+    """A picture symmetric left-right and up-down (a random quarter, mirrored), with a square
+    of its cells hidden by colour 9 in the input."""
+    quarter = RNG.integers(0, 9, size=(n, n))
+    y = np.block([[quarter, quarter[:, ::-1]], [quarter[::-1], quarter[::-1, ::-1]]])
+    x = y.copy()
+    r, c = RNG.integers(0, 2 * n - 2, size=2)
+    x[r : r + hidden, c : c + hidden] = 9
+    return x, y
+
+
+def test_the_outputs_symmetries_are_offered_for_completing_hidden_cells():
+    pairs = [symmetric_picture(3, 2) for _ in range(3)]
+    symmetries = output_symmetries(pairs)
+    flips = {ELEMENT_NAMES.index(n) for n in ("flip left-right", "flip up-down", "rotate 180")}
+    assert {a.dihedral for a in symmetries} == flips and all(a.shift == (0, 0) for a in symmetries)
+    sets = consistent_sets(pairs)
+    assert any(ExactAction() in s.actions and len(s.actions) >= 2 for s in sets)
+
+
+def test_a_symmetry_about_an_off_centre_axis_is_a_reflection_after_a_shift_with_fill():
+    y = np.zeros((7, 7), dtype=int)
+    y[:, :5] = RNG.integers(1, 9, size=(7, 5))
+    y[:, :5] = (y[:, :5] + y[:, 4::-1]) % 9  # symmetric about column 2, off the centre (3) by one
+    found = output_symmetries([(y, y)], max_shift=2)
+    lr = ELEMENT_NAMES.index("flip left-right")
+    assert ExactAction(lr, (0, -2), fill=True) in found or ExactAction(lr, (0, 2), fill=True) in found
+    for action in found:
+        read = reading(action, y, y.shape)
+        assert ((read == y) | (read == -1)).all()
