@@ -208,9 +208,7 @@ def solve_many(
                 on_solution(Solution(task.id, [], time.perf_counter() - start))
                 continue
             plan.seconds = config.fit_seconds
-            plan.restarts = (
-                plan.restarts[:1] + [r for r in plan.restarts[1:] if r.exact] + [Restart(r) for r in range(1, restarts)]
-            )
+            plan.restarts = [r for r in plan.restarts if r.exact] + [Restart(r) for r in range(restarts)]
             build_plain = _with_all_experts(plan) if (on_gpu if all_experts is None else all_experts) else None
             run = _TaskRun(plan, start)
             per_run = max(1, config.steps // max(1, restarts))

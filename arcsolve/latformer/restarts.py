@@ -60,14 +60,15 @@ def plan_restarts(
     exact: int = EXACT_RESTARTS,
     max_heads: int = MAX_HEADS,
 ) -> list[Restart]:
-    """The restarts of a task, in the order they run: plain restart 0 (which alone solves
-    most single-action tasks), then up to `exact` exact ones from the best-ranked action
-    sets, then the other plain ones."""
+    """The restarts of a task, in the order they run: up to `exact` exact ones from the
+    best-ranked action sets (fitted with rounded gates, they settle in a few steps when
+    their actions are right), then the plain ones (which find the actions by gradient
+    descent, composed over the layers, where no exact start explains the pairs)."""
     pairs = [(x.cpu().numpy(), y.cpu().numpy()) for x, y in examples]
     sets = consistent_sets(pairs, list(zip(tests, out_shapes, strict=True)), max_heads) if exact else []
     starts = [Restart(plain + i, s) for i, s in enumerate(sets[:exact])]
     plains = [Restart(r) for r in range(plain)]
-    return plains[:1] + starts + plains[1:]
+    return starts + plains
 
 
 def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
