@@ -228,6 +228,43 @@ def output_symmetries(
     return found
 
 
+def output_periods(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], max_period: int = 12, most: int = 4, shift_bits: int = 5
+) -> list[ExactAction]:
+    """Translations (shifts with fill, up to `max_period` cells per axis) under which every
+    train output is its own image on at least half its cells: the periods of a repeating
+    pattern, the views its hidden cells are repaired from (a multiple of a period reaches
+    past a hidden run longer than it). At most `most`, the shortest first; none unless every
+    output has its input's shape."""
+    if any(x.shape != y.shape for x, y in pairs):
+        return []
+    steps = range(-max_period, max_period + 1)
+    shifts = sorted(
+        (s for s in itertools.product(steps, steps) if s != (0, 0)), key=lambda s: (abs(s[0]) + abs(s[1]), s)
+    )
+    found: list[ExactAction] = []
+    for dr, dc in shifts:
+        ok = True
+        for _, y in pairs:
+            h, w = y.shape
+            if (h - abs(dr)) * (w - abs(dc)) < 0.5 * h * w:
+                ok = False
+                break
+            # output cell (i, j) reads (i − dr, j − dc): a quick screen in numpy, the
+            # kernels' own reading decides below
+            here = y[max(dr, 0) : h + min(dr, 0), max(dc, 0) : w + min(dc, 0)]
+            there = y[max(-dr, 0) : h + min(-dr, 0), max(-dc, 0) : w + min(-dc, 0)]
+            if not np.array_equal(here, there):
+                ok = False
+                break
+        action = ExactAction(0, (dr, dc), fill=True)
+        if ok and all(_is_image(action, y, shift_bits) for _, y in pairs):
+            found.append(action)
+            if len(found) == most:
+                break
+    return found
+
+
 def _is_image(action: ExactAction, y: np.ndarray, shift_bits: int) -> bool:
     """Is y its own image under `action` (the model's reading), on at least half its cells?"""
     read = reading(action, y, y.shape, shift_bits)
@@ -260,10 +297,11 @@ def consistent_sets(
     under which every train output is a function of the heads' readings, cell by cell; the
     simplest first, then those that leave fewer test and held-out cells unexplained. Sets
     of three or four heads are tried among the crops (parts) and the outputs' symmetries
-    (`output_symmetries`) only."""
+    and periods (`output_symmetries`, `output_periods`) only."""
     (x0, y0) = pairs[0]
-    symmetries = output_symmetries(pairs, shift_bits=shift_bits)
-    candidates = candidate_actions(x0.shape, y0.shape) + [a for a in symmetries if a.shift != (0, 0)]
+    symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
+    candidates = candidate_actions(x0.shape, y0.shape)
+    candidates += [a for a in symmetries if a not in candidates]
     usable = []
     read: dict[ExactAction, list[np.ndarray]] = {}
     test_read: dict[ExactAction, list[np.ndarray]] = {}

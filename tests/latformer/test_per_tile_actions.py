@@ -9,6 +9,7 @@ from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_actions import (
     ExactAction,
     consistent_sets,
+    output_periods,
     output_symmetries,
     part_offsets,
     per_tile_sets,
@@ -185,3 +186,21 @@ def test_a_symmetry_about_an_off_centre_axis_is_a_reflection_after_a_shift_with_
     for action in found:
         read = reading(action, y, y.shape)
         assert ((read == y) | (read == -1)).all()
+
+
+def test_the_outputs_periods_are_offered_for_repairing_a_repeating_pattern():
+    tile = RNG.integers(1, 9, size=(3, 4))
+    pairs = []
+    for shape in [(9, 12), (12, 8)]:
+        y = np.tile(tile, (shape[0] // 3, shape[1] // 4))
+        x = y.copy()
+        x[4:6, 2:4] = 0
+        pairs.append((x, y))
+    periods = output_periods(pairs)
+    assert [a.shift for a in periods] == [(-3, 0), (3, 0), (0, -4), (0, 4)]
+    assert all(a.fill and a.dihedral == 0 for a in periods)
+    for action in periods:  # each a translation of every output onto itself, as the model reads it
+        for _, y in pairs:
+            read = reading(action, y, y.shape)
+            assert ((read == y) | (read == -1)).all()
+    assert any(ExactAction() in s.actions and set(s.actions) & set(periods) for s in consistent_sets(pairs))
