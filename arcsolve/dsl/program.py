@@ -62,16 +62,6 @@ def _piece(program: Program, colours: tuple) -> str:
     return text + " [" + ",".join(map(str, colours)) + "]" if colours else text
 
 
-def program_cost(program: Program) -> float:
-    """Simplicity score (lower is simpler): the sum of the steps' costs; an overlay costs
-    its pieces' programs plus one per piece."""
-    return sum(
-        sum(program_cost(p) + 1.0 for p, _ in step.params[1]) if step.name == OVERLAY
-        else PRIMITIVES[step.name].cost
-        for step in program
-    )
-
-
 def run_overlay(grid: np.ndarray, base: str, pieces: tuple) -> np.ndarray | None:
     """Run the pieces' sub-programs on the grid and lay their outputs on the base, in order."""
     outs = [run_program(p, grid) for p, _ in pieces]
