@@ -92,12 +92,12 @@ def explained_bits(targets: Sequence[Array]) -> float:
     return sum(t.size for t in targets) * math.log2(max(2, colours))
 
 
-def significant(length: float, targets: Sequence[Array]) -> bool:
-    """Whether a program of this description length is shorter, in bits, than the train
-    outputs it rebuilds: one that is not (a pick of one colour cell on three pairs, after a
-    step that changes nothing they show) explains them no better than chance among all the
-    programs of its length."""
-    return length * BITS_PER_UNIT <= explained_bits(targets)
+def significant(length: float, bits: float) -> bool:
+    """Whether a program of this description length is shorter than `bits`, what the train
+    outputs it rebuilds hold (`explained_bits`): one that is not (a pick of one colour cell
+    on three pairs, after a step that changes nothing they show) explains them no better
+    than chance among all the programs of its length."""
+    return length * BITS_PER_UNIT <= bits
 
 
 def fit_colours(table: Array, out: Array, target: Array) -> bool:

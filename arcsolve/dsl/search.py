@@ -56,6 +56,7 @@ from arcsolve.dsl.occam import (
     MIN_HELD_OUT,
     UNSET,
     description_length,
+    explained_bits,
     fit_colours,
     full_map,
     holds_out,
@@ -221,6 +222,7 @@ class _Search:
         self.order = sorted(range(self.n_train), key=lambda k: self.train_in[k].size)
         self.facts: Facts = task_facts(self.train_in, self.targets)
         self.fits = size_rule(self.train_in, self.targets)
+        self.bits = explained_bits(self.targets)  # what a verified program must be shorter than
         self.found: list[Found] = []
         self.verified_found: list[Found] = []
         self.seen: set[int] = set()
@@ -289,7 +291,7 @@ class _Search:
         program = program + tail
         length = description_length(program)
         doubt = "" if general else "learned, does not hold out a train pair"
-        if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.targets):
+        if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.bits):
             doubt = "no shorter than the train outputs it rebuilds"
         found = Found(program, tuple(test_out), length, sized, doubt=doubt)
         self.found.append(found)
