@@ -1,31 +1,33 @@
 """Breadth-first program search over the DSL, verified on the train pairs.
 
 A search state is the tuple of grids a program produces on every train and test input at
-once, so the work is shared across test inputs and equal states (same grids everywhere)
-are explored once. Level by level, every inferred step is applied to every stored state; a
+once, so the work is shared across test inputs and equal states (same grids everywhere) are
+explored once. Level by level, every inferred step is applied to every stored state; a
 program is accepted if it reproduces each train output exactly, directly or after a
-cell-wise colour map fitted on the train pairs. One whose test outputs have a size that
-the train pairs' pattern does not allow (a crop giving 6×6 where every train output is
-7×7) is kept as an unverified guess, and does not end the search; so is one whose colour
-map or learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`:
-fitted on the other pairs, it must predict each one). Answers rank by description length
+cell-wise colour map fitted on the train pairs. One whose test outputs have a size that the
+train pairs' pattern does not allow (a crop giving 6×6 where every train output is 7×7) is
+kept as an unverified guess, and does not end the search; so is one whose colour map or
+learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`: fitted on
+the other pairs, it must predict each one), or that is longer than the train outputs it
+rebuilds (`arcsolve.dsl.occam.significant`). Answers rank by description length
 (`arcsolve.dsl.occam.description_length`: steps, parameters and the entries a model
-learned), the verified ones first, one per distinct test prediction. The last step is evaluated lazily, pair by pair from the smallest input, and
-skips steps whose shape effect cannot give the target sizes; this cheap pass also looks
-one step ahead before each level is expanded in full, and a level's states are visited
-closest to the targets first. Step results are remembered per task, since the full
-expansion asks again what the lookahead asked. The clock is checked at every step.
+learned), the verified ones first, one per distinct test prediction. The last step is
+evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
+cannot give the target sizes; this cheap pass also looks one step ahead before each level is
+expanded in full, and a level's states are visited closest to the targets first. Step
+results are remembered per task, since the full expansion asks again what the lookahead
+asked. The clock is checked at every step.
 
-The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and the
-moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs before the
-deeper search (at half the budget if the first passes still run then); they never end
-the search. When the search is over, a table from a few features of each cell to its
-new colour is fitted on the train pairs (`arcsolve.dsl.learned.cell_tables`). States with the target sizes are also kept as pieces
-(`arcsolve.dsl.compose`): if no program verified, a few pieces that are each right where
-they draw are overlaid. Then, in the time left, tables are fitted on the few states nearest
-the targets (a step that does most of the work, then a table that finishes it), and the
-stamps and moves not yet fitted to the end. The last fifth of the budget is kept for these
-(`END_SHARE`); they stop at 95 % of it.
+The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and
+the moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs
+before the deeper search (at half the budget if the first passes still run then); they never
+end the search. When the search is over, a table from a few features of each cell to its new
+colour is fitted on the train pairs (`arcsolve.dsl.learned.cell_tables`). States with the
+target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no program verified, a few
+pieces that are each right where they draw are overlaid. Then, in the time left, tables are
+fitted on the few states nearest the targets (a step that does most of the work, then a
+table that finishes it), and the stamps and moves not yet fitted to the end. The last fifth
+of the budget is kept for these (`END_SHARE`); they stop at 95 % of it.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same

@@ -53,7 +53,7 @@ def test_answers_rank_verified_first_then_shortest():
     out = [np.zeros((1, 1), dtype=np.int8)]
     long = Found((Step("rot90"), Step("rot90")), (out[0] + 1,), 2.0)
     short = Found((Step("crop_bbox"),), (out[0] + 2,), 1.0)
-    learned = Found((Step("recolor", (((1, 2),),)),), (out[0] + 3,), 0.5, doubt="learned, does not hold out a train pair")
+    learned = Found((Step("recolor", (((1, 2),),)),), (out[0] + 3,), 0.5, doubt="does not hold out")
     unsized = Found((Step("flip_h"),), (out[0] + 4,), 0.1, sized=False)
     same = Found((Step("rot180"), Step("rot180"), Step("rot180")), (out[0] + 2,), 3.0)
     assert distinct([unsized, learned, long, same, short]) == [short, long, unsized, learned]

@@ -11,9 +11,9 @@ from arcsolve.dsl import registry as P
 from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay, stack
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.memo import clear_memos, grid_memo
+from arcsolve.dsl.occam import description_length
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.primitives.objects import label, objects, select, split
-from arcsolve.dsl.occam import description_length
 from arcsolve.dsl.program import OVERLAY, Step, format_program, run_program
 from tests.grids import eq, flood_labels, g
 
