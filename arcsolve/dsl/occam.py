@@ -102,10 +102,13 @@ def significant(length: float, bits: float) -> bool:
 
 def fit_colours(table: Array, out: Array, target: Array) -> bool:
     """Extend the colour table (-1 = unset) so that table[out] == target; False if impossible."""
-    o, t = out.ravel(), target.ravel()
+    o, t = out.ravel(), target.ravel().astype(table.dtype, copy=False)
     trial = table.copy()
     trial[o] = t  # a colour sent to two targets keeps one of them, which the check below refutes
-    if (trial[o] != t).any() or ((table >= 0) & (trial != table)).any():
+    # arrays of one dtype compared as bytes: the search asks this of most steps it tries
+    if trial[o].tobytes() != t.tobytes():
+        return False
+    if np.where(table >= 0, table, trial).tobytes() != trial.tobytes():  # a colour set before changed
         return False
     table[:] = trial
     return True

@@ -82,6 +82,11 @@ def apply_step(step: Step, grid: np.ndarray) -> np.ndarray | None:
     return out
 
 
+def grid_key_of(grid: np.ndarray) -> tuple:
+    """What tells a grid from another in `StepCache`: its shape, dtype and bytes."""
+    return grid.shape, grid.dtype.char, grid.tobytes()
+
+
 class StepCache:
     """apply_step remembered on the step and the grid's shape, dtype and bytes, up to maxsize
     results: the search asks the same step of the same grid again (the lookahead pass and the
@@ -91,8 +96,10 @@ class StepCache:
         self.maxsize = maxsize
         self.results: dict = {}
 
-    def __call__(self, step: Step, grid: np.ndarray) -> np.ndarray | None:
-        key = (step, grid.shape, grid.dtype.char, grid.tobytes())
+    def __call__(self, step: Step, grid: np.ndarray, grid_key: tuple | None = None) -> np.ndarray | None:
+        """The step's result on the grid; `grid_key` is the grid's `grid_key`, if the caller
+        has it already (a state's grids are asked of every step in turn)."""
+        key = (step, grid_key or grid_key_of(grid))
         if key in self.results:
             return self.results[key]
         out = apply_step(step, grid)

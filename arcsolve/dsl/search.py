@@ -71,6 +71,7 @@ from arcsolve.dsl.program import (
     Step,
     StepCache,
     format_program,
+    grid_key_of,
 )
 from arcsolve.dsl.registry import PRIMITIVES
 from arcsolve.solution import Candidate, Solution, SolveConfig
@@ -306,12 +307,13 @@ class _Search:
 
     def expand(self, program: Program, state: State, frontier: list) -> bool:
         """Apply every step to a stored state, keeping new states; False when time is up."""
+        keys = [grid_key_of(g) for g in state]
         for step in self.steps(state, last=False):
             if self.out_of_time():
                 return False
             new = []
-            for g in state:
-                g = self.apply(step, g)
+            for g, key in zip(state, keys, strict=True):
+                g = self.apply(step, g, key)
                 if g is None:
                     break
                 new.append(g)
@@ -413,18 +415,20 @@ class _Search:
     def finish(self, program: Program, state: State) -> bool:
         """Try every last step on a state, pair by pair from the smallest input, stopping at the
         first mismatch (most steps fail on the first pair, so the cheapest pair goes first)."""
+        keys = [grid_key_of(g) for g in state]
         for step in self.steps(state, last=True):
             if self.out_of_time():
                 return False
             table = UNSET.copy()
             train_out = list(state[: self.n_train])
             for k in self.order:
-                g, target = self.apply(step, state[k]), self.targets[k]
+                g, target = self.apply(step, state[k], keys[k]), self.targets[k]
                 if g is None or g.shape != target.shape or not fit_colours(table, g, target):
                     break
                 train_out[k] = g
             else:
-                test_out = [self.apply(step, g) for g in state[self.n_train :]]
+                test_out = [self.apply(step, g, key) for g, key in zip(state[self.n_train :], keys[self.n_train :],
+                                                                       strict=True)]
                 if all(g is not None for g in test_out):
                     self.accept(program + (step,), train_out, test_out, before=state[: self.n_train])
         return True

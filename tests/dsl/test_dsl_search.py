@@ -278,9 +278,9 @@ def test_last_steps_are_tried_on_the_smallest_train_input_first(monkeypatch):
     asked = []
     original = searcher.apply
 
-    def apply(step, grid):
+    def apply(step, grid, grid_key=None):
         asked.append(grid.shape)
-        return original(step, grid)
+        return original(step, grid, grid_key)
 
     monkeypatch.setattr(searcher, "apply", apply)
     searcher.finish((), tuple(searcher.train_in + searcher.test_in))
