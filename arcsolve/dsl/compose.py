@@ -73,6 +73,7 @@ class Cover:
         self.base_flat = np.concatenate([b.ravel() for b in bases])
         self.target_flat = np.concatenate([t.ravel() for t in targets])
         self.need = self.base_flat != self.target_flat
+        self.starts = np.cumsum([0, *(t.size for t in targets)]).tolist()  # each pair's first cell
         self.rows: list[Array] = []
         self.keys: list = []
         self.seen: set[bytes] = set()
@@ -106,16 +107,37 @@ class Cover:
         """Keys of at most max_pieces pieces that together cover every needed cell, or None."""
         if not self.ok or not self.rows or not self.need.any():
             return None
+        chosen = _cover(np.stack(self.rows), self.need, max_pieces)
+        return None if chosen is None or len(chosen) < 2 else [self.keys[i] for i in chosen]
+
+    def holds_out(self, max_pieces: int = MAX_PIECES) -> bool:
+        """Whether, for each train pair, the pieces chosen greedily to cover the other pairs
+        also cover it: an overlay that generalizes, rather than one piece per pair's quirk."""
         rows = np.stack(self.rows)
-        left = self.need.copy()
-        chosen = []
-        for _ in range(max_pieces):
-            gains = (rows & left).sum(1)
-            best = int(gains.argmax())  # ties go to the first piece found, the simplest
-            if gains[best] == 0:
-                return None
-            chosen.append(self.keys[best])
-            left &= ~rows[best]
-            if not left.any():
-                return chosen if len(chosen) > 1 else None
-        return None
+        for start, stop in zip(self.starts[:-1], self.starts[1:], strict=True):
+            others = self.need.copy()
+            others[start:stop] = False
+            chosen = _cover(rows, others, max_pieces)
+            if chosen is None or not chosen:
+                return False
+            covered = rows[chosen].any(0)
+            if (self.need[start:stop] & ~covered[start:stop]).any():
+                return False
+        return True
+
+
+def _cover(rows: Array, need: Array, max_pieces: int) -> list[int] | None:
+    """Rows, most newly covered cells first, that together cover every needed cell (at most
+    max_pieces of them), or None."""
+    left = need.copy()
+    chosen: list[int] = []
+    while left.any():
+        if len(chosen) == max_pieces:
+            return None
+        gains = (rows & left).sum(1)
+        best = int(gains.argmax())  # ties go to the first piece found, the simplest
+        if gains[best] == 0:
+            return None
+        chosen.append(best)
+        left &= ~rows[best]
+    return chosen

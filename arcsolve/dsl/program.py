@@ -62,16 +62,6 @@ def _piece(program: Program, colours: tuple) -> str:
     return text + " [" + ",".join(map(str, colours)) + "]" if colours else text
 
 
-def program_cost(program: Program) -> float:
-    """Simplicity score (lower is simpler): the sum of the steps' costs; an overlay costs
-    its pieces' programs plus one per piece."""
-    return sum(
-        sum(program_cost(p) + 1.0 for p, _ in step.params[1]) if step.name == OVERLAY
-        else PRIMITIVES[step.name].cost
-        for step in program
-    )
-
-
 def run_overlay(grid: np.ndarray, base: str, pieces: tuple) -> np.ndarray | None:
     """Run the pieces' sub-programs on the grid and lay their outputs on the base, in order."""
     outs = [run_program(p, grid) for p, _ in pieces]
@@ -92,6 +82,11 @@ def apply_step(step: Step, grid: np.ndarray) -> np.ndarray | None:
     return out
 
 
+def grid_key_of(grid: np.ndarray) -> tuple:
+    """What tells a grid from another in `StepCache`: its shape, dtype and bytes."""
+    return grid.shape, grid.dtype.char, grid.tobytes()
+
+
 class StepCache:
     """apply_step remembered on the step and the grid's shape, dtype and bytes, up to maxsize
     results: the search asks the same step of the same grid again (the lookahead pass and the
@@ -101,8 +96,10 @@ class StepCache:
         self.maxsize = maxsize
         self.results: dict = {}
 
-    def __call__(self, step: Step, grid: np.ndarray) -> np.ndarray | None:
-        key = (step, grid.shape, grid.dtype.char, grid.tobytes())
+    def __call__(self, step: Step, grid: np.ndarray, grid_key: tuple | None = None) -> np.ndarray | None:
+        """The step's result on the grid; `grid_key` is the grid's `grid_key`, if the caller
+        has it already (a state's grids are asked of every step in turn)."""
+        key = (step, grid_key or grid_key_of(grid))
         if key in self.results:
             return self.results[key]
         out = apply_step(step, grid)

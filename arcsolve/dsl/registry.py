@@ -465,9 +465,10 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(feature_cell, "feature"),
     _p(upscale_by_colours),
     *(_p(*row) for family in FAMILIES for row in family.REGISTRY),
-    _p(cell_rule, "cell_rule", shape="same", cost=2.0),
-    _p(recolor, "learned", shape="same", cost=0.5),
-    _p(cell_table, "learned", shape="same", cost=5.0),  # after every program of the search
-    _p(stamp_around, "learned", shape="same", cost=20.0),  # after the tables and overlays (tried after both)
-    _p(move_objects, "learned", shape="same", cost=20.0),  # likewise, after the stamps
+    # learned steps: their description length grows with what they learned (`arcsolve.dsl.occam`)
+    _p(cell_rule, "cell_rule", shape="same"),
+    _p(recolor, "learned", shape="same", cost=0.0),  # a colour map costs its entries alone
+    _p(cell_table, "learned", shape="same"),
+    _p(stamp_around, "learned", shape="same"),
+    _p(move_objects, "learned", shape="same"),
 )})

@@ -1,29 +1,33 @@
 """Breadth-first program search over the DSL, verified on the train pairs.
 
 A search state is the tuple of grids a program produces on every train and test input at
-once, so the work is shared across test inputs and equal states (same grids everywhere)
-are explored once. Level by level, every inferred step is applied to every stored state; a
+once, so the work is shared across test inputs and equal states (same grids everywhere) are
+explored once. Level by level, every inferred step is applied to every stored state; a
 program is accepted if it reproduces each train output exactly, directly or after a
-cell-wise colour map fitted on the train pairs. One whose test outputs have a size that
-the train pairs' pattern does not allow (a crop giving 6×6 where every train output is
-7×7) is kept as an unverified guess, ranked after every other program, and does not end
-the search. The last step is evaluated lazily, pair by pair from the smallest input, and
-skips steps whose shape effect cannot give the target sizes; this cheap pass also looks
-one step ahead before each level is expanded in full, and a level's states are visited
-closest to the targets first. Step results are remembered per task, since the full
-expansion asks again what the lookahead asked. The clock is checked at every step.
+cell-wise colour map fitted on the train pairs. One whose test outputs have a size that the
+train pairs' pattern does not allow (a crop giving 6×6 where every train output is 7×7) is
+kept as an unverified guess, and does not end the search; so is one whose colour map or
+learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`: fitted on
+the other pairs, it must predict each one), or that is longer than the train outputs it
+rebuilds (`arcsolve.dsl.occam.significant`). Answers rank by description length
+(`arcsolve.dsl.occam.description_length`: steps, parameters and the entries a model
+learned), the verified ones first, one per distinct test prediction. The last step is
+evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
+cannot give the target sizes; this cheap pass also looks one step ahead before each level is
+expanded in full, and a level's states are visited closest to the targets first. Step
+results are remembered per task, since the full expansion asks again what the lookahead
+asked. The clock is checked at every step.
 
-The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and the
-moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs before the
-deeper search (at half the budget if the first passes still run then); they rank after
-everything else. When the search is over, a table from a few features of each cell to its
-new colour is fitted on the train pairs (`arcsolve.dsl.learned.cell_tables`); it ranks after the
-programs found. States with the target sizes are also kept as pieces
-(`arcsolve.dsl.compose`): if no program verified, a few pieces that are each right where
-they draw are overlaid. Then, in the time left, tables are fitted on the few states nearest
-the targets (a step that does most of the work, then a table that finishes it), and the
-stamps and moves not yet fitted to the end. The last fifth of the budget is kept for these
-(`END_SHARE`); they stop at 95 % of it.
+The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and
+the moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs
+before the deeper search (at half the budget if the first passes still run then); they never
+end the search. When the search is over, a table from a few features of each cell to its new
+colour is fitted on the train pairs (`arcsolve.dsl.learned.cell_tables`). States with the
+target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no program verified, a few
+pieces that are each right where they draw are overlaid. Then, in the time left, tables are
+fitted on the few states nearest the targets (a step that does most of the work, then a
+table that finishes it), and the stamps and moves not yet fitted to the end. The last fifth
+of the budget is kept for these (`END_SHARE`); they stop at 95 % of it.
 
 A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
 by a permutation taken from its input: one whose inputs use different colours in the same
@@ -49,6 +53,17 @@ from arcsolve.dsl.learned.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.learned.object_moves import apply_moves, fit_move_models
 from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from arcsolve.dsl.memo import clear_memos
+from arcsolve.dsl.occam import (
+    MAX_FEW_PAIRS_ENTRIES,
+    MIN_HELD_OUT,
+    UNSET,
+    description_length,
+    explained_bits,
+    fit_colours,
+    full_map,
+    holds_out,
+    significant,
+)
 from arcsolve.dsl.params import PARAMS, Facts, task_facts
 from arcsolve.dsl.program import (
     OVERLAY,
@@ -56,7 +71,7 @@ from arcsolve.dsl.program import (
     Step,
     StepCache,
     format_program,
-    program_cost,
+    grid_key_of,
 )
 from arcsolve.dsl.registry import PRIMITIVES
 from arcsolve.solution import Candidate, Solution, SolveConfig
@@ -83,18 +98,25 @@ VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered 
 EARLY_SHARE = 0.1  # of the time budget, at most, for the stamps and again for the moves before the deeper search
 EARLY_AT = 0.5  # of the time budget: the stamps and moves go then if the first passes still run
 _END = object()
-_UNSET = np.full(10, -1, dtype=np.int8)  # a colour table with no colour mapped yet
 
 
 @dataclass(frozen=True)
 class Found:
-    """A train-verified program and its predictions for the test inputs."""
+    """A program that reproduces every train pair, and its predictions for the test inputs.
+    It is verified if its test sizes fit the train pairs' pattern, what it learned from the
+    train outputs holds out (`arcsolve.dsl.occam.holds_out`) and it is shorter than they are
+    (`arcsolve.dsl.occam.significant`); else it is a guess."""
 
     program: Program
     outputs: tuple[Array, ...]
-    cost: float
+    length: float  # its description length (`arcsolve.dsl.occam.description_length`)
     sized: bool = True  # its test outputs have a size the train pairs' size pattern allows
     view: str = ""  # the `VIEWS` entry it was found in; "" for the task as given
+    doubt: str = ""  # why it is a guess although its test sizes fit: "" when it is not
+
+    @property
+    def verified(self) -> bool:
+        return self.sized and not self.doubt
 
 
 def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Shape, Shape], bool]:
@@ -115,17 +137,6 @@ def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Sh
     if not rules:
         return lambda i, o: True
     return lambda i, o: any(rule(i, o) for rule in rules)
-
-
-def _fit_colours(table: Array, out: Array, target: Array) -> bool:
-    """Extend the colour table (-1 = unset) so that table[out] == target; False if impossible."""
-    o, t = out.ravel(), target.ravel()
-    trial = table.copy()
-    trial[o] = t  # a colour sent to two targets keeps one of them, which the check below refutes
-    if (trial[o] != t).any() or ((table >= 0) & (trial != table)).any():
-        return False
-    table[:] = trial
-    return True
 
 
 def _map_is_general(mapping: tuple[tuple[int, int], ...], outputs: Sequence[Array]) -> bool:
@@ -214,8 +225,9 @@ class _Search:
         self.order = sorted(range(self.n_train), key=lambda k: self.train_in[k].size)
         self.facts: Facts = task_facts(self.train_in, self.targets)
         self.fits = size_rule(self.train_in, self.targets)
+        self.bits = explained_bits(self.targets)  # what a verified program must be shorter than
         self.found: list[Found] = []
-        self.sized_found: list[Found] = []
+        self.verified_found: list[Found] = []
         self.seen: set[int] = set()
         self.apply = StepCache(MAX_CACHED)
         self.resized = any(i.shape != t.shape for i, t in zip(self.train_in, self.targets, strict=True))
@@ -258,12 +270,15 @@ class _Search:
             out.extend(Step(prim.name, tuple(params)) for params in inferred[prim.params])
         return out
 
-    def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array], stops: bool = True):
+    def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array], stops: bool = True,
+               before: Sequence[Array] = (), general: bool | None = None):
         """Record the program if it reproduces the train outputs, after a colour map if needed.
-        A learned model is recorded with `stops` False: it never ends the search (`sized`)."""
-        table = _UNSET.copy()
+        A learned model is recorded with `stops` False: it never ends the search (`verified`).
+        Whether what it learned holds out is `general`, or else checked on `before`, the train
+        grids its last step took (`holds_out`); only a program that holds out ends the search."""
+        table = UNSET.copy()
         for out, target in zip(train_out, self.targets, strict=True):
-            if out.shape != target.shape or not _fit_colours(table, out, target):
+            if out.shape != target.shape or not fit_colours(table, out, target):
                 return
         sized = all(self.fits(i.shape, o.shape) for i, o in zip(self.test_in, test_out, strict=True))
         tail = _colour_step(table)
@@ -272,28 +287,33 @@ class _Search:
                 tail[0].params[0], train_out
             ):
                 return
-            full = np.arange(10, dtype=np.int8)
-            full[table >= 0] = table[table >= 0]
+            full = full_map(table)
             test_out = [full[g] for g in test_out]
+        if general is None:
+            general = holds_out(program, before, train_out, self.targets, tail, self.hard_deadline)
         program = program + tail
-        found = Found(program, tuple(test_out), program_cost(program), sized)
+        length = description_length(program)
+        doubt = "" if general else "learned, does not hold out a train pair"
+        if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.bits):
+            doubt = "no shorter than the train outputs it rebuilds"
+        found = Found(program, tuple(test_out), length, sized, doubt=doubt)
         self.found.append(found)
-        if sized and stops:
-            self.sized_found.append(found)
+        if found.verified and stops:
+            self.verified_found.append(found)
 
-    def sized(self) -> list[Found]:
-        """The programs of the search (not the learners) found whose test outputs have an
-        allowed size: only these stop the search."""
-        return self.sized_found
+    def verified(self) -> list[Found]:
+        """The verified programs of the search (not the learners): only these stop it."""
+        return self.verified_found
 
     def expand(self, program: Program, state: State, frontier: list) -> bool:
         """Apply every step to a stored state, keeping new states; False when time is up."""
+        keys = [grid_key_of(g) for g in state]
         for step in self.steps(state, last=False):
             if self.out_of_time():
                 return False
             new = []
-            for g in state:
-                g = self.apply(step, g)
+            for g, key in zip(state, keys, strict=True):
+                g = self.apply(step, g, key)
                 if g is None:
                     break
                 new.append(g)
@@ -303,7 +323,7 @@ class _Search:
                     continue
                 self.seen.add(key)
                 prog = program + (step,)
-                self.accept(prog, new[: self.n_train], new[self.n_train :])
+                self.accept(prog, new[: self.n_train], new[self.n_train :], before=state[: self.n_train])
                 self.collect(prog, new)
                 if len(self.seen) < self.max_states:
                     frontier.append((prog, tuple(new)))
@@ -368,7 +388,7 @@ class _Search:
                 outs = [apply(g, model) for g in state]
                 if all(o is not None for o in outs):
                     self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :],
-                                stops=False)
+                                stops=False, before=state[: self.n_train])
         for learner in only:
             if learner in FITTED_ONCE and time.monotonic() <= stop:
                 self.learned.add(learner)
@@ -388,25 +408,29 @@ class _Search:
                 outs.append(None if start is None else overlay(start, grids, colours))
             if all(o is not None for o in outs):
                 step = Step(OVERLAY, (cover.base, pieces))
-                self.accept((step,), outs[: self.n_train], outs[self.n_train :])
+                general = (cover.holds_out() if self.n_train >= MIN_HELD_OUT
+                           else len(pieces) <= MAX_FEW_PAIRS_ENTRIES)
+                self.accept((step,), outs[: self.n_train], outs[self.n_train :], general=general)
 
     def finish(self, program: Program, state: State) -> bool:
         """Try every last step on a state, pair by pair from the smallest input, stopping at the
         first mismatch (most steps fail on the first pair, so the cheapest pair goes first)."""
+        keys = [grid_key_of(g) for g in state]
         for step in self.steps(state, last=True):
             if self.out_of_time():
                 return False
-            table = _UNSET.copy()
+            table = UNSET.copy()
             train_out = list(state[: self.n_train])
             for k in self.order:
-                g, target = self.apply(step, state[k]), self.targets[k]
-                if g is None or g.shape != target.shape or not _fit_colours(table, g, target):
+                g, target = self.apply(step, state[k], keys[k]), self.targets[k]
+                if g is None or g.shape != target.shape or not fit_colours(table, g, target):
                     break
                 train_out[k] = g
             else:
-                test_out = [self.apply(step, g) for g in state[self.n_train :]]
+                test_out = [self.apply(step, g, key) for g, key in zip(state[self.n_train :], keys[self.n_train :],
+                                                                       strict=True)]
                 if all(g is not None for g in test_out):
-                    self.accept(program + (step,), train_out, test_out)
+                    self.accept(program + (step,), train_out, test_out, before=state[: self.n_train])
         return True
 
     def distance(self, state: State) -> float:
@@ -431,15 +455,15 @@ class _Search:
         self.collect((), start)
         frontier = [((), start)]
         for depth in range(1, self.max_depth + 1):
-            if self.sized():
+            if self.verified():
                 return
             last = depth == self.max_depth
             frontier.sort(key=lambda item: self.distance(item[1]))
             if last or depth > 1:
                 for program, state in frontier:
-                    if not self.finish(program, state) or (last and len(distinct(self.sized())) >= 2):
+                    if not self.finish(program, state) or (last and len(distinct(self.verified())) >= 2):
                         return
-                if self.sized() or last:
+                if self.verified() or last:
                     return
                 yield
             nxt: list = []
@@ -455,7 +479,7 @@ class _Search:
             return self.found
         return [
             replace(f, outputs=tuple(m[g] for m, g in zip(self.restore, f.outputs, strict=True)),
-                    cost=f.cost + VIEW_COST, view=self.view)
+                    length=f.length + VIEW_COST, view=self.view)
             for f in self.found
         ]
 
@@ -470,17 +494,15 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     run at `EARLY_AT` of it, the learners go then, in the middle of the pass (`_Search.pause`).
     Then each other view searches the programs of length 1 and 2 in at most `VIEW_SHARE` of
     the budget; then the plain view goes on to depth 3 in the time left. Every view stops once
-    one has a program with an allowed test size. Then each view's cell tables on its inputs
-    are tried (`learn`), which rank after every program of the search, so they fill an
-    attempt it leaves free; if no program of the search verifies, overlays of pieces are
-    tried, whether a table did or not. Last, in the time left: each view's tables on the
-    states nearest its targets, then the stamps and the moves not yet fitted to the end
-    (those of the other views), which rank after everything else, so they only fill an
-    attempt that nothing else claims."""
+    one has a verified program. Then each view's cell tables on its inputs are tried
+    (`learn`); if no program of the search verifies, overlays of pieces are tried, whether a
+    table did or not. Last, in the time left: each view's tables on the states nearest its
+    targets, then the stamps and the moves not yet fitted to the end (those of the other
+    views). All of them rank with the programs by description length."""
     views = [plain, *others]
 
     def done() -> bool:
-        return any(view.sized() for view in views)
+        return any(view.verified() for view in views)
 
     def fit_early() -> None:  # cheap on most tasks (`benchmarks/learners.py` times them)
         if done():
@@ -518,10 +540,11 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
 
 
 def distinct(found: Sequence[Found]) -> list[Found]:
-    """The simplest program for each distinct test prediction: those whose test outputs have
-    an allowed size first, simplest first, then the others."""
+    """The shortest program for each distinct test prediction: the verified ones first,
+    shortest first, then the guesses. So the second answer always comes from another program
+    than the first, and never repeats its prediction."""
     best: dict[tuple, Found] = {}
-    for f in sorted(found, key=lambda f: (not f.sized, f.cost)):
+    for f in sorted(found, key=lambda f: (not f.verified, f.length)):
         best.setdefault(tuple((g.shape, g.tobytes()) for g in f.outputs), f)
     return list(best.values())
 
@@ -546,7 +569,8 @@ def _views_for(grids: Sequence[Array]) -> list[str]:
 def search(
     task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES
 ) -> list[Found]:
-    """Train-verified programs for a task, each with distinct test predictions, simplest first.
+    """Programs that reproduce every train pair, each with distinct test predictions: the
+    verified ones first, shortest first (`distinct`), then the guesses.
 
     The task is searched as given and in each view of `_views_for` (colours renumbered per
     pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
@@ -566,8 +590,9 @@ def search(
 
 
 def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES) -> Solution:
-    """Search DSL programs for the task; candidates are the train-verified programs, simplest
-    first, those whose test sizes break the train pairs' pattern last and unverified. With an
+    """Search DSL programs for the task; candidates are the verified programs, shortest first,
+    then as unverified guesses those whose test sizes break the train pairs' pattern or whose
+    learned part does not hold out a train pair. With an
     infinite `config.time_budget` the search is bounded by `max_depth` and `max_states` alone,
     and its answers do not depend on the machine's speed."""
     start = time.monotonic()
@@ -575,10 +600,11 @@ def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_state
         Candidate(
             grids=tuple(Grid.from_numpy(g) for g in f.outputs),
             source="dsl",
-            verified=f.sized,  # one that breaks the size pattern is a guess, however exact on the train pairs
-            score=1.0 / (1.0 + f.cost),
+            verified=f.verified,  # a guess, however exact on the train pairs, if not
+            score=1.0 / (1.0 + f.length),
             detail=(f"{VIEWS[f.view].label}: " if f.view else "") + format_program(f.program)
-            + ("" if f.sized else " (test size unlike the train outputs')"),
+            + ("" if f.sized else " (test size unlike the train outputs')")
+            + (f" ({f.doubt})" if f.doubt else ""),
         )
         for f in search(task, config.time_budget, max_depth, max_states)[:MAX_CANDIDATES]
     ]

@@ -162,7 +162,7 @@ def test_cut_across():
 @pytest.mark.parametrize("task_id, program", [
     ("9edfc990", "fill_touching{1}"),  # the regions beside a 1 flooded with 1
     ("b782dc8a", "checker_flood"),  # a maze flooded from a seed of two alternating colours
-    ("6455b5f5", "fill_regions{largest,1} | fill_regions{smallest,8}"),
+    ("6455b5f5", "fill_regions{smallest,8} | fill_largest_empty{1}"),  # fewer parameters than fill_regions twice
     ("83302e8f", "fill_regions{smallest,3} | recolor{0->4}"),  # sealed cells of a lattice, the open rest
     ("2bee17df", "fill_lanes{3}"),
     ("855e0971", "cut_across"),

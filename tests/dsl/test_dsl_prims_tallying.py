@@ -77,18 +77,22 @@ def test_inference_offers_nothing_on_derived_grids():
     assert PARAMS["classes"]([x.copy() for x in grids], targets, facts) == []
 
 
-@pytest.mark.parametrize("task_id, program", [
-    ("794b24be", "tally_fill{cells -> 4 cells of a 3x3 grid, colour 2}"),  # as many cells as the input's
-    ("ff28f65a", "tally_fill{objects 2 -> 5 cells of a 3x3 grid, colour 1}"),  # one cell per red square
-    ("1fad071e", "tally_fill{blocks 1 -> 4 cells of a 1x5 grid, colour 1}"),  # blue squares, not lone cells
-    ("6e02f1e3", "pick_output{colours: 3 outputs}"),  # one pattern per number of colours
-    ("d4469b4b", "pick_output{main colour: 3 outputs}"),  # one pattern per colour
+@pytest.mark.parametrize("task_id, program, holds_out", [
+    ("794b24be", "tally_fill{cells -> 4 cells of a 3x3 grid, colour 2}", True),  # as many cells as the input's
+    ("ff28f65a", "tally_fill{objects 2 -> 5 cells of a 3x3 grid, colour 1}", False),  # one cell per red square
+    ("1fad071e", "tally_fill{blocks 1 -> 4 cells of a 1x5 grid, colour 1}", False),  # blue squares, not lone cells
+    ("6e02f1e3", "pick_output{colours: 3 outputs}", False),  # one pattern per number of colours
+    ("d4469b4b", "pick_output{main colour: 3 outputs}", True),  # one pattern per colour
 ])
-def test_search_solves_arc_tasks_by_tallying(task_id, program):
+def test_search_solves_arc_tasks_by_tallying(task_id, program, holds_out):
+    """Right on the test among the first two answers; verified only where, fitted on all train
+    pairs but one, it predicts the one left out (ff28f65a's largest count, 1fad071e's and
+    6e02f1e3's one class are each taught by a single pair)."""
     [task] = load_tasks(task_id)
     found = search(task, time_budget=3.0)
-    assert format_program(found[0].program) == program
-    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+    answer = next(f for f in found[:2] if not f.view and format_program(f.program) == program)
+    assert [o.tolist() for o in answer.outputs] == [p.output.to_numpy().tolist() for p in task.test]
+    assert answer.verified is holds_out
 
 
 def test_each_class_is_offered_once():

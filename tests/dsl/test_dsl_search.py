@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from arcsolve.dsl.occam import fit_colours
 from arcsolve.dsl.program import Step, format_program
 from arcsolve.dsl.search import Found as _Found
 from arcsolve.dsl.search import (
@@ -38,14 +39,14 @@ def training() -> dict[str, Task]:
 
 def test_geometric_transform_then_colour_map_is_found_and_printed():
     train = [
-        ([[1, 0], [0, 0]], [[0, 2], [0, 0]]),
-        ([[1, 1], [0, 0]], [[0, 2], [0, 2]]),
+        ([[1, 0, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 2], [0, 0, 0], [0, 0, 0]]),
+        ([[1, 1, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 2], [0, 0, 2], [0, 0, 0]]),
     ]
-    task = make_task(train, [[[0, 0], [1, 0]]])
+    task = make_task(train, [[[0, 0, 0], [1, 0, 0], [0, 0, 0]]])
     solution = solve(task, FAST)
     best = solution.candidates[0]
     assert best.verified and best.source == "dsl"
-    assert best.grids == (Grid.from_numpy([[2, 0], [0, 0]]),)
+    assert best.grids == (Grid.from_numpy([[0, 2, 0], [0, 0, 0], [0, 0, 0]]),)
     assert best.detail in ("rot270 | recolor{1->2}", "transpose | flip_h | recolor{1->2}")
     assert "recolor{1->2}" in best.detail
 
@@ -174,7 +175,7 @@ def test_candidates_have_distinct_predictions_simplest_first():
     assert format_program(found[0].program) == "identity"
     predictions = [f.outputs[0].tobytes() for f in found]
     assert len(predictions) == len(set(predictions))
-    assert [f.cost for f in found] == sorted(f.cost for f in found)
+    assert [f.length for f in found] == sorted(f.length for f in found)
 
 
 def test_size_rule_allows_only_the_sizes_train_pairs_imply():
@@ -197,11 +198,11 @@ def test_a_program_whose_test_size_breaks_the_train_pattern_is_kept_as_a_last_gu
     sizes = [f.outputs[0].shape for f in found]
     assert (3, 3) in sizes  # the crop: kept although the train pattern says 2x2
     assert [f.sized for f in found] == [s == (2, 2) for s in sizes]
-    assert [f.sized for f in found] == sorted((f.sized for f in found), reverse=True)  # sized first
+    assert [f.verified for f in found] == sorted((f.verified for f in found), reverse=True)  # verified first
     crop = found[sizes.index((3, 3))]
     assert format_program(crop.program) == "crop_bbox" and np.array_equal(crop.outputs[0], big)
-    many = _Found((Step("rot90"), Step("rot90"), Step("rot90")), (np.zeros((2, 2), dtype=int),), cost=3.0)
-    unsized = _Found((Step("crop_bbox"),), (np.ones((3, 3), dtype=int),), cost=1.0, sized=False)
+    many = _Found((Step("rot90"), Step("rot90"), Step("rot90")), (np.zeros((2, 2), dtype=int),), length=3.0)
+    unsized = _Found((Step("crop_bbox"),), (np.ones((3, 3), dtype=int),), length=1.0, sized=False)
     assert distinct([unsized, many]) == [many, unsized]
     monkeypatch.setattr("arcsolve.dsl.search.search", lambda task, budget, *limits: [many, unsized])
     sure, guess = solve(make_task(train, [framed(big)], [big]), FAST).candidates
@@ -277,9 +278,9 @@ def test_last_steps_are_tried_on_the_smallest_train_input_first(monkeypatch):
     asked = []
     original = searcher.apply
 
-    def apply(step, grid):
+    def apply(step, grid, grid_key=None):
         asked.append(grid.shape)
-        return original(step, grid)
+        return original(step, grid, grid_key)
 
     monkeypatch.setattr(searcher, "apply", apply)
     searcher.finish((), tuple(searcher.train_in + searcher.test_in))
@@ -288,11 +289,9 @@ def test_last_steps_are_tried_on_the_smallest_train_input_first(monkeypatch):
 
 
 def test_colour_table_is_extended_only_consistently():
-    from arcsolve.dsl.search import _fit_colours
-
     table = np.full(10, -1, dtype=np.int8)
-    assert _fit_colours(table, np.array([[1, 2], [1, 0]]), np.array([[3, 2], [3, 0]]))
+    assert fit_colours(table, np.array([[1, 2], [1, 0]]), np.array([[3, 2], [3, 0]]))
     assert table[:4].tolist() == [0, 3, 2, -1]
-    assert not _fit_colours(table.copy(), np.array([[1]]), np.array([[4]]))  # 1 is already 3
-    assert not _fit_colours(table.copy(), np.array([[5, 5]]), np.array([[6, 7]]))  # 5 -> 6 and 7
-    assert _fit_colours(table, np.array([[5, 1]]), np.array([[6, 3]])) and table[5] == 6
+    assert not fit_colours(table.copy(), np.array([[1]]), np.array([[4]]))  # 1 is already 3
+    assert not fit_colours(table.copy(), np.array([[5, 5]]), np.array([[6, 7]]))  # 5 -> 6 and 7
+    assert fit_colours(table, np.array([[5, 1]]), np.array([[6, 3]])) and table[5] == 6

@@ -177,9 +177,36 @@ def _classes(grids, targets, facts) -> list[tuple]:
     return found
 
 
-REGISTRY: tuple = (  # costlier than a plain step: the train outputs are learned, not derived
-    (tally_fill, "tally", "any", 2.0),
-    (pick_output, "classes", "any", 2.0),
+def refit_tally(tally: Tally, grids: Sequence[Array], targets: Sequence[Array]) -> Tally | None:
+    """The tally of the same feature fitted again on the given pairs: the fill order their
+    outputs teach and their colour; None if they teach none or the counts disagree."""
+    if len({t.shape for t in targets}) != 1 or targets[0].shape != tally.shape:
+        return None
+    fitted = _fill_order(targets)
+    if fitted is None or any(features(g)[tally.feature] != n for g, n in zip(grids, fitted[1], strict=True)):
+        return None
+    colour = tally.colour
+    if colour != -1:
+        colours = {int(c) for t in targets for c in np.unique(t) if c}
+        if colours != {colour}:
+            return None
+    return Tally(tally.feature, colour, fitted[0], tally.shape)
+
+
+def refit_classes(classes: Classes, grids: Sequence[Array], targets: Sequence[Array]) -> Classes | None:
+    """The table of outputs by the same feature fitted again on the given pairs; None if two
+    inputs of one value have different outputs."""
+    outputs: dict[int, tuple] = {}
+    for g, t in zip(grids, targets, strict=True):
+        rows = tuple(map(tuple, t.tolist()))
+        if outputs.setdefault(features(g)[classes.feature], rows) != rows:
+            return None
+    return Classes(classes.feature, tuple(sorted(outputs.items())))
+
+
+REGISTRY: tuple = (  # their description length grows with what they learned (`arcsolve.dsl.occam`)
+    (tally_fill, "tally", "any"),
+    (pick_output, "classes", "any"),
 )
 PARAM_KINDS: dict = {
     "tally": _tallies,

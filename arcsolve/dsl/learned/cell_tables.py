@@ -309,6 +309,22 @@ def fit_tables(grids: Sequence[Array], targets: Sequence[Array], deadline: float
     return tables
 
 
+def fit_table(grids: Sequence[Array], targets: Sequence[Array], names: Sequence[str]) -> CellTable | None:
+    """The table keyed by the given features that explains every train cell, or None: what
+    `fit_tables` would give for those features, fitted again on fewer pairs."""
+    if not same_shapes(grids, targets):
+        return None
+    answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
+    keys = np.concatenate([_keys(g, names) for g in grids])
+    allowed = np.full(_BASE ** len(names), -1, dtype=np.int64)
+    np.bitwise_and.at(allowed, keys, answers)
+    seen = np.bincount(keys, minlength=allowed.size) > 0
+    if (allowed[seen] == 0).any():
+        return None
+    lowest = allowed[seen] & -allowed[seen]
+    return tuple(names), tuple(np.flatnonzero(seen).tolist()), tuple(np.log2(lowest).astype(int).tolist())
+
+
 def apply_table(g: Array, table: CellTable) -> Array | None:
     """Each cell's new colour by the table; None if some cell's key is not in it or its
     answer takes a colour from a direction that sees none."""

@@ -35,6 +35,8 @@ OBJECTS = (("colour", 4), ("colour", 8), ("multi", 8))
 GROUPINGS = ("colour", "all", "size")
 MAX_OBJECTS = 40  # per grid: more is a texture, not objects that move
 MAX_RULE_SETS = 3000  # combinations of the groups' candidate rules tried
+MAX_FOUND = 4  # rule sets kept for one kind of object and grouping
+MAX_REFOUND = 64  # likewise when fitted again on fewer pairs, which more rule sets fit
 MoveModel = tuple  # (objects, grouping, ((group, rule), ...))
 Obj = tuple  # (rows, columns, colours, colour or -1, (top, bottom, left, right))
 
@@ -284,7 +286,8 @@ def _fits_alone(rule: tuple, group, data: list) -> bool:
     return True
 
 
-def _fit(pairs: list[tuple[Array, Array]], kind: tuple, grouping: str, deadline: float | None) -> list[dict]:
+def _fit(pairs: list[tuple[Array, Array]], kind: tuple, grouping: str, deadline: float | None,
+         most: int = MAX_FOUND) -> list[dict]:
     data = []
     for a, b in pairs:
         objs = _objects(a, kind)
@@ -327,7 +330,7 @@ def _fit(pairs: list[tuple[Array, Array]], kind: tuple, grouping: str, deadline:
             continue
         if all(np.array_equal(_draw(a, objs, groups, rules), b) for a, b, objs, groups in data):
             found.append(rules)
-            if len(found) == 4:
+            if len(found) == most:
                 break
     return found
 
@@ -352,6 +355,15 @@ def fit_move_models(grids: list[Array], targets: list[Array], deadline: float | 
             for rules in _fit(pairs, kind, grouping, deadline):
                 models.append((kind, grouping, tuple(sorted(rules.items()))))
     return models
+
+
+def refit_moves(grids: list[Array], targets: list[Array], kind: tuple, grouping: str,
+                deadline: float | None = None) -> list[MoveModel]:
+    """The move models for one kind of object and grouping, fitted again on the given pairs
+    (to check that a model found on every train pair also predicts one left out)."""
+    pairs = list(zip(grids, targets, strict=True))
+    found = _fit(pairs, kind, grouping, deadline, MAX_REFOUND)
+    return [(kind, grouping, tuple(sorted(rules.items()))) for rules in found]
 
 
 def apply_moves(g: Array, model: MoveModel) -> Array | None:

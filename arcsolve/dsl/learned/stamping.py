@@ -167,6 +167,14 @@ def fit_stamp_models(grids: list[Array], targets: list[Array], deadline: float |
     return models
 
 
+def refit_stamps(grids: list[Array], targets: list[Array], kind: str) -> list[StampModel]:
+    """The models of one kind, each tier's, fitted again on the given pairs (to check that a
+    model found on every train pair also predicts one left out)."""
+    pairs = list(zip(grids, targets, strict=True))
+    models = (_model(pairs, kind, min_support) for min_support in (2, 1))
+    return [m for m in models if m is not None]
+
+
 def apply_stamps(g: Array, model: StampModel) -> Array | None:
     """Paint every source's stamp onto g (None on an unseen source or disagreeing stamps)."""
     kind, reach, entries = model

@@ -1,0 +1,149 @@
+"""Occam's razor for the search's answers (`arcsolve.dsl.occam`): description lengths, the
+ranking they give, and learned models held to leave-one-pair-out."""
+
+import numpy as np
+import pytest
+
+from arcsolve.dsl.compose import Cover
+from arcsolve.dsl.families.tallying import Classes
+from arcsolve.dsl.learned.cell_tables import fit_tables
+from arcsolve.dsl.occam import (
+    BITS_PER_UNIT,
+    MAX_FEW_PAIRS_ENTRIES,
+    description_length,
+    explained_bits,
+    holds_out,
+    learned_size,
+    significant,
+)
+from arcsolve.dsl.program import OVERLAY, Step, format_program
+from arcsolve.dsl.search import Found, distinct, search, solve
+from arcsolve.solution import SolveConfig
+from arcsolve.tasks import Task
+
+
+def g(rows) -> np.ndarray:
+    return np.array(rows, dtype=np.int8)
+
+
+def make_task(train, test_inputs) -> Task:
+    return Task.model_validate({
+        "id": "synthetic",
+        "train": [{"input": i, "output": o} for i, o in train],
+        "test": [{"input": i, "output": None} for i in test_inputs],
+    })
+
+
+def test_description_length_counts_steps_parameters_and_learned_entries():
+    assert description_length(()) == 0.0
+    assert description_length((Step("rot90"),)) == 1.0
+    assert description_length((Step("crop_object", ("largest", "colour4")),)) == pytest.approx(1.2)
+    assert description_length((Step("recolor", (((1, 2), (3, 4)),)),)) == pytest.approx(1.0)  # two entries
+    table = (("zero",), (0, 1), (0, 12))  # a cell table of two keys
+    assert learned_size(Step("cell_table", (table,))) == 2
+    assert description_length((Step("flip_h"), Step("cell_table", (table,)))) == pytest.approx(3.0)
+    classes = Classes("colours", ((1, ((1,),)), (2, ((2,),)), (3, ((3,),))))
+    assert description_length((Step("pick_output", (classes,)),)) == pytest.approx(2.5)  # three classes
+    pieces = (((Step("flip_h"),), ()), ((Step("extend_lines", ("down",)),), (2,)))
+    assert learned_size(Step(OVERLAY, ("input", pieces))) == 2
+    assert learned_size(Step("rot90")) is None
+
+
+def test_answers_rank_verified_first_then_shortest():
+    out = [np.zeros((1, 1), dtype=np.int8)]
+    long = Found((Step("rot90"), Step("rot90")), (out[0] + 1,), 2.0)
+    short = Found((Step("crop_bbox"),), (out[0] + 2,), 1.0)
+    learned = Found((Step("recolor", (((1, 2),),)),), (out[0] + 3,), 0.5, doubt="does not hold out")
+    unsized = Found((Step("flip_h"),), (out[0] + 4,), 0.1, sized=False)
+    same = Found((Step("rot180"), Step("rot180"), Step("rot180")), (out[0] + 2,), 3.0)
+    assert distinct([unsized, learned, long, same, short]) == [short, long, unsized, learned]
+
+
+def test_a_colour_map_each_pair_teaches_alone_does_not_hold_out():
+    inputs = [g([[1, 0]]), g([[2, 0]]), g([[3, 0]])]
+    lookup = [g([[4, 0]]), g([[5, 0]]), g([[6, 0]])]  # 1->4, 2->5, 3->6: each seen once
+    step = Step("recolor", (((1, 4), (2, 5), (3, 6)),))
+    assert not holds_out((), inputs, inputs, lookup, (step,))
+    shared = [g([[1, 7]]), g([[2, 7]]), g([[3, 7]])]  # 0->7 in every pair
+    assert holds_out((), inputs, inputs, shared, (Step("recolor", (((0, 7),),)),))
+
+
+def test_with_two_pairs_a_learned_model_must_be_small():
+    inputs, targets = [g([[1]]), g([[2]])], [g([[1]]), g([[2]])]
+    small = Step("recolor", (tuple((c, c + 1) for c in range(MAX_FEW_PAIRS_ENTRIES)),))
+    large = Step("recolor", (tuple((c, c + 1) for c in range(MAX_FEW_PAIRS_ENTRIES + 1)),))
+    assert holds_out((), inputs, inputs, targets, (small,))
+    assert not holds_out((), inputs, inputs, targets, (large,))
+
+
+def test_a_cell_table_that_memorises_each_pair_is_rejected_by_leave_one_out():
+    # each input's one non-zero colour becomes a colour that only its own pair shows
+    inputs = [g([[1, 0, 0]]), g([[0, 2, 0]]), g([[0, 0, 3]])]
+    memorised = [g([[4, 0, 0]]), g([[0, 5, 0]]), g([[0, 0, 6]])]
+    [table, *_] = fit_tables(inputs, memorised)
+    assert table[0] == ("colour",)
+    assert not holds_out((Step("cell_table", (table,)),), inputs, memorised, memorised)
+    # every non-zero cell spreads to its right: each pair is predicted from the other two
+    spread = [g([[1, 1, 1]]), g([[0, 2, 2]]), g([[0, 0, 3]])]
+    [table, *_] = fit_tables(inputs, spread)
+    assert holds_out((Step("cell_table", (table,)),), inputs, spread, spread)
+
+
+def test_the_search_keeps_an_answer_that_does_not_hold_out_as_a_guess():
+    train = [([[1, 0], [0, 0]], [[4, 0], [0, 0]]), ([[2, 0], [0, 0]], [[5, 0], [0, 0]]),
+             ([[3, 0], [0, 0]], [[6, 0], [0, 0]]), ([[1, 0], [0, 2]], [[4, 0], [0, 5]])]
+    candidates = solve(make_task(train, [[[0, 3], [0, 0]]]), SolveConfig(time_budget=1.0)).candidates
+    assert candidates and not any(c.verified for c in candidates)
+    assert candidates[0].detail.endswith("(learned, does not hold out a train pair)")
+    assert candidates[0].grids[0].to_numpy().tolist() == [[0, 6], [0, 0]]
+
+
+def test_an_overlay_holds_out_only_if_the_other_pairs_choose_pieces_that_cover_each():
+    inputs = [g([[1, 0]]), g([[1, 0]]), g([[1, 0]])]
+    targets = [g([[1, 2]]), g([[1, 2]]), g([[3, 2]])]
+    cover = Cover("input", inputs, targets)
+    cover.add("twos", np.array([1, 2, 1, 2, 1, 2]))  # right on every pair
+    cover.add("three", np.array([1, 0, 1, 0, 3, 0]))  # only the last pair needs it
+    assert cover.greedy() == [("twos", ()), ("three", ())]
+    assert not cover.holds_out()  # left out, the last pair's 3 is covered by no piece chosen
+    everywhere = [g([[3, 2]]), g([[3, 2]]), g([[3, 2]])]
+    cover = Cover("input", inputs, everywhere)
+    cover.add("twos", np.array([1, 2, 1, 2, 1, 2]))
+    cover.add("threes", np.array([3, 0, 3, 0, 3, 0]))
+    assert cover.holds_out()
+
+
+def test_attempt_two_comes_from_another_program_and_never_repeats_attempt_one():
+    train = [([[1, 0, 0], [0, 0, 0], [0, 0, 0]], [[0, 0, 1], [0, 0, 0], [0, 0, 0]])]  # a mirror, a turn...
+    task = make_task(train, [[[1, 2, 0], [3, 4, 0], [0, 0, 0]]])
+    solution = solve(task, SolveConfig(time_budget=1.0))
+    (first, a), (second, b) = solution.distinct_grids(0)
+    assert first != second and a.detail != b.detail and a.verified and b.verified
+    assert (a.detail, first.to_numpy().tolist()) == ("rot270", [[0, 3, 1], [0, 4, 2], [0, 0, 0]])  # registry order
+    assert (b.detail, second.to_numpy().tolist()) == ("flip_h", [[0, 2, 1], [0, 4, 3], [0, 0, 0]])
+    attempts = solution.attempts(1, lambda i: task.test[i].input)
+    assert attempts[0][0] != attempts[0][1]
+    found = search(task, time_budget=1.0)
+    assert len({f.outputs[0].tobytes() for f in found}) == len(found)
+    assert len({(f.view, format_program(f.program)) for f in found}) == len(found)
+
+
+def test_a_program_must_be_shorter_than_the_train_outputs_it_rebuilds():
+    cells = [g([[3]]), g([[5]]), g([[3]]), g([[8]])]  # four cells of three colours
+    assert explained_bits(cells) == pytest.approx(4 * np.log2(3))
+    bits = explained_bits(cells)  # 6.3
+    assert significant(6 / BITS_PER_UNIT, bits) and not significant(7 / BITS_PER_UNIT, bits)
+    assert explained_bits([g([[0, 0]])]) == 2.0  # one colour counts as two
+    assert significant(3.0, explained_bits([np.zeros((5, 5), dtype=np.int8), np.ones((5, 5), dtype=np.int8)]))
+
+
+def test_the_search_keeps_a_long_pick_of_one_cell_as_a_guess():
+    # every output is the one cell of the colour that has fewest cells: two steps to rebuild
+    # three one-cell outputs are more than those cells say
+    train = [([[1, 1, 2], [1, 1, 1]], [[2]]), ([[3, 4, 4], [4, 4, 4]], [[3]]), ([[5, 5], [6, 5]], [[6]])]
+    task = make_task(train, [[[7, 8, 8], [8, 8, 8]]])
+    found = search(task, time_budget=1.0)
+    assert found and not any(f.verified for f in found)
+    pick = found[0]
+    assert format_program(pick.program) == "crop_object{smallest,colour4}" and pick.outputs[0].tolist() == [[7]]
+    assert pick.doubt == "no shorter than the train outputs it rebuilds"
