@@ -22,6 +22,7 @@ import torch
 
 from arcsolve.latformer.experts import SCALE_CHAIN, SCALE_FACTORS, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
+from arcsolve.latformer.model import tile_cells
 from arcsolve.symmetry import ELEMENT_NAMES
 
 NOTHING = -1  # the reading of an output cell whose source lies outside the input
@@ -323,20 +324,14 @@ def consistent_sets(
         for combo in itertools.combinations(pool, k):
             # a cell's readings as one integer (readings are −1…9: base 11)
             keys = sum((np.concatenate([r.reshape(-1) for r in read[a]]) + 1) * 11**i for i, a in enumerate(combo))
-            distinct_keys, where = np.unique(keys, return_inverse=True)
-            if len(np.unique(keys * 10 + outputs)) != len(distinct_keys):
+            if not _is_function(keys, outputs):
                 continue  # two cells read alike and ask for different colours
-            if len(distinct_keys) == len(keys):
+            if len(np.unique(keys)) == len(keys):
                 continue  # every cell reads differently: a table of positions, not a rule
-            # pairs showing each key: a key only one pair shows is unsupported when it is held out
-            shown = np.zeros((len(distinct_keys), n_pairs), dtype=bool)
-            shown[where, pair_of] = True
-            unsupported = int((shown.sum(1)[where] == 1).sum()) if n_pairs > 1 else 0
             test_keys = [
                 sum((test_read[a][t].reshape(-1) + 1) * 11**i for i, a in enumerate(combo)) for t in range(len(tests))
             ]
-            unseen = int(sum((~np.isin(t, distinct_keys)).sum() for t in test_keys))
-            found.append(ActionSet(combo, unsupported, unseen))
+            found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
     found += per_tile_sets(pairs, tests, shift_bits)
     return sorted(found, key=ActionSet.rank)
 
@@ -361,6 +356,25 @@ def _is_function(keys: np.ndarray, outputs: np.ndarray) -> bool:
     return len(np.unique(keys * 10 + outputs)) == len(np.unique(keys))
 
 
+def _support(
+    keys: np.ndarray, pair_of: np.ndarray, n_pairs: int, test_keys: Sequence[np.ndarray]
+) -> tuple[int, int]:
+    """(unsupported, unseen) as `ActionSet` counts them, from the train cells' keys (their
+    readings as one integer), the pair of each cell and the test cells' keys."""
+    distinct, where = np.unique(keys, return_inverse=True)
+    # pairs showing each key: a key only one pair shows is unsupported when it is held out
+    shown = np.zeros((len(distinct), n_pairs), dtype=bool)
+    shown[where, pair_of] = True
+    unsupported = int((shown.sum(1)[where] == 1).sum()) if n_pairs > 1 else 0
+    unseen = int(sum((~np.isin(t, distinct)).sum() for t in test_keys))
+    return unsupported, unseen
+
+
+def _tile_index(in_shape: tuple[int, int], out_shape: tuple[int, int], tiles: tuple[int, int]) -> np.ndarray:
+    """The tile of each output cell (row-major), as the model's per-tile heads see it."""
+    return tile_cells(tuple(in_shape), tuple(out_shape), tiles).argmax(0).numpy()
+
+
 def per_tile_sets(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
@@ -375,11 +389,7 @@ def per_tile_sets(
     if tiles is None:
         return []
     a, b = tiles
-    tile_of = []  # per pair, the tile of each output cell (row-major)
-    for x, y in pairs:
-        (h, w), (H, W) = x.shape, y.shape
-        tile_of.append(((np.arange(H) // h)[:, None] * b + (np.arange(W) // w)[None, :]).reshape(-1))
-    tile_of = np.concatenate(tile_of)
+    tile_of = np.concatenate([_tile_index(x.shape, y.shape, tiles) for x, y in pairs])
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     read = {}
     for d in range(8):
@@ -400,30 +410,12 @@ def per_tile_sets(
         if not _is_function(keys, outputs):
             continue
         actions = tuple(ExactAction(d) for d in choice)
-        return [ActionSet(actions, *_tile_support(actions, tiles, keys, outputs, pairs, tests, shift_bits), tiles)]
+        pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+        test_keys = []
+        for x, shape in tests:
+            read_test = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
+            tile = _tile_index(x.shape, shape, tiles)
+            test_keys.append(read_test[tile, np.arange(len(tile))] + 1)
+        return [ActionSet(actions, *_support(keys, pair_of, len(pairs), test_keys), tiles)]
     return []
 
-
-def _tile_support(
-    actions: tuple[ExactAction, ...],
-    tiles: tuple[int, int],
-    keys: np.ndarray,
-    outputs: np.ndarray,
-    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
-    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
-    shift_bits: int,
-) -> tuple[int, int]:
-    """(unsupported, unseen) of a per-tile set, as `ActionSet` counts them."""
-    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
-    distinct, where = np.unique(keys, return_inverse=True)
-    shown = np.zeros((len(distinct), len(pairs)), dtype=bool)
-    shown[where, pair_of] = True
-    unsupported = int((shown.sum(1)[where] == 1).sum()) if len(pairs) > 1 else 0
-    unseen = 0
-    for x, shape in tests:
-        (h, w), (H, W) = x.shape, shape
-        tile = ((np.arange(H) // h).clip(max=tiles[0] - 1)[:, None] * tiles[1]
-                + (np.arange(W) // w).clip(max=tiles[1] - 1)[None, :]).reshape(-1)
-        read = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
-        unseen += int((~np.isin(read[tile, np.arange(H * W)] + 1, distinct)).sum())
-    return unsupported, unseen

@@ -133,10 +133,10 @@ def fit(
     generator = torch.Generator().manual_seed(config.seed)
     gates = [p for name, p in model.named_parameters() if is_gate(name)]
     others = [p for name, p in model.named_parameters() if not is_gate(name)]
-    groups_lr = [{"params": others, "lr": config.lr}]
+    param_groups = [{"params": others, "lr": config.lr}]
     if not config.rounded_gates:  # rounded gates get no gradient
-        groups_lr.append({"params": gates, "lr": config.gate_lr})
-    optimizer = torch.optim.Adam(groups_lr)
+        param_groups.append({"params": gates, "lr": config.gate_lr})
+    optimizer = torch.optim.Adam(param_groups)
     fixed = fixed_colours(examples)
     groups = group_by_shape(examples)
     augmentations = maps_per_step(examples, config)
