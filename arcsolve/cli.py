@@ -700,6 +700,39 @@ def bench_speed(
     console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
 
 
+@bench.command(
+    "lattice-tasks",
+    epilog=examples(
+        "arcsolve bench lattice-tasks --out lattice_tasks",
+        "arcsolve eval lattice_tasks --model latformer --model dsl --report lattice_report",
+    ),
+)
+@reports_errors
+def bench_lattice_tasks(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the task files to.")],
+    per_family: Annotated[int, typer.Option(min=1, help="Tasks per family.")] = 4,
+    family: Annotated[
+        list[str] | None, typer.Option("--family", help="Families to write (default: all); repeatable.")
+    ] = None,
+    seed: SeedOpt = 0,
+) -> None:
+    """Write ARC tasks built from one to four lattice actions (shifts, crops, scalings, tilings,
+    dihedral images, completions, overlays), a family per kind, for `arcsolve eval`."""
+    import orjson
+
+    from arcsolve.bench.lattice_tasks import FAMILY_NAMES, make_tasks
+    from arcsolve.files import write_atomically
+
+    unknown = sorted(set(family or ()) - set(FAMILY_NAMES))
+    if unknown:
+        raise ArcsolveError(f"--family: unknown {', '.join(unknown)} (choose from {', '.join(FAMILY_NAMES)})")
+    check_output_folder(out, "--out")
+    tasks = make_tasks(per_family, seed, tuple(family or FAMILY_NAMES))
+    for task in tasks:
+        write_atomically(out / f"{task.id}.json", orjson.dumps(task.to_json_dict()))
+    console.print(f"wrote {plural(len(tasks), 'task')} to {out}")
+
+
 SYNTHETIC_HELP = (
     "Sample efficiency on synthetic geometric tasks (paper Figure 5) and the noise study (Table 4), in pieces.\n\n"
     "Settings: --paper (the paper's protocol, for a GPU), --quick (minutes on a CPU), or by default the CPU "

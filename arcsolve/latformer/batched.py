@@ -36,6 +36,7 @@ from arcsolve.latformer.restarts import (
     PLAIN_RESTARTS,
     Fitted,
     Restart,
+    fit_is_done,
     preference,
     restart_for,
 )
@@ -170,8 +171,9 @@ def solve_many(
     each task is done. Each restart (`arcsolve.latformer.restarts.plan_restarts`: `restarts`
     plain ones and `exact_restarts` from exact actions) is a member with the step budget,
     seed and initial gates it has in `fit_with_restarts`; a plain restart that reproduces
-    the train pairs, or a second exact one that does, cancels the restarts after it, and
-    the task is decided as there (`arcsolve.latformer.restarts.preference`).
+    the train pairs, or a second exact one that does, or one that does when no other exact
+    restart is left (`arcsolve.latformer.restarts.fit_is_done`), cancels the restarts after
+    it, and the task is decided as there (`arcsolve.latformer.restarts.preference`).
 
     `tasks` is read lazily, a task whenever a batch has a free seat, with at most `batch`
     tasks begun and not yet reported; a stream of any length keeps the batches full, and a
@@ -233,7 +235,8 @@ def solve_many(
         run = runs[task_id]
         run.results[job] = Fitted(run.restarts[job], model, result)
         solved = [run.restarts[j] for j in run.jobs if j in run.results and run.results[j].result.solved_train]
-        if solved and (not solved[0].exact or len(solved) > 1):
+        queued = [run.restarts[j] for j in run.jobs if j not in run.results and not j.cancelled]
+        if fit_is_done(solved, queued):
             for later in run.jobs[run.jobs.index(job) + 1 :]:
                 later.cancelled = True
         if run.settled():

@@ -266,6 +266,64 @@ def output_periods(
     return found
 
 
+def _shift_cells(shape: tuple[int, int], delta: tuple[int, int], fill: bool) -> np.ndarray:
+    """Row-major source of each cell of a `shape` lattice shifted by `delta` (cell (i, j)
+    reads (i − δr, j − δc)), cyclically or, with `fill`, NOTHING past the edge."""
+    h, w = shape
+    rows, cols = np.arange(h)[:, None] - delta[0], np.arange(w)[None, :] - delta[1]
+    if not fill:
+        return ((rows % h) * w + cols % w).reshape(-1)
+    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+    return np.where(inside, rows.clip(0, h - 1) * w + cols.clip(0, w - 1), NOTHING).reshape(-1)
+
+
+def single_actions(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], max_shift: int = 4, most: int = 8, shift_bits: int = 5
+) -> list[ExactAction]:
+    """One-head actions beyond `candidate_actions`, screened in numpy and kept when every
+    train output is a function of their reading, cell by cell: a dihedral element after a
+    shift of up to `max_shift` cells, cyclic or with fill (outputs of the input's shape or
+    its transpose), or a crop at any offset (outputs no larger than their inputs). The
+    kernels' own reading confirms each; at most `most`, the least shifted first."""
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    found: list[ExactAction] = []
+
+    def keep(action: ExactAction, cells: list[np.ndarray]) -> None:
+        keys = np.concatenate([np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) for (x, _), c in zip(pairs, cells)])
+        if len(found) < most and _is_function(keys + 1, outputs):
+            try:
+                read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+            except ValueError:
+                return
+            if _is_function(read + 1, outputs) and action not in found:
+                found.append(action)
+
+    same = all(x.shape == y.shape for x, y in pairs)
+    turned_shape = all(x.shape == y.shape[::-1] for x, y in pairs)
+    if same or turned_shape:
+        steps = range(-max_shift, max_shift + 1)
+        deltas = sorted(itertools.product(steps, steps), key=lambda s: (abs(s[0]) + abs(s[1]), s))
+        for delta, fill, d in itertools.product(deltas, (True, False), range(8)):
+            turned = [source_cells(ExactAction(d), tuple(x.shape), tuple(y.shape), shift_bits) for x, y in pairs]
+            if any(t is None for t in turned):
+                continue
+            moved = [_shift_cells(tuple(y.shape), delta, fill) for _, y in pairs]
+            keep(
+                ExactAction(d, delta, fill=fill and delta != (0, 0)),
+                [np.where(m >= 0, t[m.clip(0)], NOTHING) for t, m in zip(turned, moved)],
+            )
+    elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
+        rows = min(x.shape[0] - y.shape[0] for x, y in pairs)
+        cols = min(x.shape[1] - y.shape[1] for x, y in pairs)
+        for r, c in sorted(itertools.product(range(rows + 1), range(cols + 1)), key=sum):
+            cells = []
+            for x, y in pairs:
+                (H, W), w = y.shape, x.shape[1]
+                cells.append(((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1))
+            keep(ExactAction(0, (-r, -c)), cells)
+    return found
+
+
 def _is_image(action: ExactAction, y: np.ndarray, shift_bits: int) -> bool:
     """Is y its own image under `action` (the model's reading), on at least half its cells?"""
     read = reading(action, y, y.shape, shift_bits)
@@ -296,13 +354,17 @@ def consistent_sets(
 ) -> list[ActionSet]:
     """Sets of one to `max_heads` candidate actions (`candidate_actions` of the first pair)
     under which every train output is a function of the heads' readings, cell by cell; the
-    simplest first, then those that leave fewer test and held-out cells unexplained. Sets
-    of three or four heads are tried among the crops (parts) and the outputs' symmetries
-    and periods (`output_symmetries`, `output_periods`) only."""
+    simplest first, then those that leave fewer test and held-out cells unexplained. One
+    head may also take a wider action (`single_actions`: longer shifts, dihedral elements
+    after shifts, crops anywhere). Sets of three or four heads are tried among the crops
+    (parts), the dihedral elements and the outputs' symmetries and periods
+    (`output_symmetries`, `output_periods`) only."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape)
     candidates += [a for a in symmetries if a not in candidates]
+    singles = [a for a in single_actions(pairs, shift_bits=shift_bits) if a not in candidates]
+    candidates += singles
     usable = []
     read: dict[ExactAction, list[np.ndarray]] = {}
     test_read: dict[ExactAction, list[np.ndarray]] = {}
@@ -313,15 +375,19 @@ def consistent_sets(
         except ValueError:
             continue
         usable.append(action)
-    crops = [a for a in usable if a.shift != (0, 0) and not a.fill] + [ExactAction()]
+    crops = [a for a in usable if a.shift != (0, 0) and not a.fill and a not in singles]
+    crops += [a for a in usable if a.shift == (0, 0) and a.scale == (1, 1)]  # the dihedral elements
     crops += [a for a in symmetries if a in usable and a not in crops]
     n_pairs = len(pairs)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
-    found = []
+    found: list[ActionSet] = []
+    explained: list[set[ExactAction]] = []
     for k in range(1, max_heads + 1):
-        pool = usable if k <= 2 else crops
+        pool = [a for a in usable if a not in singles] if k == 2 else usable if k == 1 else crops
         for combo in itertools.combinations(pool, k):
+            if any(s <= set(combo) for s in explained):
+                continue  # a head more than a set that already explains the outputs
             # a cell's readings as one integer (readings are −1…9: base 11)
             keys = sum((np.concatenate([r.reshape(-1) for r in read[a]]) + 1) * 11**i for i, a in enumerate(combo))
             if not _is_function(keys, outputs):
@@ -332,6 +398,7 @@ def consistent_sets(
                 sum((test_read[a][t].reshape(-1) + 1) * 11**i for i, a in enumerate(combo)) for t in range(len(tests))
             ]
             found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
+            explained.append(set(combo))
     found += per_tile_sets(pairs, tests, shift_bits)
     return sorted(found, key=ActionSet.rank)
 

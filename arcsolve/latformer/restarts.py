@@ -103,6 +103,16 @@ def restart_for(
     return restart_model(lambda: make_model(config).to(device), restart.index, seed)
 
 
+def fit_is_done(solved: Sequence[Restart], queued: Sequence[Restart]) -> bool:
+    """Whether a task's fit can stop, given the restarts that reproduced the train pairs so
+    far and those still queued: once a plain one did, or two exact ones (the second gives a
+    distinct second attempt), or an exact one did and no exact restart is left to try (the
+    plain ones search for actions that an exact start already explains)."""
+    if not solved:
+        return False
+    return not solved[0].exact or len(solved) > 1 or not any(r.exact for r in queued)
+
+
 @dataclass
 class Fitted:
     """One restart's fitted model and how its fit went."""
@@ -133,11 +143,10 @@ def fit_with_restarts(
     clock: Callable[[], float] = time.perf_counter,
 ) -> list[Fitted]:
     """Fit the restarts in order, each with steps // (plain restarts) steps, all before
-    `deadline`; stop once a plain restart reproduces the train pairs, or two exact ones do
-    (the second gives a distinct second attempt). Returns them best first (`preference`)."""
+    `deadline`, until `fit_is_done`. Returns them best first (`preference`)."""
     per_run = max(1, steps // max(1, sum(not r.exact for r in restarts)))
     done, fitted = 0, []
-    for restart in restarts:
+    for n, restart in enumerate(restarts):
         if deadline is not None and clock() >= deadline:
             break
         model = restart_for(restart, make_model, config, device, seed)
@@ -153,8 +162,7 @@ def fit_with_restarts(
         )
         done += result.steps
         fitted.append(Fitted(restart, model, result))
-        solved = [f for f in fitted if f.result.solved_train]
-        if solved and (not solved[0].restart.exact or len(solved) > 1):
+        if fit_is_done([f.restart for f in fitted if f.result.solved_train], restarts[n + 1 :]):
             break
     return sorted(fitted, key=preference)
 

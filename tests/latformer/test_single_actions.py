@@ -1,0 +1,68 @@
+"""One-head exact actions beyond the short candidates (long shifts, dihedral elements after
+shifts, crops anywhere), and when a task's fit stops."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arcsolve.latformer.exact_actions import ExactAction, consistent_sets, reading, single_actions
+from arcsolve.latformer.restarts import Restart, fit_is_done
+from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
+
+RNG = np.random.default_rng(11)
+FLIP_LR = ELEMENT_NAMES.index("flip left-right")
+
+
+def grids(shapes):
+    return [RNG.integers(0, 6, size=s) for s in shapes]
+
+
+def shifted(x, dr, dc, fill):
+    if not fill:
+        return np.roll(x, (dr, dc), (0, 1))
+    out = np.zeros_like(x)
+    h, w = x.shape
+    for i in range(h):
+        for j in range(w):
+            if 0 <= i - dr < h and 0 <= j - dc < w:
+                out[i, j] = x[i - dr, j - dc]
+    return out
+
+
+def test_a_crop_at_any_offset_is_found_and_reads_the_window():
+    xs = grids([(8, 7), (9, 9), (7, 8)])
+    pairs = [(x, x[1:4, 2:4]) for x in xs]
+    found = single_actions(pairs)
+    assert found[0] == ExactAction(0, (-1, -2))
+    sets = consistent_sets(pairs)
+    assert sets[0].actions == (ExactAction(0, (-1, -2)),)
+    test = RNG.integers(0, 6, size=(6, 9))
+    assert np.array_equal(reading(sets[0].actions[0], test, (3, 2)), test[1:4, 2:4])
+
+
+def test_long_cyclic_shifts_and_shifts_after_a_reflection_are_found():
+    xs = grids([(6, 7), (8, 5), (7, 7)])
+    pairs = [(x, shifted(x, 3, -1, fill=False)) for x in xs]
+    assert ExactAction(0, (3, -1)) in single_actions(pairs)
+    pairs = [(x, shifted(apply_dihedral(x, FLIP_LR), 1, 2, fill=True)) for x in xs]
+    (action,) = [a for a in single_actions(pairs) if a.dihedral == FLIP_LR]
+    assert action.fill
+    for x, y in pairs:
+        read = reading(action, x, y.shape)
+        assert np.array_equal(np.where(read < 0, 0, read), y)
+
+
+def test_no_single_action_where_the_outputs_are_not_a_function_of_one_reading():
+    xs = grids([(5, 5), (6, 6), (4, 4)])
+    pairs = [(x, np.where(x != 0, x, apply_dihedral(x, FLIP_LR))) for x in xs]  # x completed by its mirror image
+    assert single_actions(pairs) == []
+    assert len(consistent_sets(pairs)[0].actions) == 2
+
+
+def test_a_fit_stops_once_its_exact_starts_are_spent():
+    plain, exact, other = Restart(0), Restart(3, start=object()), Restart(4, start=object())
+    assert not fit_is_done([], [plain])
+    assert fit_is_done([plain], [other])  # a plain restart reproduced the pairs
+    assert not fit_is_done([exact], [other, plain])  # another exact start may give attempt 2
+    assert fit_is_done([exact], [plain])  # only plain restarts left
+    assert fit_is_done([exact, other], [plain])
