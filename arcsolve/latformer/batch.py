@@ -184,7 +184,7 @@ class Batch:
     def join(self, job: FitJob) -> None:
         """Seat a job's model, with fresh Adam state; its colour maps come from generators
         seeded as in `arcsolve.latformer.fit.fit`."""
-        fixed = fixed_colours(job.examples)
+        fixed = fixed_colours(job.examples) if job.config.fixed is None else list(job.config.fixed)
         check_generator = torch.Generator().manual_seed(-1 - job.config.seed)
         member = _Member(
             job,

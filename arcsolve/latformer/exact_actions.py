@@ -171,8 +171,9 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
     shifts with fill."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
-    if (H, W) != (h, w) and H % h == 0 and W % w == 0 and {H // h, W // w} <= set(SCALE_FACTORS):
-        actions += [ExactAction(d, scale=(H // h, W // w)) for d in range(8)]
+    for a, b in {(H, W), (W, H)}:  # up-scaling, and up-scaling of a transposed image
+        if (a, b) != (h, w) and a % h == 0 and b % w == 0 and {a // h, b // w} <= set(SCALE_FACTORS):
+            actions += [ExactAction(d, scale=(a // h, b // w)) for d in range(8)]
     if H <= h and W <= w and (H, W) != (h, w):
         offsets = itertools.product(part_offsets(h, H), part_offsets(w, W))
         actions += [ExactAction(0, (-r, -c)) for r, c in offsets if (r, c) != (0, 0)]
@@ -340,6 +341,7 @@ class ActionSet:
     unsupported: int  # cells of a pair whose readings no other pair shows (leave one pair out)
     unseen: int  # test cells whose readings no train pair shows
     tiles: tuple[int, int] = (1, 1)
+    fixed: tuple[int, ...] | None = None  # colours its fit must not permute (`colours_to_fix`)
 
     def rank(self) -> tuple[int, int, int]:
         """Sort key, simplest first: how many different actions, then the unexplained cells."""
@@ -486,3 +488,42 @@ def per_tile_sets(
         return [ActionSet(actions, *_support(keys, pair_of, len(pairs), test_keys), tiles)]
     return []
 
+
+
+def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> np.ndarray:
+    """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
+    cells one after another; with per-tile actions, one head whose cells read through their
+    own tile's action."""
+    per_action = np.stack(
+        [np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) for a in start.actions]
+    )
+    if start.tiles == (1, 1):
+        return per_action
+    tile_of = np.concatenate([_tile_index(x.shape, y.shape, start.tiles) for x, y in pairs])
+    return per_action[tile_of, np.arange(len(tile_of))][None]
+
+
+def colours_to_fix(readings: np.ndarray, outputs: np.ndarray) -> tuple[int, ...]:
+    """The colours a fit's colour permutations must leave alone, given what its heads read
+    (heads × cells) and the outputs (cells): the background, the colours an output cell
+    takes that none of its heads reads there (the rule introduces them), and those whose
+    swap with another colour would contradict the pairs (the rule tells them apart, as when
+    it erases one colour and keeps the rest). The others are free: the rule treats them
+    alike, so permuting them teaches it colours the train pairs never show."""
+    introduced = outputs[(outputs != 0) & ~(readings == outputs[None]).any(0)]
+    fixed = {0, *introduced.tolist()}
+    seen = sorted({c for c in np.unique(readings).tolist() + np.unique(outputs).tolist() if c > 0} - fixed)
+
+    def conflict(c: int, d: int) -> bool:
+        lut = np.arange(-1, 10)
+        lut[c + 1], lut[d + 1] = d, c
+        keys = np.concatenate([readings, lut[readings + 1]], axis=1) + 1
+        key = sum(row * 11**i for i, row in enumerate(keys))
+        return not _is_function(key, np.concatenate([outputs, lut[outputs + 1]]))
+
+    clashes = {c: {d for d in seen if d != c and conflict(c, d)} for c in seen}
+    free: list[int] = []
+    for c in sorted(seen, key=lambda c: (len(clashes[c]), c)):
+        if not clashes[c] & set(free):
+            free.append(c)
+    return tuple(sorted(fixed | (set(seen) - set(free))))

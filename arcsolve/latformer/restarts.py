@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from arcsolve.latformer.exact_actions import ActionSet, consistent_sets, set_action
+from arcsolve.latformer.exact_actions import ActionSet, colours_to_fix, consistent_sets, set_action, set_readings
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.model import LatFormerConfig
 from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, restart_model
@@ -49,7 +49,8 @@ class Restart:
         """How this restart is fitted: an exact one with its gates rounded, so that its heads
         keep the actions they start at and only the cell rule is learned (the readings
         determine the outputs, `consistent_sets`), a plain one by the paper's recipe."""
-        return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact)
+        fixed = self.start.fixed if self.start is not None else None
+        return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact, fixed=fixed)
 
 
 def plan_restarts(
@@ -66,7 +67,11 @@ def plan_restarts(
     descent, composed over the layers, where no exact start explains the pairs)."""
     pairs = [(x.cpu().numpy(), y.cpu().numpy()) for x, y in examples]
     sets = consistent_sets(pairs, list(zip(tests, out_shapes, strict=True)), max_heads) if exact else []
-    starts = [Restart(plain + i, s) for i, s in enumerate(sets[:exact])]
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs]) if pairs else np.zeros(0, dtype=np.int64)
+    starts = [
+        Restart(plain + i, replace(s, fixed=colours_to_fix(set_readings(s, pairs), outputs)))
+        for i, s in enumerate(sets[:exact])
+    ]
     plains = [Restart(r) for r in range(plain)]
     return starts + plains
 

@@ -35,6 +35,9 @@ class FitConfig:
     # restart's) and only the rest of the model learns; no smoothing loss then, since a
     # smoothed mask reads neighbours that the rounded one never reads
     rounded_gates: bool = False
+    # colours the colour permutations leave alone; None: those a pair adds or removes
+    # (`fixed_colours`). An exact restart knows better from its heads' readings.
+    fixed: tuple[int, ...] | None = None
 
     def lr_for(self, name: str) -> float:
         """The learning rate of the parameter called `name`."""
@@ -137,7 +140,7 @@ def fit(
     if not config.rounded_gates:  # rounded gates get no gradient
         param_groups.append({"params": gates, "lr": config.gate_lr})
     optimizer = torch.optim.Adam(param_groups)
-    fixed = fixed_colours(examples)
+    fixed = fixed_colours(examples) if config.fixed is None else list(config.fixed)
     groups = group_by_shape(examples)
     augmentations = maps_per_step(examples, config)
     device = examples[0][0].device

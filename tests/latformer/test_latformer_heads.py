@@ -123,12 +123,20 @@ def test_the_fit_cap_bounds_all_restarts_together_and_the_explanation_says_it_wa
 
 
 def test_attempts_are_distinct_grids():
-    # the plain restart cannot reproduce an overlay: every restart runs and offers its grids
+    # plain restarts cannot reproduce an overlay: every restart runs and offers its grids
     task = halves_task(lambda a, b: a & b)
-    solution = solve(task, SolveConfig(device="cpu", steps=30, seed=1), exact_restarts=1)
+    solution = solve(task, SolveConfig(device="cpu", steps=30, seed=1), exact_restarts=0)
     grids = [c.grids for c in solution.candidates]
     assert len(grids) >= 2
     assert all(a != b for i, a in enumerate(grids) for b in grids[i + 1 :])
+
+
+def test_a_fit_ends_with_the_exact_restart_that_explains_the_pairs():
+    task = halves_task(lambda a, b: a & b)
+    solution = solve(task, SolveConfig(device="cpu", steps=30, seed=1), exact_restarts=1)
+    assert solution.candidates[0].verified
+    assert "2 heads" in solution.candidates[0].detail
+    assert "soft gates" not in " ".join(c.detail for c in solution.candidates)  # no plain restart ran
 
 
 def test_fill_gates_start_cyclic_so_a_fresh_model_wraps():

@@ -66,3 +66,33 @@ def test_a_fit_stops_once_its_exact_starts_are_spent():
     assert not fit_is_done([exact], [other, plain])  # another exact start may give attempt 2
     assert fit_is_done([exact], [plain])  # only plain restarts left
     assert fit_is_done([exact, other], [plain])
+
+
+def test_colours_a_rule_treats_alike_are_free_and_the_rest_fixed():
+    from arcsolve.latformer.exact_actions import colours_to_fix
+
+    a = np.array([1, 2, 4, 0, 1, 4, 2, 0])
+    b = np.array([2, 0, 4, 1, 0, 1, 0, 0])
+    both = np.where((a != 0) & (b != 0), 7, 0)  # an "and" of two readings, drawn in colour 7
+    assert colours_to_fix(np.stack([a, b]), both) == (0, 7)  # 1, 2 and 4 are alike
+    kept = np.array([1, 2, 3, 3, 4, 0])
+    erased = np.where(kept == 3, 0, kept)  # colour 3 erased, the others kept
+    assert colours_to_fix(kept[None], erased) == (0, 3)
+    assert colours_to_fix(kept[None], kept) == (0,)  # a pure move: every colour free
+
+
+def test_an_exact_fit_learns_colours_the_train_pairs_never_show():
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    def pair(colours, shape, cls=TrainPair):
+        x = RNG.choice(np.array([0, *colours]), size=shape)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(x[1:3, 2:4]))
+
+    # a crop: colours outside the window differ from pair to pair, the test has new ones
+    train = [pair((1, 2), (6, 7)), pair((2, 4), (7, 7)), pair((4, 1), (6, 6))]
+    test = pair((6, 9), (7, 8), Pair)
+    solution = solve(Task(id="crop", train=train, test=[test]), SolveConfig(device="cpu", steps=60))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
