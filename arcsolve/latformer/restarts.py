@@ -68,8 +68,10 @@ def plan_restarts(
     pairs = [(x.cpu().numpy(), y.cpu().numpy()) for x, y in examples]
     sets = consistent_sets(pairs, list(zip(tests, out_shapes, strict=True)), max_heads) if exact else []
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs]) if pairs else np.zeros(0, dtype=np.int64)
+    # Where the test reads only what the train pairs show, the default colour permutations
+    # do; where it reads more, the fit permutes every colour its rule treats alike.
     starts = [
-        Restart(plain + i, replace(s, fixed=colours_to_fix(set_readings(s, pairs), outputs)))
+        Restart(plain + i, replace(s, fixed=colours_to_fix(set_readings(s, pairs), outputs)) if s.unseen else s)
         for i, s in enumerate(sets[:exact])
     ]
     plains = [Restart(r) for r in range(plain)]
