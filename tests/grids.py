@@ -1,5 +1,5 @@
-"""Small helpers shared by the primitive tests: a grid from rows, an exact comparison, and a
-plain flood fill to check the labelling of connected components against."""
+"""Small helpers shared by the tests: a grid from rows, an exact comparison, a plain flood fill
+to check the labelling of connected components against, and a plain shift with fill."""
 
 import numpy as np
 
@@ -34,3 +34,14 @@ def flood_labels(g: np.ndarray, foreground: np.ndarray, diagonal: bool, by_colou
                             lab[ny, nx] = n
                             todo.append((ny, nx))
     return lab, n
+
+
+def shifted_with_fill(x: np.ndarray, dr: int, dc: int, fill: int = 0) -> np.ndarray:
+    """x moved down dr and right dc, cell by cell in plain Python; vacated cells take `fill`."""
+    out = np.full(x.shape, fill, dtype=np.asarray(x).dtype)
+    h, w = x.shape
+    for i in range(h):
+        for j in range(w):
+            if 0 <= i - dr < h and 0 <= j - dc < w:
+                out[i, j] = x[i - dr, j - dc]
+    return out

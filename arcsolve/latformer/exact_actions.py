@@ -290,7 +290,9 @@ def single_actions(
     found: list[ExactAction] = []
 
     def keep(action: ExactAction, cells: list[np.ndarray]) -> None:
-        keys = np.concatenate([np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) for (x, _), c in zip(pairs, cells)])
+        keys = np.concatenate(
+            [np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) for (x, _), c in zip(pairs, cells, strict=True)]
+        )
         if len(found) < most and _is_function(keys + 1, outputs):
             try:
                 read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
@@ -311,7 +313,7 @@ def single_actions(
             moved = [_shift_cells(tuple(y.shape), delta, fill) for _, y in pairs]
             keep(
                 ExactAction(d, delta, fill=fill and delta != (0, 0)),
-                [np.where(m >= 0, t[m.clip(0)], NOTHING) for t, m in zip(turned, moved)],
+                [np.where(m >= 0, t[m.clip(0)], NOTHING) for t, m in zip(turned, moved, strict=True)],
             )
     elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
         rows = min(x.shape[0] - y.shape[0] for x, y in pairs)

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from arcsolve.bench.lattice_tasks import FAMILIES, FAMILY_NAMES, N_TRAIN, make_task, make_tasks
 from arcsolve.cli import app
 from arcsolve.loaders import load_many
+from tests.grids import shifted_with_fill
 
 
 def arrays(task):
@@ -32,17 +33,8 @@ def test_every_family_makes_tasks_with_a_test_pair_and_sizes_that_vary(family):
 def test_rules_do_what_their_family_says():
     x, y = arrays(make_task(FAMILIES[FAMILY_NAMES.index("shift-fill")], 1))[0]
     # a shift with fill: some shift of x, with the cells it uncovers at 0, gives y
-    found = False
-    for dr in range(-2, 3):
-        for dc in range(-2, 3):
-            shifted = np.zeros_like(x)
-            h, w = x.shape
-            for i in range(h):
-                for j in range(w):
-                    if 0 <= i - dr < h and 0 <= j - dc < w:
-                        shifted[i, j] = x[i - dr, j - dc]
-            found |= (dr, dc) != (0, 0) and np.array_equal(shifted, y)
-    assert found
+    shifts = [(dr, dc) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)]
+    assert any(np.array_equal(shifted_with_fill(x, dr, dc), y) for dr, dc in shifts)
     x, y = arrays(make_task(FAMILIES[FAMILY_NAMES.index("self-tiling")], 0))[0]
     h, w = x.shape
     for i in range(h):

@@ -13,6 +13,7 @@ from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import apply_dihedral
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from tests.grids import shifted_with_fill
 
 RNG = np.random.default_rng(0)
 
@@ -21,22 +22,11 @@ def grid(h: int, w: int) -> np.ndarray:
     return RNG.integers(0, 10, size=(h, w))
 
 
-def shifted_with_fill(x: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """x moved down dr and right dc; vacated cells read NOTHING (plain numpy)."""
-    out = np.full(x.shape, NOTHING)
-    h, w = x.shape
-    for i in range(h):
-        for j in range(w):
-            if 0 <= i - dr < h and 0 <= j - dc < w:
-                out[i, j] = x[i - dr, j - dc]
-    return out
-
-
 @pytest.mark.parametrize("shape", [(3, 3), (4, 6), (5, 2)])
 @pytest.mark.parametrize("shift", [(1, 0), (0, -2), (2, 1), (-1, -1)])
 def test_a_shift_with_fill_moves_the_content_and_vacated_cells_read_nothing(shape, shift):
     x = grid(*shape)
-    assert (reading(ExactAction(0, shift, fill=True), x, shape) == shifted_with_fill(x, *shift)).all()
+    assert (reading(ExactAction(0, shift, fill=True), x, shape) == shifted_with_fill(x, *shift, NOTHING)).all()
     assert (reading(ExactAction(0, shift), x, shape) == np.roll(x, shift, (0, 1))).all()  # cyclic
 
 

@@ -89,7 +89,8 @@ def test_a_head_with_per_tile_gates_computes_each_tiles_action_and_is_explained(
     got = predict(model, Grid.from_numpy(x), (8, 8), torch.device("cpu"))
     assert got == Grid.from_numpy(rotations_tiling(x))
     words = describe_actions(model, [((4, 4), (8, 8))])
-    assert "per tile of a 2x2 tiling: identity | rotate 90 clockwise / rotate 90 counter-clockwise | rotate 180" in words
+    tiles = "identity | rotate 90 clockwise / rotate 90 counter-clockwise | rotate 180"
+    assert f"per tile of a 2x2 tiling: {tiles}" in words
 
 
 def test_a_tiling_of_rotated_copies_is_solved_and_explained():

@@ -8,6 +8,7 @@ import numpy as np
 from arcsolve.latformer.exact_actions import ExactAction, consistent_sets, reading, single_actions
 from arcsolve.latformer.restarts import Restart, fit_is_done
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
+from tests.grids import shifted_with_fill
 
 RNG = np.random.default_rng(11)
 FLIP_LR = ELEMENT_NAMES.index("flip left-right")
@@ -18,15 +19,7 @@ def grids(shapes):
 
 
 def shifted(x, dr, dc, fill):
-    if not fill:
-        return np.roll(x, (dr, dc), (0, 1))
-    out = np.zeros_like(x)
-    h, w = x.shape
-    for i in range(h):
-        for j in range(w):
-            if 0 <= i - dr < h and 0 <= j - dc < w:
-                out[i, j] = x[i - dr, j - dc]
-    return out
+    return shifted_with_fill(x, dr, dc) if fill else np.roll(x, (dr, dc), (0, 1))
 
 
 def test_a_crop_at_any_offset_is_found_and_reads_the_window():
