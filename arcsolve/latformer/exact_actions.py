@@ -190,6 +190,7 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
 
 
 MAX_TILES = 16  # per-tile actions are tried on tilings of at most this many tiles
+MAX_COMBINATIONS = 20_000  # sets of one size tried, at most (the first, in the pool's order)
 
 
 def output_symmetries(
@@ -385,15 +386,15 @@ def consistent_sets(
     n_pairs = len(pairs)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    flat = {a: np.concatenate([r.reshape(-1) for r in read[a]]) + 1 for a in usable}  # readings −1…9 as 0…10
     found: list[ActionSet] = []
-    explained: list[set[ExactAction]] = []
+    explained: set[frozenset[ExactAction]] = set()
     for k in range(1, max_heads + 1):
         pool = [a for a in usable if a not in singles] if k == 2 else usable if k == 1 else crops
-        for combo in itertools.combinations(pool, k):
-            if any(s <= set(combo) for s in explained):
+        for combo in itertools.islice(itertools.combinations(pool, k), MAX_COMBINATIONS):
+            if any(frozenset(sub) in explained for j in range(1, k) for sub in itertools.combinations(combo, j)):
                 continue  # a head more than a set that already explains the outputs
-            # a cell's readings as one integer (readings are −1…9: base 11)
-            keys = sum((np.concatenate([r.reshape(-1) for r in read[a]]) + 1) * 11**i for i, a in enumerate(combo))
+            keys = sum(flat[a] * 11**i for i, a in enumerate(combo))  # a cell's readings as one integer
             if not _is_function(keys, outputs):
                 continue  # two cells read alike and ask for different colours
             if len(np.unique(keys)) == len(keys):
@@ -402,7 +403,7 @@ def consistent_sets(
                 sum((test_read[a][t].reshape(-1) + 1) * 11**i for i, a in enumerate(combo)) for t in range(len(tests))
             ]
             found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
-            explained.append(set(combo))
+            explained.add(frozenset(combo))
     found += per_tile_sets(pairs, tests, shift_bits)
     return sorted(found, key=ActionSet.rank)
 

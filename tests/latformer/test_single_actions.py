@@ -89,3 +89,16 @@ def test_an_exact_fit_learns_colours_the_train_pairs_never_show():
     solution = solve(Task(id="crop", train=train, test=[test]), SolveConfig(device="cpu", steps=60))
     assert solution.candidates[0].verified
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_sets_of_one_size_are_tried_up_to_a_bound(monkeypatch):
+    import arcsolve.latformer.exact_actions as exact_actions
+
+    xs = grids([(12, 12), (12, 12), (12, 12)])
+    pairs = [(x, x[:3, :3] | x[9:, 9:]) for x in xs]  # an overlay of two corner crops
+    every = consistent_sets(pairs)
+    monkeypatch.setattr(exact_actions, "MAX_COMBINATIONS", 3)
+    bounded = consistent_sets(pairs)
+    for k in (1, 2, 3, 4):
+        assert sum(len(s.actions) == k for s in bounded) <= 3
+    assert {s.actions for s in bounded} <= {s.actions for s in every}
