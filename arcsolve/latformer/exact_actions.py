@@ -13,6 +13,7 @@ for different colours.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -402,8 +403,10 @@ def consistent_sets(
             test_keys = [
                 sum((test_read[a][t].reshape(-1) + 1) * 11**i for i, a in enumerate(combo)) for t in range(len(tests))
             ]
-            found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
             explained.add(frozenset(combo))
+            if _longer_than_the_data(math.comb(len(pool), k), len(np.unique(keys)), outputs):
+                continue  # chosen among so many sets that the pairs cannot tell it from chance
+            found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
     found += per_tile_sets(pairs, tests, shift_bits)
     return sorted(found, key=ActionSet.rank)
 
@@ -421,6 +424,16 @@ def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, int] | 
         return None
     a, b = found.pop()
     return (a, b) if 2 <= a * b <= MAX_TILES else None
+
+
+def _longer_than_the_data(choices: int, entries: int, outputs: np.ndarray) -> bool:
+    """Is a set that explains the outputs no shorter than they are? Its description is the
+    bits that pick it among `choices` sets and the `entries` of its cell rule, each one of
+    the outputs' colours; the outputs' own is every cell one of their colours. A set that is
+    not shorter fits by chance (one cell among a hundred offsets that happens to hold each
+    1×1 output's colour), so it is no starting point."""
+    bits_per_cell = math.log2(max(2, len(np.unique(outputs))))
+    return math.log2(choices) + entries * bits_per_cell >= outputs.size * bits_per_cell
 
 
 def _is_function(keys: np.ndarray, outputs: np.ndarray) -> bool:

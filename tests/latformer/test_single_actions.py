@@ -102,3 +102,11 @@ def test_sets_of_one_size_are_tried_up_to_a_bound(monkeypatch):
     for k in (1, 2, 3, 4):
         assert sum(len(s.actions) == k for s in bounded) <= 3
     assert {s.actions for s in bounded} <= {s.actions for s in every}
+
+
+def test_a_set_that_one_cell_per_pair_explains_is_chance_not_a_start():
+    xs = grids([(8, 8), (9, 8), (8, 9)])
+    one_cell = [(x, x[2:3, 5:6]) for x in xs]  # 3 cells of output: any of many offsets may match
+    assert consistent_sets(one_cell) == []
+    window = [(x, x[2:5, 5:8]) for x in xs]  # 27 cells: the offset is told apart
+    assert consistent_sets(window)[0].actions == (ExactAction(0, (-2, -5)),)
