@@ -505,7 +505,6 @@ def per_tile_sets(
     return []
 
 
-
 def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> np.ndarray:
     """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
     cells one after another; with per-tile actions, one head whose cells read through their
