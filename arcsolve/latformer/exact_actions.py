@@ -308,15 +308,15 @@ def single_actions(
     if same or turned_shape:
         steps = range(-max_shift, max_shift + 1)
         deltas = sorted(itertools.product(steps, steps), key=lambda s: (abs(s[0]) + abs(s[1]), s))
-        for delta, fill, d in itertools.product(deltas, (True, False), range(8)):
-            turned = [source_cells(ExactAction(d), tuple(x.shape), tuple(y.shape), shift_bits) for x, y in pairs]
-            if any(t is None for t in turned):
-                continue
+        elements = {d: [source_cells(ExactAction(d), x.shape, y.shape, shift_bits) for x, y in pairs] for d in range(8)}
+        turned = {d: cells for d, cells in elements.items() if all(c is not None for c in cells)}
+        for delta, fill in itertools.product(deltas, (True, False)):
             moved = [_shift_cells(tuple(y.shape), delta, fill) for _, y in pairs]
-            keep(
-                ExactAction(d, delta, fill=fill and delta != (0, 0)),
-                [np.where(m >= 0, t[m.clip(0)], NOTHING) for t, m in zip(turned, moved, strict=True)],
-            )
+            for d, sources in turned.items():
+                keep(
+                    ExactAction(d, delta, fill=fill and delta != (0, 0)),
+                    [np.where(m >= 0, t[m.clip(0)], NOTHING) for t, m in zip(sources, moved, strict=True)],
+                )
     elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
         rows = min(x.shape[0] - y.shape[0] for x, y in pairs)
         cols = min(x.shape[1] - y.shape[1] for x, y in pairs)
@@ -387,7 +387,7 @@ def consistent_sets(
     n_pairs = len(pairs)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
-    flat = {a: np.concatenate([r.reshape(-1) for r in read[a]]) + 1 for a in usable}  # readings −1…9 as 0…10
+    flat = {a: np.concatenate([r.reshape(-1) for r in read[a]]) for a in usable}
     found: list[ActionSet] = []
     explained: set[frozenset[ExactAction]] = set()
     for k in range(1, max_heads + 1):
@@ -395,17 +395,15 @@ def consistent_sets(
         for combo in itertools.islice(itertools.combinations(pool, k), MAX_COMBINATIONS):
             if any(frozenset(sub) in explained for j in range(1, k) for sub in itertools.combinations(combo, j)):
                 continue  # a head more than a set that already explains the outputs
-            keys = sum(flat[a] * 11**i for i, a in enumerate(combo))  # a cell's readings as one integer
+            keys = _cell_keys([flat[a] for a in combo])
             if not _is_function(keys, outputs):
                 continue  # two cells read alike and ask for different colours
             if len(np.unique(keys)) == len(keys):
                 continue  # every cell reads differently: a table of positions, not a rule
-            test_keys = [
-                sum((test_read[a][t].reshape(-1) + 1) * 11**i for i, a in enumerate(combo)) for t in range(len(tests))
-            ]
             explained.add(frozenset(combo))
             if _longer_than_the_data(math.comb(len(pool), k), len(np.unique(keys)), outputs):
                 continue  # chosen among so many sets that the pairs cannot tell it from chance
+            test_keys = [_cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
             found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
     found += per_tile_sets(pairs, tests, shift_bits)
     return sorted(found, key=ActionSet.rank)
@@ -434,6 +432,12 @@ def _longer_than_the_data(choices: int, entries: int, outputs: np.ndarray) -> bo
     1×1 output's colour), so it is no starting point."""
     bits_per_cell = math.log2(max(2, len(np.unique(outputs))))
     return math.log2(choices) + entries * bits_per_cell >= outputs.size * bits_per_cell
+
+
+def _cell_keys(readings: Sequence[np.ndarray]) -> np.ndarray:
+    """Each cell's readings by several heads (each −1…9, one array per head) as one integer,
+    in base 11."""
+    return sum((r + 1) * 11**i for i, r in enumerate(readings))
 
 
 def _is_function(keys: np.ndarray, outputs: np.ndarray) -> bool:
@@ -532,9 +536,8 @@ def colours_to_fix(readings: np.ndarray, outputs: np.ndarray) -> tuple[int, ...]
     def conflict(c: int, d: int) -> bool:
         lut = np.arange(-1, 10)
         lut[c + 1], lut[d + 1] = d, c
-        keys = np.concatenate([readings, lut[readings + 1]], axis=1) + 1
-        key = sum(row * 11**i for i, row in enumerate(keys))
-        return not _is_function(key, np.concatenate([outputs, lut[outputs + 1]]))
+        keys = _cell_keys(np.concatenate([readings, lut[readings + 1]], axis=1))
+        return not _is_function(keys, np.concatenate([outputs, lut[outputs + 1]]))
 
     clashes = {c: {d for d in seen if d != c and conflict(c, d)} for c in seen}
     free: list[int] = []
