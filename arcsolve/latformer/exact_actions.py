@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -284,48 +284,64 @@ def single_actions(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]], max_shift: int = 4, most: int = 8, shift_bits: int = 5
 ) -> list[ExactAction]:
     """One-head actions beyond `candidate_actions`, screened in numpy and kept when every
-    train output is a function of their reading, cell by cell: a dihedral element after a
-    shift of up to `max_shift` cells, cyclic or with fill (outputs of the input's shape or
-    its transpose), or a crop at any offset (outputs no larger than their inputs). The
-    kernels' own reading confirms each; at most `most`, the least shifted first."""
+    train output is a function of their reading, cell by cell: a shift of any length up to
+    the smallest output's sides, and a dihedral element after a shift of up to `max_shift`
+    cells, cyclic or with fill (outputs of the input's shape or its transpose), or a crop at
+    any offset (outputs no larger than their inputs). The kernels' own reading confirms
+    each; at most `most`, the least shifted first."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
 
-    def keep(action: ExactAction, cells: list[np.ndarray]) -> None:
-        keys = np.concatenate(
-            [np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) for (x, _), c in zip(pairs, cells, strict=True)]
-        )
-        if len(found) < most and _is_function(keys + 1, outputs):
-            try:
-                read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
-            except ValueError:
-                return
-            if _is_function(read + 1, outputs) and action not in found:
-                found.append(action)
+    def keep(action: ExactAction, cells: Callable[[int], np.ndarray]) -> None:
+        if len(found) >= most or action in found:
+            return
+        seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
+        for k in order:
+            (x, y), c = pairs[k], cells(k)
+            keys = np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) + 1
+            seen[keys, y.reshape(-1)] = True
+            if (seen.sum(1) > 1).any():
+                return  # two cells read alike and ask for different colours
+        try:
+            read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+        except ValueError:
+            return
+        if _is_function(read + 1, outputs):
+            found.append(action)
 
     same = all(x.shape == y.shape for x, y in pairs)
     turned_shape = all(x.shape == y.shape[::-1] for x, y in pairs)
     if same or turned_shape:
-        steps = range(-max_shift, max_shift + 1)
-        deltas = sorted(itertools.product(steps, steps), key=lambda s: (abs(s[0]) + abs(s[1]), s))
+        rows, cols = (max(max_shift, min(y.shape[axis] for _, y in pairs) - 1) for axis in (0, 1))
+        deltas = sorted(
+            itertools.product(range(-rows, rows + 1), range(-cols, cols + 1)),
+            key=lambda s: (abs(s[0]) + abs(s[1]), s),
+        )
         elements = {d: [source_cells(ExactAction(d), x.shape, y.shape, shift_bits) for x, y in pairs] for d in range(8)}
         turned = {d: cells for d, cells in elements.items() if all(c is not None for c in cells)}
         for delta, fill in itertools.product(deltas, (True, False)):
-            moved = [_shift_cells(tuple(y.shape), delta, fill) for _, y in pairs]
+            near = max(abs(delta[0]), abs(delta[1])) <= max_shift  # a dihedral element goes with near shifts
             for d, sources in turned.items():
-                keep(
-                    ExactAction(d, delta, fill=fill and delta != (0, 0)),
-                    [np.where(m >= 0, t[m.clip(0)], NOTHING) for t, m in zip(sources, moved, strict=True)],
-                )
+                if d and not near:
+                    continue
+
+                def cells(k: int, sources=sources) -> np.ndarray:
+                    moved = _shift_cells(tuple(pairs[k][1].shape), delta, fill)
+                    return np.where(moved >= 0, sources[k][moved.clip(0)], NOTHING)
+
+                keep(ExactAction(d, delta, fill=fill and delta != (0, 0)), cells)
     elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
         rows = min(x.shape[0] - y.shape[0] for x, y in pairs)
         cols = min(x.shape[1] - y.shape[1] for x, y in pairs)
         for r, c in sorted(itertools.product(range(rows + 1), range(cols + 1)), key=sum):
-            cells = []
-            for x, y in pairs:
+
+            def window(k: int, r=r, c=c) -> np.ndarray:
+                (x, y) = pairs[k]
                 (H, W), w = y.shape, x.shape[1]
-                cells.append(((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1))
-            keep(ExactAction(0, (-r, -c)), cells)
+                return ((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1)
+
+            keep(ExactAction(0, (-r, -c)), window)
     return found
 
 
@@ -383,6 +399,7 @@ def consistent_sets(
         usable.append(action)
     crops = [a for a in usable if a.shift != (0, 0) and not a.fill and a not in singles]
     crops += [a for a in usable if a.shift == (0, 0) and a.scale == (1, 1)]  # the dihedral elements
+    crops += [a for a in usable if a.down and a.shift == (0, 0)]  # with the other cells of a block
     crops += [a for a in symmetries if a in usable and a not in crops]
     n_pairs = len(pairs)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])

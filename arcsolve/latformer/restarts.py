@@ -26,7 +26,7 @@ from torch import nn
 from arcsolve.latformer.exact_actions import ActionSet, colours_to_fix, consistent_sets, set_action, set_readings
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.model import LatFormerConfig
-from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, restart_model
+from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, fixed_colours, restart_model
 
 PLAIN_RESTARTS = 3
 EXACT_RESTARTS = 3  # on a CPU
@@ -68,12 +68,16 @@ def plan_restarts(
     pairs = [(x.cpu().numpy(), y.cpu().numpy()) for x, y in examples]
     sets = consistent_sets(pairs, list(zip(tests, out_shapes, strict=True)), max_heads) if exact else []
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs]) if pairs else np.zeros(0, dtype=np.int64)
-    # Where the test reads only what the train pairs show, the default colour permutations
-    # do; where it reads more, the fit permutes every colour its rule treats alike.
-    starts = [
-        Restart(plain + i, replace(s, fixed=colours_to_fix(set_readings(s, pairs), outputs)) if s.unseen else s)
-        for i, s in enumerate(sets[:exact])
-    ]
+    default = set(fixed_colours(examples))
+
+    def fixed(s: ActionSet) -> tuple[int, ...]:
+        # Where the test reads more than the train pairs show, the fit permutes every colour
+        # its rule treats alike; elsewhere the default permutations, less those its rule
+        # tells apart (a swap of two colours, the colour of cells that read nothing).
+        told_apart = colours_to_fix(set_readings(s, pairs), outputs)
+        return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))
+
+    starts = [Restart(plain + i, replace(s, fixed=fixed(s))) for i, s in enumerate(sets[:exact])]
     plains = [Restart(r) for r in range(plain)]
     return starts + plains
 

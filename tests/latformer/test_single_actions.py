@@ -4,6 +4,7 @@ shifts, crops anywhere), and when a task's fit stops."""
 from __future__ import annotations
 
 import numpy as np
+import torch
 
 from arcsolve.latformer.exact_actions import ExactAction, consistent_sets, reading, single_actions
 from arcsolve.latformer.restarts import Restart, fit_is_done
@@ -110,3 +111,66 @@ def test_a_set_that_one_cell_per_pair_explains_is_chance_not_a_start():
     assert consistent_sets(one_cell) == []
     window = [(x, x[2:5, 5:8]) for x in xs]  # 27 cells: the offset is told apart
     assert consistent_sets(window)[0].actions == (ExactAction(0, (-2, -5)),)
+
+
+def test_a_shift_longer_than_the_short_range_is_found_when_the_grids_allow_it():
+    xs = grids([(9, 12), (8, 9), (12, 9)])
+    pairs = [(x, shifted(x, 6, -5, fill=False)) for x in xs]
+    assert ExactAction(0, (6, -5)) in single_actions(pairs)
+    # a dihedral element goes with the short shifts only
+    turned = [(x, shifted(apply_dihedral(x, FLIP_LR), 6, -5, fill=False)) for x in xs]
+    assert all(a.dihedral == 0 for a in single_actions(turned))
+
+
+def test_a_rule_that_swaps_two_colours_keeps_them_out_of_the_permutations():
+    from arcsolve.latformer.fit import solve
+    from arcsolve.latformer.restarts import plan_restarts
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    def pair(shape, cls=TrainPair):
+        x = RNG.choice(np.array([0, 3, 8]), size=shape)
+        y = apply_dihedral(x, FLIP_LR)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(np.select([y == 3, y == 8], [8, 3], y)))
+
+    train = [pair((5, 6)), pair((7, 4)), pair((6, 6))]
+    test = pair((4, 7), Pair)
+    task = Task(id="flip-swap", train=train, test=[test])
+    examples = [(torch.tensor(p.input.to_numpy()), torch.tensor(p.output.to_numpy())) for p in train]
+    start = next(r.start for r in plan_restarts(examples, [test.input.to_numpy()], [(4, 7)]) if r.exact)
+    assert {0, 3, 8} <= set(start.fixed)  # swapped by the rule: a permutation would contradict it
+    solution = solve(task, SolveConfig(device="cpu", steps=60))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
+
+
+def test_cells_that_read_nothing_take_a_background_that_is_not_0():
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    def pair(shape, cls=TrainPair):
+        x = RNG.choice(np.array([7, 7, 2, 5]), size=shape)
+        y = shifted_with_fill(np.where(x == 7, 0, x), 1, 2)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(np.where(y == 0, 7, y)))
+
+    train = [pair((5, 6)), pair((7, 5)), pair((6, 6))]
+    test = pair((6, 7), Pair)
+    solution = solve(Task(id="shift-on-7", train=train, test=[test]), SolveConfig(device="cpu", steps=60))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
+
+
+def test_a_block_read_by_all_its_cells_is_a_set_of_down_scalings():
+    def blocks(h, w):  # half the 2×2 blocks hold one coloured cell, anywhere in the block
+        x = np.zeros((2 * h, 2 * w), dtype=np.int64)
+        for i, j in np.argwhere(RNG.random((h, w)) < 0.5):
+            x[2 * i + RNG.integers(2), 2 * j + RNG.integers(2)] = RNG.integers(1, 5)
+        return x
+
+    xs = [blocks(*s) for s in [(4, 5), (5, 4), (4, 4)]]
+    pairs = [(x, np.where((x.reshape(x.shape[0] // 2, 2, -1, 2) != 0).any(axis=(1, 3)), 6, 0)) for x in xs]
+    sets = consistent_sets(pairs)
+    assert sets, "no set reads the blocks"
+    assert all(a.down and a.scale == (2, 2) for a in sets[0].actions)
+    assert {a.shift for a in sets[0].actions} == {(0, 0), (0, -1), (-1, 0), (-1, -1)}
