@@ -45,6 +45,48 @@ def test_rules_do_what_their_family_says():
     assert np.array_equal(y[x != 0], x[x != 0]) and (y != 0).sum() > (x != 0).sum()
 
 
+def family_pairs(name, index=0):
+    return arrays(make_task(FAMILIES[FAMILY_NAMES.index(name)], index))
+
+
+def test_the_families_beyond_one_plain_action_do_what_they_say():
+    # a shift with fill on a background that is not 0: the uncovered cells take it
+    pairs = family_pairs("shift-background")
+
+    def shifted_on(x, background, dr, dc):
+        moved = shifted_with_fill(np.where(x == background, 0, x + 10), dr, dc)
+        return np.where(moved == 0, background, moved - 10)
+
+    assert any(
+        all(np.array_equal(shifted_on(x, background, dr, dc), y) for x, y in pairs)
+        for background in range(1, 10) for dr in range(-2, 3) for dc in range(-2, 3)
+    )
+    # two colours swapped after a dihedral element: the colour counts swap, the rest stay
+    for x, y in family_pairs("dihedral-recolour"):
+        counts_x, counts_y = np.bincount(x.reshape(-1), minlength=10), np.bincount(y.reshape(-1), minlength=10)
+        changed = np.flatnonzero(counts_x != counts_y)
+        assert len(changed) in (0, 2)
+        if len(changed) == 2:
+            a, b = changed
+            assert counts_x[a] == counts_y[b] and counts_x[b] == counts_y[a]
+    # a block is coloured exactly when one of its cells is
+    for x, y in family_pairs("block-any"):
+        h, w = y.shape
+        assert x.shape == (2 * h, 2 * w)
+        assert np.array_equal(y != 0, (x.reshape(h, 2, w, 2) != 0).any(axis=(1, 3)))
+    # the long shifts move by 3 to 6 cells along some axis
+    x, y = family_pairs("shift-long")[0]
+    moves = [(dr, dc) for dr in range(-6, 7) for dc in range(-6, 7) if np.array_equal(np.roll(x, (dr, dc), (0, 1)), y)]
+    assert moves and max(abs(v) for v in moves[0]) >= 3
+    # nine tiles, each a dihedral image of the input
+    x, y = family_pairs("nine-tiles")[0]
+    n = x.shape[0]
+    images = [np.rot90(g, k) for g in (x, x.T) for k in range(4)]
+    assert y.shape == (3 * n, 3 * n)
+    assert all(any(np.array_equal(y[i * n:(i + 1) * n, j * n:(j + 1) * n], g) for g in images)
+               for i in range(3) for j in range(3))
+
+
 def test_tasks_are_the_same_for_a_seed_and_differ_across_seeds():
     first = [t.to_json_dict() for t in make_tasks(2, seed=3)]
     assert first == [t.to_json_dict() for t in make_tasks(2, seed=3)]
