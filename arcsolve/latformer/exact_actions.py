@@ -322,13 +322,15 @@ def single_actions(
         turned = {d: cells for d, cells in elements.items() if all(c is not None for c in cells)}
         for delta, fill in itertools.product(deltas, (True, False)):
             near = max(abs(delta[0]), abs(delta[1])) <= max_shift  # a dihedral element goes with near shifts
+            moved: dict[int, np.ndarray] = {}  # each pair's shifted lattice, made when first asked for
             for d, sources in turned.items():
                 if d and not near:
                     continue
 
-                def cells(k: int, sources=sources) -> np.ndarray:
-                    moved = _shift_cells(tuple(pairs[k][1].shape), delta, fill)
-                    return np.where(moved >= 0, sources[k][moved.clip(0)], NOTHING)
+                def cells(k: int, sources=sources, delta=delta, fill=fill, moved=moved) -> np.ndarray:
+                    if k not in moved:
+                        moved[k] = _shift_cells(tuple(pairs[k][1].shape), delta, fill)
+                    return np.where(moved[k] >= 0, sources[k][moved[k].clip(0)], NOTHING)
 
                 keep(ExactAction(d, delta, fill=fill and delta != (0, 0)), cells)
     elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
