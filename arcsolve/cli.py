@@ -716,8 +716,8 @@ def bench_lattice_tasks(
     ] = None,
     seed: SeedOpt = 0,
 ) -> None:
-    """Write ARC tasks built from one to four lattice actions (shifts, crops, scalings, tilings,
-    dihedral images, completions, overlays), a family per kind, for `arcsolve eval`."""
+    """Write ARC tasks built from one to nine lattice actions (shifts, crops, scalings, tilings,
+    dihedral images, completions, overlays, recolourings), a family per kind, for `arcsolve eval`."""
     import orjson
 
     from arcsolve.bench.lattice_tasks import FAMILY_NAMES, make_tasks

@@ -1,4 +1,4 @@
-"""ARC-format tasks built from one to four lattice actions, for probing what LatFormer expresses.
+"""ARC-format tasks built from one to nine lattice actions, for probing what LatFormer expresses.
 
 Each family is one way of building an output from lattice actions of the input (the
 dihedral group, shifts that wrap or fill, crops, scalings, tilings) and, for the families of
