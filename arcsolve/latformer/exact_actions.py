@@ -33,10 +33,12 @@ GATE_STRENGTH = 4.0  # |logit| of a gate set by an exact action: σ(4) ≈ 0.98
 @dataclass(frozen=True)
 class ExactAction:
     """One exact action of a head, read from an output cell back to the input cell it
-    attends to: scale up by `scale` (or, with `down`, down by sampling the first cell of
-    each block), then shift by `shift` (output cell (i, j) reads (i − δr, j − δc) of the
-    scaled input), wrapping cyclically or, with `fill`, reading nothing past the edge; then
-    the dihedral element `dihedral`."""
+    attends to: scale up by `scale` (output cell i reads input cell i // f) or, with `down`,
+    down by sampling the first cell of each block (i reads i·f); then shift on the input
+    lattice by `shift` (δ input cells: i reads i // f − δ, or i·f − δ, so a shift of a
+    down-scaling picks another cell of each block and one of an up-scaling moves a window),
+    wrapping cyclically or, with `fill`, reading nothing past the edge; then the dihedral
+    element `dihedral`."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -50,7 +52,8 @@ class ExactAction:
             how = "down-scale" if self.down else "up-scale"
             parts.append(f"{how} {self.scale[0]}x{self.scale[1]}" + (" by sampling" if self.down else ""))
         if self.shift != (0, 0):
-            parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}" + (" with fill" if self.fill else ""))
+            unit = " input cells" if self.scale != (1, 1) else ""
+            parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}" + (" with fill" if self.fill else ""))
         return ", then ".join(parts) or "identity"
 
 
@@ -172,9 +175,14 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
     shifts with fill."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
+    scales = set(SCALE_FACTORS) | {1}
     for a, b in {(H, W), (W, H)}:  # up-scaling, and up-scaling of a transposed image
-        if (a, b) != (h, w) and a % h == 0 and b % w == 0 and {a // h, b // w} <= set(SCALE_FACTORS):
-            actions += [ExactAction(d, scale=(a // h, b // w)) for d in range(8)]
+        if a % h or b % w or (a, b) == (h, w):
+            continue
+        # by the size ratio, or by a part of it with the rest tiled (the reading wraps)
+        for f_r, f_c in itertools.product(sorted(scales), sorted(scales)):
+            if (f_r, f_c) != (1, 1) and (a // h) % f_r == 0 and (b // w) % f_c == 0:
+                actions += [ExactAction(d, scale=(f_r, f_c)) for d in range(8)]
     if H <= h and W <= w and (H, W) != (h, w):
         offsets = itertools.product(part_offsets(h, H), part_offsets(w, W))
         actions += [ExactAction(0, (-r, -c)) for r, c in offsets if (r, c) != (0, 0)]
@@ -187,7 +195,7 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
     if (H, W) == (h, w):
         steps = range(-2, 3)
         actions += [ExactAction(0, (r, c), fill=True) for r in steps for c in steps if (r, c) != (0, 0)]
-    return actions
+    return list(dict.fromkeys(actions))
 
 
 MAX_TILES = 16  # per-tile actions are tried on tilings of at most this many tiles
@@ -288,17 +296,21 @@ def single_actions(
     the smallest output's sides, and a dihedral element after a shift of up to `max_shift`
     cells, cyclic or with fill (outputs of the input's shape or its transpose), or a crop at
     any offset (outputs no larger than their inputs). The kernels' own reading confirms
-    each; at most `most`, the least shifted first."""
+    each; at most `most`, the least shifted first. Where every output has one size, windows
+    of two or more input cells, up-scaled 2× or 3×, are screened too (a zoom); and down-scalings by sampling,
+    after every dihedral element, from any cell of the block."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
 
-    def keep(action: ExactAction, cells: Callable[[int], np.ndarray]) -> None:
+    def keep(action: ExactAction, cells: Callable[[int], np.ndarray | None]) -> None:
         if len(found) >= most or action in found:
             return
         seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
         for k in order:
             (x, y), c = pairs[k], cells(k)
+            if c is None:
+                return  # not an action of the experts on this pair's lattices
             keys = np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) + 1
             seen[keys, y.reshape(-1)] = True
             if (seen.sum(1) > 1).any():
@@ -344,6 +356,47 @@ def single_actions(
                 return ((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1)
 
             keep(ExactAction(0, (-r, -c)), window)
+    if len({y.shape for _, y in pairs}) == 1:  # one output size: a window, then up-scaled
+        (H, W) = pairs[0][1].shape
+        for f in (2, 3):
+            if H % f or W % f or H * W < 2 * f * f:
+                continue  # whole blocks of a window of two cells or more (one cell is a crop's)
+            # the window's offset, in input cells (the experts shift before they scale)
+            rows = min(min(x.shape[0] - H // f for x, _ in pairs), 2**shift_bits - 1)
+            cols = min(min(x.shape[1] - W // f for x, _ in pairs), 2**shift_bits - 1)
+            if rows < 0 or cols < 0:
+                continue
+            for r, c in sorted(itertools.product(range(rows + 1), range(cols + 1)), key=sum):
+
+                def zoomed(k: int, f=f, r=r, c=c) -> np.ndarray:
+                    w = pairs[k][0].shape[1]
+                    return ((np.arange(H)[:, None] // f + r) * w + np.arange(W)[None, :] // f + c).reshape(-1)
+
+                keep(ExactAction(0, (-r, -c), (f, f)), zoomed)
+    for factor in _down_factors(pairs):  # down-scalings by sampling, after any dihedral element
+        for d, r, c in itertools.product(range(8), range(factor[0]), range(factor[1])):
+            action = ExactAction(d, (-r, -c), factor, down=True)
+            keep(action, lambda k, a=action: source_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
+    return found
+
+
+def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[int, int]]:
+    """The strides (a, b) ≠ (1, 1) by which every input is a whole multiple of its output,
+    or of its output's transpose: the down-scalings a reading by sampling may take."""
+    found = []
+    for turned in (False, True):
+        ratios = set()
+        for x, y in pairs:
+            H, W = y.shape[::-1] if turned else y.shape
+            if x.shape[0] % H or x.shape[1] % W:
+                break
+            ratios.add((x.shape[0] // H, x.shape[1] // W))
+        else:
+            if len(ratios) == 1:
+                a, b = ratios.pop()
+                for f in ((a, b), (b, a)):
+                    if f != (1, 1) and set(f) <= set(SCALE_FACTORS) | {1} and f not in found:
+                        found.append(f)
     return found
 
 

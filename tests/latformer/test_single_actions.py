@@ -174,3 +174,25 @@ def test_a_block_read_by_all_its_cells_is_a_set_of_down_scalings():
     assert sets, "no set reads the blocks"
     assert all(a.down and a.scale == (2, 2) for a in sets[0].actions)
     assert {a.shift for a in sets[0].actions} == {(0, 0), (0, -1), (-1, 0), (-1, -1)}
+
+
+def test_a_window_up_scaled_is_read_with_its_offset_in_input_cells():
+    xs = grids([(7, 7), (8, 6), (6, 8)])
+    pairs = [(x, np.kron(x[1:3, 2:5], np.ones((2, 2), dtype=x.dtype))) for x in xs]  # a zoom on a 2×3 window
+    (action,) = [a for a in single_actions(pairs) if a.scale != (1, 1)]
+    assert action == ExactAction(0, (-1, -2), (2, 2))
+    for x, y in pairs:
+        assert np.array_equal(reading(action, x, y.shape), y)
+    one_cell = [(x, np.kron(x[2:3, 2:3], np.ones((2, 2), dtype=x.dtype))) for x in xs]
+    assert all(a.scale == (1, 1) for a in single_actions(one_cell))  # a cell up-scaled is a crop's job
+
+
+def test_down_scaling_after_a_rotation_and_up_scaling_then_tiling_are_found():
+    rot90 = ELEMENT_NAMES.index("rotate 90 clockwise")
+    xs = grids([(2, 3), (3, 2), (3, 3)])
+    blown = [np.kron(x, np.ones((2, 2), dtype=x.dtype)) for x in xs]
+    turned = [(b, apply_dihedral(b, rot90)[::2, ::2]) for b in blown]
+    assert any(a.dihedral == rot90 and a.down for a in single_actions(turned))
+    assert consistent_sets(turned)[0].actions[0].down
+    tiled = [(x, np.tile(b, (1, 2))) for x, b in zip(xs, blown, strict=True)]  # up-scaled 2×, then tiled 1×2
+    assert consistent_sets(tiled)[0].actions == (ExactAction(0, scale=(2, 2)),)
