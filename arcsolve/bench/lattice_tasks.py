@@ -269,6 +269,28 @@ def nine_tiles(rng):
     return Recipe(lambda x: np.block([[fs[3 * i + j](x) for j in range(3)] for i in range(3)]), (2, 5), " ".join(names))
 
 
+def zoom(rng):
+    """A 2-3 × 2-3 window at a fixed offset of up to 2 cells, up-scaled 2× or 3×."""
+    r, c = (int(v) for v in rng.integers(0, 3, size=2))
+    h, w = (int(v) for v in rng.integers(2, 4, size=2))
+    f = int(rng.integers(2, 4))
+    return Recipe(
+        lambda x: np.kron(x[r : r + h, c : c + w], np.ones((f, f), dtype=x.dtype)), (6, 9), f"{r},{c} {h}x{w}, up {f}"
+    )
+
+
+def dihedral_downscale(rng):
+    """A rotation or reflection, then one cell of every 2×2 block (the first)."""
+    g = _element(rng)
+    return Recipe(lambda x: DIHEDRAL[g](x)[::2, ::2], (2, 5), g, lambda rng, h, w: random_grid(rng, 2 * h, 2 * w))
+
+
+def upscale_tile(rng):
+    """An up-scaling by 2, then the up-scaled grid repeated 1×2 or 2×1."""
+    a, b = ((1, 2), (2, 1))[int(rng.integers(0, 2))]
+    return Recipe(lambda x: np.tile(np.kron(x, np.ones((2, 2), dtype=x.dtype)), (a, b)), (2, 5), f"up 2, tile {a}x{b}")
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("dihedral", 1, dihedral),
     Family("shift-wrap", 1, shift(True)),
@@ -291,6 +313,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("shift-background", 1, shift_on_background),
     Family("block-any", 4, block_any),
     Family("nine-tiles", 9, nine_tiles, square=True),
+    Family("zoom", 2, zoom),
+    Family("dihedral-downscale", 2, dihedral_downscale),
+    Family("upscale-tile", 2, upscale_tile),
 )
 FAMILY_NAMES = tuple(f.name for f in FAMILIES)
 

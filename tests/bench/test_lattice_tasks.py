@@ -78,6 +78,20 @@ def test_the_families_beyond_one_plain_action_do_what_they_say():
     x, y = family_pairs("shift-long")[0]
     moves = [(dr, dc) for dr in range(-6, 7) for dc in range(-6, 7) if np.array_equal(np.roll(x, (dr, dc), (0, 1)), y)]
     assert moves and max(abs(v) for v in moves[0]) >= 3
+    # a zoom: some window of the input, up-scaled
+    for x, y in family_pairs("zoom"):
+        f = next(f for f in (2, 3) if y.shape[0] % f == 0 and y.shape[1] % f == 0
+                 and np.array_equal(np.kron(y[::f, ::f], np.ones((f, f), dtype=y.dtype)), y))
+        h, w = y.shape[0] // f, y.shape[1] // f
+        assert any(np.array_equal(x[r:r + h, c:c + w], y[::f, ::f]) for r in range(3) for c in range(3))
+    # the first cell of every 2×2 block of a dihedral image
+    x, y = family_pairs("dihedral-downscale")[0]
+    images = [np.rot90(g, k) for g in (x, x.T) for k in range(4)]
+    assert any(g.shape[0] == 2 * y.shape[0] and np.array_equal(g[::2, ::2], y) for g in images)
+    # up-scaled by 2, then repeated
+    x, y = family_pairs("upscale-tile")[0]
+    blown = np.kron(x, np.ones((2, 2), dtype=x.dtype))
+    assert np.array_equal(y, np.tile(blown, (y.shape[0] // blown.shape[0], y.shape[1] // blown.shape[1])))
     # nine tiles, each a dihedral image of the input
     x, y = family_pairs("nine-tiles")[0]
     n = x.shape[0]
