@@ -170,9 +170,9 @@ def part_offsets(n_in: int, n_out: int, most: int = 4) -> list[int]:
 
 def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> list[ExactAction]:
     """The exact actions worth a head for a pair of these shapes: the eight dihedral
-    elements (tiling when the output is larger), up-scaling by the size ratio, crops at the
-    input's evenly spaced parts (`part_offsets`: its halves, thirds, quarters), and short
-    shifts with fill."""
+    elements (tiling when the output is larger), up-scaling by the size ratio or by a part of
+    it (the rest tiled), crops at the input's evenly spaced parts (`part_offsets`: its
+    halves, thirds, quarters), and short shifts with fill."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
     scales = set(SCALE_FACTORS) | {1}
@@ -296,9 +296,9 @@ def single_actions(
     the smallest output's sides, and a dihedral element after a shift of up to `max_shift`
     cells, cyclic or with fill (outputs of the input's shape or its transpose), or a crop at
     any offset (outputs no larger than their inputs). The kernels' own reading confirms
-    each; at most `most`, the least shifted first. Where every output has one size, windows
-    of two or more input cells, up-scaled 2× or 3×, are screened too (a zoom); and down-scalings by sampling,
-    after every dihedral element, from any cell of the block."""
+    each; at most `most`, the least shifted first. Also screened: where every output has one
+    size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and down-scalings
+    by sampling, after every dihedral element, from any cell of the block."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
@@ -433,9 +433,10 @@ def consistent_sets(
     under which every train output is a function of the heads' readings, cell by cell; the
     simplest first, then those that leave fewer test and held-out cells unexplained. One
     head may also take a wider action (`single_actions`: longer shifts, dihedral elements
-    after shifts, crops anywhere). Sets of three or four heads are tried among the crops
-    (parts), the dihedral elements and the outputs' symmetries and periods
-    (`output_symmetries`, `output_periods`) only."""
+    after shifts, crops anywhere, zooms, down-scalings after dihedral elements). Sets of
+    three or four heads are tried among the crops (parts), the dihedral elements, the cells
+    of a down-scaled block and the outputs' symmetries and periods (`output_symmetries`,
+    `output_periods`) only."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape)

@@ -72,8 +72,9 @@ def plan_restarts(
 
     def fixed(s: ActionSet) -> tuple[int, ...]:
         # Where the test reads more than the train pairs show, the fit permutes every colour
-        # its rule treats alike; elsewhere the default permutations, less those its rule
-        # tells apart (a swap of two colours, the colour of cells that read nothing).
+        # its rule treats alike; elsewhere it keeps the default permutations, with the
+        # colours its rule tells apart (two it swaps, the colour that cells reading nothing
+        # take) left out of them too.
         told_apart = colours_to_fix(set_readings(s, pairs), outputs)
         return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))
 
