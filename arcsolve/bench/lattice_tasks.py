@@ -291,6 +291,25 @@ def upscale_tile(rng):
     return Recipe(lambda x: np.tile(np.kron(x, np.ones((2, 2), dtype=x.dtype)), (a, b)), (2, 5), f"up 2, tile {a}x{b}")
 
 
+def block_majority(rng):
+    """A 3×3 down-scaling by each block's colour: blocks of one colour, with one or two cells
+    of another colour in some of them."""
+
+    def rule(x):
+        h, w = x.shape[0] // 3, x.shape[1] // 3
+        blocks = x.reshape(h, 3, w, 3).transpose(0, 2, 1, 3).reshape(h, w, 9)
+        return np.apply_along_axis(lambda b: np.bincount(b, minlength=10).argmax(), 2, blocks)
+
+    def draw(rng, h, w):
+        grid = np.kron(random_grid(rng, h, w), np.ones((3, 3), dtype=np.int64))
+        for i, j in np.argwhere(rng.random((h, w)) < 0.5):
+            for cell in rng.choice(9, size=int(rng.integers(1, 3)), replace=False):
+                grid[3 * i + cell // 3, 3 * j + cell % 3] = rng.integers(0, 10)
+        return grid
+
+    return Recipe(rule, (2, 5), "", draw)
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("dihedral", 1, dihedral),
     Family("shift-wrap", 1, shift(True)),
@@ -311,11 +330,12 @@ FAMILIES: tuple[Family, ...] = (
     Family("shift-long", 1, shift_long),
     Family("dihedral-recolour", 1, dihedral_recolour),
     Family("shift-background", 1, shift_on_background),
-    Family("block-any", 4, block_any),
+    Family("block-any", 1, block_any),
     Family("nine-tiles", 9, nine_tiles, square=True),
     Family("zoom", 2, zoom),
     Family("dihedral-downscale", 2, dihedral_downscale),
     Family("upscale-tile", 2, upscale_tile),
+    Family("block-majority", 1, block_majority),
 )
 FAMILY_NAMES = tuple(f.name for f in FAMILIES)
 

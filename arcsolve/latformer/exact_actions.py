@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -45,12 +45,14 @@ class ExactAction:
     scale: tuple[int, int] = (1, 1)
     fill: bool = False
     down: bool = False
+    pool: bool = False  # with `down`: each block read whole (a pooling), not its first cell
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
         if self.scale != (1, 1):
             how = "down-scale" if self.down else "up-scale"
-            parts.append(f"{how} {self.scale[0]}x{self.scale[1]}" + (" by sampling" if self.down else ""))
+            by = (" by pooling" if self.pool else " by sampling") if self.down else ""
+            parts.append(f"{how} {self.scale[0]}x{self.scale[1]}{by}")
         if self.shift != (0, 0):
             unit = " input cells" if self.scale != (1, 1) else ""
             parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}" + (" with fill" if self.fill else ""))
@@ -109,7 +111,8 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
             if chain is None:
                 return None
             bits[where.start + axis * k : where.start + (axis + 1) * k] = torch.tensor(chain, dtype=bits.dtype)
-        bits[where.start + 2 * k : where.start + 2 * k + 2] = float(action.down)  # down, by sampling
+        bits[where.start + 2 * k] = float(action.down)
+        bits[where.start + 2 * k + 1] = float(action.down and not action.pool)  # by sampling
     elif action.down:
         return None
     return bits
@@ -149,11 +152,30 @@ def source_cells(
 
 def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray:
     """What a head at `action` reads in each cell of the output lattice: the input colour of
-    the cell it attends to, or NOTHING."""
+    the cell it attends to, or NOTHING. A pooling reads a block of cells: its reading is
+    their colours as a multiset, one integer per output cell (`pooled_key`)."""
+    if action.pool:
+        return pooled_key(action, grid, out_shape, shift_bits)
     cells = source_cells(action, tuple(grid.shape), tuple(out_shape), shift_bits)
     if cells is None:
         raise ValueError(f"{action} is not an action of the experts")
     return np.where(cells >= 0, grid.reshape(-1)[cells.clip(0)], NOTHING).reshape(out_shape)
+
+
+MAX_POOLED = 16  # cells of a block a pooling reads, at most (its multiset key fits in 64 bits)
+
+
+def block_cells(action: ExactAction) -> list[ExactAction]:
+    """The samplings that read, one by one, the cells a pooling reads together."""
+    (f_r, f_c), (d_r, d_c) = action.scale, action.shift
+    return [replace(action, shift=(d_r - r, d_c - c), pool=False) for r in range(f_r) for c in range(f_c)]
+
+
+def pooled_key(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray:
+    """The colours of each output cell's block under a pooling, as a multiset (sorted, then
+    one base-11 integer): cells whose blocks hold the same colours, in any places, read alike."""
+    cells = np.sort(np.stack([reading(a, grid, out_shape, shift_bits) for a in block_cells(action)]), axis=0)
+    return sum((c + 1) * 11**i for i, c in enumerate(cells)).astype(np.int64) - 1
 
 
 def part_offsets(n_in: int, n_out: int, most: int = 4) -> list[int]:
@@ -192,6 +214,8 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
             actions += [
                 ExactAction(0, (-r, -c), (f_r, f_c), down=True) for r in range(f_r) for c in range(f_c)
             ]
+            if f_r * f_c <= MAX_POOLED:  # and each block read whole
+                actions.append(ExactAction(0, scale=(f_r, f_c), down=True, pool=True))
     if (H, W) == (h, w):
         steps = range(-2, 3)
         actions += [ExactAction(0, (r, c), fill=True) for r in steps for c in steps if (r, c) != (0, 0)]
@@ -453,9 +477,10 @@ def consistent_sets(
         except ValueError:
             continue
         usable.append(action)
+    alone = singles + [a for a in usable if a.pool]  # a head whose reading no other combines with
     crops = [a for a in usable if a.shift != (0, 0) and not a.fill and a not in singles]
     crops += [a for a in usable if a.shift == (0, 0) and a.scale == (1, 1)]  # the dihedral elements
-    crops += [a for a in usable if a.down and a.shift == (0, 0)]  # with the other cells of a block
+    crops += [a for a in usable if a.down and not a.pool and a.shift == (0, 0)]  # with a block's other cells
     crops += [a for a in symmetries if a in usable and a not in crops]
     n_pairs = len(pairs)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
@@ -464,7 +489,7 @@ def consistent_sets(
     found: list[ActionSet] = []
     explained: set[frozenset[ExactAction]] = set()
     for k in range(1, max_heads + 1):
-        pool = [a for a in usable if a not in singles] if k == 2 else usable if k == 1 else crops
+        pool = [a for a in usable if a not in alone] if k == 2 else usable if k == 1 else crops
         for combo in itertools.islice(itertools.combinations(pool, k), MAX_COMBINATIONS):
             if any(frozenset(sub) in explained for j in range(1, k) for sub in itertools.combinations(combo, j)):
                 continue  # a head more than a set that already explains the outputs
@@ -586,11 +611,13 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
     """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
     cells one after another; with per-tile actions, one head whose cells read through their
     own tile's action."""
+    if start.tiles == (1, 1):  # a pooling's readings are those of its block's cells
+        actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]
+        return np.stack([np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+                         for a in actions])
     per_action = np.stack(
         [np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) for a in start.actions]
     )
-    if start.tiles == (1, 1):
-        return per_action
     tile_of = np.concatenate([_tile_index(x.shape, y.shape, start.tiles) for x, y in pairs])
     return per_action[tile_of, np.arange(len(tile_of))][None]
 

@@ -66,8 +66,10 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
     f_c = SCALE_FACTORS[int(acts.scale_cols.argmax())]
     down = bool(acts.down > 0.5)
     if (f_r, f_c) != (1, 1):
-        sampled = down and acts.sample is not None and bool(acts.sample > 0.5)
-        words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}" + (" by sampling" if sampled else ""))
+        how = ""
+        if down and acts.sample is not None:  # the first cell of each block, or the block whole
+            how = " by sampling" if bool(acts.sample > 0.5) else " by pooling"
+        words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}{how}")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
     transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
     mirrored = []

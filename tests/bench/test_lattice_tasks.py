@@ -92,6 +92,11 @@ def test_the_families_beyond_one_plain_action_do_what_they_say():
     x, y = family_pairs("upscale-tile")[0]
     blown = np.kron(x, np.ones((2, 2), dtype=x.dtype))
     assert np.array_equal(y, np.tile(blown, (y.shape[0] // blown.shape[0], y.shape[1] // blown.shape[1])))
+    # each block's most common colour
+    for x, y in family_pairs("block-majority"):
+        h, w = y.shape
+        blocks = x.reshape(h, 3, w, 3).transpose(0, 2, 1, 3).reshape(h, w, 9)
+        assert all((blocks[i, j] == y[i, j]).sum() >= 5 for i in range(h) for j in range(w))
     # nine tiles, each a dihedral image of the input
     x, y = family_pairs("nine-tiles")[0]
     n = x.shape[0]

@@ -1,7 +1,10 @@
 """One-head exact actions beyond the short candidates (long shifts, dihedral elements after
-shifts, crops anywhere), and when a task's fit stops."""
+shifts, crops anywhere, zooms, poolings), the colours an exact fit keeps fixed, and when a
+task's fit stops."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numpy as np
 import torch
@@ -171,9 +174,10 @@ def test_a_block_read_by_all_its_cells_is_a_set_of_down_scalings():
     xs = [blocks(*s) for s in [(4, 5), (5, 4), (4, 4)]]
     pairs = [(x, np.where((x.reshape(x.shape[0] // 2, 2, -1, 2) != 0).any(axis=(1, 3)), 6, 0)) for x in xs]
     sets = consistent_sets(pairs)
-    assert sets, "no set reads the blocks"
-    assert all(a.down and a.scale == (2, 2) for a in sets[0].actions)
-    assert {a.shift for a in sets[0].actions} == {(0, 0), (0, -1), (-1, 0), (-1, -1)}
+    assert sets[0].actions == (ExactAction(0, scale=(2, 2), down=True, pool=True),)  # one head, blocks whole
+    sampled = [s for s in sets if all(a.down and not a.pool and a.scale == (2, 2) for a in s.actions)]
+    assert sampled, "no set of samplings reads the blocks"
+    assert {a.shift for a in sampled[0].actions} == {(0, 0), (0, -1), (-1, 0), (-1, -1)}
 
 
 def test_a_window_up_scaled_is_read_with_its_offset_in_input_cells():
@@ -196,3 +200,37 @@ def test_down_scaling_after_a_rotation_and_up_scaling_then_tiling_are_found():
     assert consistent_sets(turned)[0].actions[0].down
     tiled = [(x, np.tile(b, (1, 2))) for x, b in zip(xs, blown, strict=True)]  # up-scaled 2×, then tiled 1×2
     assert consistent_sets(tiled)[0].actions == (ExactAction(0, scale=(2, 2)),)
+
+
+def test_a_block_read_whole_is_one_pooling_head_that_fits_an_any_rule():
+    from arcsolve.latformer.exact_actions import _reference_experts, block_cells, gate_bits, pooled_key
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    def pair(h, w, cls=TrainPair):  # 3×3 blocks with one or two coloured cells anywhere, or none
+        x = np.zeros((3 * h, 3 * w), dtype=np.int64)
+        for i, j in np.argwhere(RNG.random((h, w)) < 0.5):
+            for cell in RNG.choice(9, size=RNG.integers(1, 3), replace=False):
+                x[3 * i + cell // 3, 3 * j + cell % 3] = RNG.integers(1, 5)
+        y = np.where((x.reshape(h, 3, w, 3) != 0).any(axis=(1, 3)), 7, 0)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    pooling = ExactAction(0, scale=(3, 3), down=True, pool=True)
+    assert len(block_cells(pooling)) == 9
+    x = RNG.integers(0, 5, size=(6, 6))
+    keys = pooled_key(pooling, x, (2, 2))
+    shuffled = x.reshape(2, 3, 2, 3).transpose(0, 2, 1, 3).reshape(2, 2, 9)
+    shuffled = RNG.permuted(shuffled, axis=2).reshape(2, 2, 3, 3).transpose(0, 2, 1, 3).reshape(6, 6)
+    assert np.array_equal(pooled_key(pooling, shuffled, (2, 2)), keys)  # a multiset: places do not matter
+    sampled, pooled = (gate_bits(_reference_experts(5), a) for a in (replace(pooling, pool=False), pooling))
+    assert (sampled != pooled).sum() == 1  # the sampling gate alone tells them apart
+
+    train = [pair(3, 4), pair(4, 3), pair(4, 4)]
+    test = pair(3, 3, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert consistent_sets(pairs)[0].actions == (pooling,)
+    solution = solve(Task(id="any-in-block", train=train, test=[test]), SolveConfig(device="cpu", steps=100))
+    assert solution.candidates[0].verified
+    assert "down-scale 3x3 by pooling" in solution.candidates[0].detail
+    assert solution.candidates[0].grids[0] == test.output
