@@ -9,7 +9,9 @@ train pairs' pattern does not allow (a crop giving 6×6 where every train output
 kept as an unverified guess, and does not end the search; so is one whose colour map or
 learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`: fitted on
 the other pairs, it must predict each one), or that is longer than the train outputs it
-rebuilds (`arcsolve.dsl.occam.significant`). Answers rank by description length
+rebuilds (`arcsolve.dsl.occam.significant`), or whose fill of hidden cells (from the grid's
+symmetries or periods) leaves some in a test output where no train output keeps any
+(`_leaves_hidden_cells`). Answers rank by description length
 (`arcsolve.dsl.occam.description_length`: steps, parameters and the entries a model
 learned), the verified ones first, one per distinct test prediction. The last step is
 evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
@@ -281,6 +283,7 @@ class _Search:
             if out.shape != target.shape or not fit_colours(table, out, target):
                 return
         sized = all(self.fits(i.shape, o.shape) for i, o in zip(self.test_in, test_out, strict=True))
+        unfilled = _leaves_hidden_cells(program, train_out, test_out)
         tail = _colour_step(table)
         if tail:
             if any((table[g] < 0).any() for g in test_out) and not _map_is_general(
@@ -294,6 +297,8 @@ class _Search:
         program = program + tail
         length = description_length(program)
         doubt = "" if general else "learned, does not hold out a train pair"
+        if not doubt and unfilled:
+            doubt = "leaves hidden cells in a test output"
         if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.bits):
             doubt = "no shorter than the train outputs it rebuilds"
         found = Found(program, tuple(test_out), length, sized, doubt=doubt)
@@ -482,6 +487,23 @@ class _Search:
                     length=f.length + VIEW_COST, view=self.view)
             for f in self.found
         ]
+
+
+HIDDEN_COLOUR_KINDS = ("symmetry", "noise", "lost_colour")  # kinds whose last parameter is the hidden cells' colour
+
+
+def _leaves_hidden_cells(program: Program, train_out: Sequence[Array], test_out: Sequence[Array]) -> bool:
+    """Does a step that fills hidden cells (from symmetries or periods) leave their colour in
+    a test output although every train output is free of it? Then the program does not do on
+    the test input what it did on the train pairs."""
+    for step in program:
+        primitive = PRIMITIVES.get(step.name)
+        if primitive is None or primitive.params not in HIDDEN_COLOUR_KINDS:
+            continue
+        hidden = step.params[-1]
+        if not any((g == hidden).any() for g in train_out) and any((g == hidden).any() for g in test_out):
+            return True
+    return False
 
 
 def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) -> list[Found]:

@@ -147,3 +147,21 @@ def test_the_search_keeps_a_long_pick_of_one_cell_as_a_guess():
     pick = found[0]
     assert format_program(pick.program) == "crop_object{smallest,colour4}" and pick.outputs[0].tolist() == [[7]]
     assert pick.doubt == "no shorter than the train outputs it rebuilds"
+
+
+def test_a_fill_that_leaves_hidden_cells_on_the_test_is_a_guess():
+    from arcsolve.dsl.search import _leaves_hidden_cells
+
+    fill = (Step("symmetry_fill", (9,)),)
+    done = [g([[1, 2, 2, 1]]), g([[3, 0, 0, 3]])]
+    assert _leaves_hidden_cells(fill, done, [g([[4, 9, 9, 4]])])  # the test keeps cells of 9
+    assert not _leaves_hidden_cells(fill, done, [g([[4, 5, 5, 4]])])
+    assert not _leaves_hidden_cells(fill, [g([[9, 2, 2, 9]])], [g([[9, 5, 5, 9]])])  # 9 is drawn in train too
+    assert not _leaves_hidden_cells((Step("rot180", ()),), done, [g([[4, 9, 9, 4]])])  # not a fill
+    # mirror-symmetric rows whose hidden cells (9) each have a visible mirror, but not on the test
+    train = [([[1, 9, 3, 3, 2, 1]], [[1, 2, 3, 3, 2, 1]]), ([[4, 5, 6, 6, 9, 4]], [[4, 5, 6, 6, 5, 4]]),
+             ([[7, 8, 9, 1, 8, 7]], [[7, 8, 1, 1, 8, 7]])]
+    candidates = solve(make_task(train, [[[2, 9, 4, 4, 9, 2]]]), SolveConfig(time_budget=1.0)).candidates
+    fills = [c for c in candidates if "symmetr" in c.detail]
+    assert fills and not any(c.verified for c in fills)
+    assert all(c.detail.endswith("(leaves hidden cells in a test output)") for c in fills)
