@@ -607,6 +607,12 @@ def per_tile_sets(
     return []
 
 
+def background_colour(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> int:
+    """The colour that covers the most cells of every train input, or 0 when no one colour does."""
+    top = {int(np.bincount(x.reshape(-1), minlength=10).argmax()) for x, _ in pairs}
+    return top.pop() if len(top) == 1 else 0
+
+
 def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> np.ndarray:
     """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
     cells one after another; with per-tile actions, one head whose cells read through their
@@ -622,16 +628,17 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
     return per_action[tile_of, np.arange(len(tile_of))][None]
 
 
-def colours_to_fix(readings: np.ndarray, outputs: np.ndarray) -> tuple[int, ...]:
+def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 0) -> tuple[int, ...]:
     """The colours a fit's colour permutations must leave alone, given what its heads read
     (heads × cells) and the outputs (cells): the background, the colours an output cell
     takes that none of its heads reads there (the rule introduces them), and those whose
     swap with another colour would contradict the pairs (the rule tells them apart, as when
     it erases one colour and keeps the rest). The others are free: the rule treats them
-    alike, so permuting them teaches it colours the train pairs never show."""
-    introduced = outputs[(outputs != 0) & ~(readings == outputs[None]).any(0)]
-    fixed = {0, *introduced.tolist()}
-    seen = sorted({c for c in np.unique(readings).tolist() + np.unique(outputs).tolist() if c > 0} - fixed)
+    alike, so permuting them teaches it colours the train pairs never show. Where the
+    background is not 0 (`background_colour`), 0 is one of the others."""
+    introduced = outputs[(outputs != background) & ~(readings == outputs[None]).any(0)]
+    fixed = {background, *introduced.tolist()}
+    seen = sorted({c for c in np.unique(readings).tolist() + np.unique(outputs).tolist() if c >= 0} - fixed)
 
     def conflict(c: int, d: int) -> bool:
         lut = np.arange(-1, 10)

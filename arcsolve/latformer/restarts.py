@@ -23,7 +23,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from arcsolve.latformer.exact_actions import ActionSet, colours_to_fix, consistent_sets, set_action, set_readings
+from arcsolve.latformer.exact_actions import (
+    ActionSet,
+    background_colour,
+    colours_to_fix,
+    consistent_sets,
+    set_action,
+    set_readings,
+)
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.model import LatFormerConfig
 from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, fixed_colours, restart_model
@@ -69,13 +76,14 @@ def plan_restarts(
     sets = consistent_sets(pairs, list(zip(tests, out_shapes, strict=True)), max_heads) if exact else []
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs]) if pairs else np.zeros(0, dtype=np.int64)
     default = set(fixed_colours(examples))
+    background = background_colour(pairs)
 
     def fixed(s: ActionSet) -> tuple[int, ...]:
         # Where the test reads more than the train pairs show, the fit permutes every colour
         # its rule treats alike; elsewhere it keeps the default permutations, with the
         # colours its rule tells apart (two it swaps, the colour that cells reading nothing
         # take) left out of them too.
-        told_apart = colours_to_fix(set_readings(s, pairs), outputs)
+        told_apart = colours_to_fix(set_readings(s, pairs), outputs, background)
         return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))
 
     starts = [Restart(plain + i, replace(s, fixed=fixed(s))) for i, s in enumerate(sets[:exact])]
