@@ -175,7 +175,7 @@ def pooled_key(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int]
     """The colours of each output cell's block under a pooling, as a multiset (sorted, then
     one base-11 integer): cells whose blocks hold the same colours, in any places, read alike."""
     cells = np.sort(np.stack([reading(a, grid, out_shape, shift_bits) for a in block_cells(action)]), axis=0)
-    return sum((c + 1) * 11**i for i, c in enumerate(cells)).astype(np.int64) - 1
+    return _cell_keys(list(cells)).astype(np.int64) - 1
 
 
 def part_offsets(n_in: int, n_out: int, most: int = 4) -> list[int]:
@@ -617,13 +617,12 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
     """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
     cells one after another; with per-tile actions, one head whose cells read through their
     own tile's action."""
-    if start.tiles == (1, 1):  # a pooling's readings are those of its block's cells
-        actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]
-        return np.stack([np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
-                         for a in actions])
+    actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]  # a pooling: its cells
     per_action = np.stack(
-        [np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) for a in start.actions]
+        [np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) for a in actions]
     )
+    if start.tiles == (1, 1):
+        return per_action
     tile_of = np.concatenate([_tile_index(x.shape, y.shape, start.tiles) for x, y in pairs])
     return per_action[tile_of, np.arange(len(tile_of))][None]
 
