@@ -43,6 +43,9 @@ class LatFormerConfig:
     # per-tile actions: where the output is an a×b tiling of the input's size, each first-layer
     # head has one set of gates per tile, so each tile takes its own action ((1, 1): one set)
     tiles: tuple[int, int] = (1, 1)
+    # the first layer's skip connection (input cell k onto output cell k where the lattices
+    # have as many cells); off, the output is a function of what the heads read and nothing else
+    skip: bool = True
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -170,7 +173,7 @@ class LatFormerLayer(nn.Module):
             nn.init.eye_(proj.weight)
         if first:  # no content preference at the start: attention is exactly the mask mixture
             nn.init.zeros_(self.q.weight)
-        self.skip = nn.Linear(d, d, bias=False) if first else None  # x itself, when lattices match
+        self.skip = nn.Linear(d, d, bias=False) if first and config.skip else None  # x itself, when lattices match
         if self.skip is not None:
             nn.init.zeros_(self.skip.weight)
         self.ffn = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
@@ -210,7 +213,7 @@ class LatFormerLayer(nn.Module):
             read = o(masked_attention(self.q(query), self.k(h), v, mask))  # (B, n_out, d)
             out = read if out is None else out + read
         if self.first:
-            if lattice.skip_index is not None:  # x itself, cell k onto cell k
+            if self.skip is not None and lattice.skip_index is not None:  # x itself, cell k onto cell k
                 out = out + lattice.skip_on[:, None] * self.skip(h).index_select(-2, lattice.skip_index)
         else:
             out = x + out

@@ -93,9 +93,12 @@ def plan_restarts(
 
 def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
     """The model of an exact restart: one first-layer head per action (per tile's action
-    with per-tile actions), every expert there."""
+    with per-tile actions), every expert there, and no skip connection: the train outputs are
+    a function of the heads' readings (`consistent_sets`), so the model reads nothing else
+    (an input cell's own colour, through the skip, would make it a function of combinations
+    that the train pairs may never show)."""
     tiles = start.tiles[0] * start.tiles[1]
-    return replace(config, heads=len(start.actions) // tiles, tiles=start.tiles, experts=EXPERTS)
+    return replace(config, heads=len(start.actions) // tiles, tiles=start.tiles, experts=EXPERTS, skip=False)
 
 
 def exact_model(
