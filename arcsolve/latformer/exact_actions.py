@@ -321,8 +321,9 @@ def single_actions(
     cells, cyclic or with fill (outputs of the input's shape or its transpose), or a crop at
     any offset (outputs no larger than their inputs). The kernels' own reading confirms
     each; at most `most`, the least shifted first. Also screened: where every output has one
-    size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and down-scalings
-    by sampling, after every dihedral element, from any cell of the block."""
+    size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings (up by
+    the size ratio or a part of it, the rest tiled, or down by sampling) after every dihedral
+    element and a shift of up to `max_shift` input cells, cyclic or with fill."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
@@ -397,11 +398,67 @@ def single_actions(
                     return ((np.arange(H)[:, None] // f + r) * w + np.arange(W)[None, :] // f + c).reshape(-1)
 
                 keep(ExactAction(0, (-r, -c), (f, f)), zoomed)
-    for factor in _down_factors(pairs):  # down-scalings by sampling, after any dihedral element
-        for d, r, c in itertools.product(range(8), range(factor[0]), range(factor[1])):
-            action = ExactAction(d, (-r, -c), factor, down=True)
-            keep(action, lambda k, a=action: source_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
+    # scalings (up by the size ratio or a part of it, the rest tiled; down by sampling), each
+    # after any dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill
+    near = sorted(
+        itertools.product(range(-max_shift, max_shift + 1), repeat=2), key=lambda s: (abs(s[0]) + abs(s[1]), s)
+    )
+    for factor, down in _scalings(pairs):
+        for delta, fill, d in itertools.product(near, (False, True), range(8)):
+            if fill and delta == (0, 0):
+                continue
+            action = ExactAction(d, delta, factor, fill, down)
+            keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
     return found
+
+
+def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tuple[int, int], bool]]:
+    """(factor, down) for the scalings a head may take on every pair: down-scalings by a
+    stride (`_down_factors`), and up-scalings by the size ratio between each input (or its
+    transpose) and its output, or by a part of it whose rest is tiled."""
+    found = [(f, True) for f in _down_factors(pairs)]
+    scales = sorted(set(SCALE_FACTORS) | {1})
+    for turned in (False, True):
+        ratios = set()
+        for x, y in pairs:
+            h, w = x.shape[::-1] if turned else x.shape
+            if y.shape[0] % h or y.shape[1] % w:
+                break
+            ratios.add((y.shape[0] // h, y.shape[1] // w))
+        else:
+            if len(ratios) == 1:
+                a, b = ratios.pop()
+                for f in itertools.product(scales, scales):
+                    if f != (1, 1) and a % f[0] == 0 and b % f[1] == 0 and (f, False) not in found:
+                        found.append((f, False))
+    return found
+
+
+def _scaled_cells(
+    action: ExactAction, in_shape: tuple[int, int], out_shape: tuple[int, int], shift_bits: int
+) -> np.ndarray | None:
+    """A quick numpy reading of a scaled `action` (row-major source of each output cell,
+    NOTHING where it reads none), as the kernels read: scale, wrap cyclically (or, with
+    fill, not at all), shift on the lattice before the dihedral element, then the element."""
+    turned = action.dihedral >= 4  # the elements that swap the axes
+    before = in_shape[::-1] if turned else in_shape
+    element = source_cells(ExactAction(action.dihedral), in_shape, before, shift_bits)
+    if element is None:
+        return None
+    axes = []
+    for n_out, n_in, f, delta in zip(out_shape, before, action.scale, action.shift, strict=True):
+        i = np.arange(n_out)
+        at = i * f if action.down else i // f
+        if action.fill:
+            at = at - delta
+            inside = (at >= 0) & (at < n_in)
+        else:
+            at = (at % n_in - delta) % n_in
+            inside = np.ones(n_out, dtype=bool)
+        axes.append((at.clip(0, n_in - 1), inside))
+    (rows, on_r), (cols, on_c) = axes
+    cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
+    return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
 
 
 def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[int, int]]:

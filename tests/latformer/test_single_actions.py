@@ -162,7 +162,7 @@ def test_cells_that_read_nothing_take_a_background_that_is_not_0():
 
     train = [pair((5, 6)), pair((7, 5)), pair((6, 6))]
     test = pair((6, 7), Pair)
-    solution = solve(Task(id="shift-on-7", train=train, test=[test]), SolveConfig(device="cpu", steps=60))
+    solution = solve(Task(id="shift-on-7", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
     assert solution.candidates[0].verified
     assert solution.candidates[0].grids[0] == test.output
 
@@ -249,3 +249,58 @@ def test_where_the_background_is_not_0_colour_0_is_free_to_permute():
     moved = np.array([-1, -1, 0, 2, 7, 3])  # a shift with fill: two cells read nothing and take 7
     assert colours_to_fix(moved[None], np.where(moved < 0, 7, moved), background=7) == (7,)  # 0 moves like 2, 3
     assert colours_to_fix(moved[None], np.where(moved < 0, 7, moved)) == (0, 7)  # with 0 taken for the background
+
+
+def test_scalings_after_shifts_are_found_and_read_as_the_kernels_read():
+    from arcsolve.latformer.exact_actions import _scaled_cells, source_cells
+
+    rng = np.random.default_rng(5)  # its own draws, whichever tests run before
+    xs = [rng.integers(0, 6, size=s) for s in [(4, 6), (6, 4), (6, 6)]]
+    # the input shifted by (1, -2) with fill, then up-scaled 2×3: the shift is in input cells
+    up = [(x, np.kron(shifted_with_fill(x, 1, -2), np.ones((2, 3), dtype=x.dtype))) for x in xs]
+    assert ExactAction(0, (1, -2), (2, 3), fill=True) in single_actions(up)
+    # down-scaled 2×2, then shifted by one output cell cyclically: two input cells
+    down = [(x, np.roll(x[::2, ::2], 1, axis=1)) for x in xs]
+    assert ExactAction(0, (0, 2), (2, 2), down=True) in single_actions(down)
+    # up-scaled 2× in rows (the rest of 2×2 tiled) after a cyclic shift and a rotation
+    rot90 = ELEMENT_NAMES.index("rotate 90 clockwise")
+    tiled = [(x, np.tile(np.kron(np.roll(apply_dihedral(x, rot90), (1, 1), (0, 1)), np.ones((2, 1), int)), (2, 2)))
+             for x in xs]
+    found = single_actions(tiled)
+    assert any(a.dihedral == rot90 and a.scale == (2, 1) and not a.fill for a in found)
+    for a in found:
+        for x, y in tiled:
+            assert np.array_equal(reading(a, x, y.shape), y)
+    # the quick numpy reading is the kernels' own, shift, wrap, scale and element alike
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(2, 6, 2))
+        d, fill, down = int(rng.integers(8)), bool(rng.integers(2)), bool(rng.integers(2))
+        factor = tuple(int(v) for v in rng.choice([1, 2, 3], 2))
+        delta = tuple(int(v) for v in rng.integers(-4, 5, 2))
+        before = (w, h) if d >= 4 else (h, w)
+        if factor == (1, 1) or (down and (before[0] % factor[0] or before[1] % factor[1])):
+            continue
+        shape = tuple(b // f if down else b * f * 2 for b, f in zip(before, factor, strict=True))
+        action = ExactAction(d, delta, factor, fill and delta != (0, 0), down)
+        assert np.array_equal(_scaled_cells(action, (h, w), shape, 5), source_cells(action, (h, w), shape))
+
+
+def test_an_exact_restart_reads_only_what_its_heads_read():
+    from arcsolve.latformer.exact_actions import ActionSet
+    from arcsolve.latformer.model import LatFormer, LatFormerConfig
+    from arcsolve.latformer.restarts import exact_model
+
+    start = ActionSet((ExactAction(FLIP_LR),), 0, 0)
+    model = exact_model(LatFormer, LatFormerConfig(), start, seed=0)
+    assert model.layers[0].skip is None  # no input cell's own colour beside the heads' readings
+    assert LatFormer(LatFormerConfig()).layers[0].skip is not None  # a plain restart keeps it
+    with torch.no_grad():  # whatever the other weights, an output cell sees only its mirror cell
+        for p in model.parameters():
+            p.add_(torch.randn_like(p))
+        x = torch.randint(0, 10, (1, 3, 4))
+        y = x.clone()
+        y[0, 1, 0] = (x[0, 1, 0] + 1) % 10  # changes only what output cell (1, 3) reads
+        a, _ = model(x, (3, 4), discrete=True)  # the gates rounded, as an exact fit runs
+        b, _ = model(y, (3, 4), discrete=True)
+    changed = (a - b).abs().sum(-1)[0] > 1e-5
+    assert changed[1, 3] and changed.sum() == 1
