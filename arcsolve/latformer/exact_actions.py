@@ -415,7 +415,7 @@ def single_actions(
 def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tuple[int, int], bool]]:
     """(factor, down) for the scalings a head may take on every pair: down-scalings by a
     stride (`_down_factors`), and up-scalings by the size ratio between each input (or its
-    transpose) and its output, or by a part of it whose rest is tiled."""
+    transpose) and its output, or by a part of it (1×1 too) whose rest is tiled."""
     found = [(f, True) for f in _down_factors(pairs)]
     scales = sorted(set(SCALE_FACTORS) | {1})
     for turned in (False, True):
@@ -428,8 +428,8 @@ def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tupl
         else:
             if len(ratios) == 1:
                 a, b = ratios.pop()
-                for f in itertools.product(scales, scales):
-                    if f != (1, 1) and a % f[0] == 0 and b % f[1] == 0 and (f, False) not in found:
+                for f in itertools.product(scales, scales):  # (1, 1): the input tiled or placed
+                    if (a, b) != (1, 1) and a % f[0] == 0 and b % f[1] == 0 and (f, False) not in found:
                         found.append((f, False))
     return found
 
@@ -498,10 +498,13 @@ class ActionSet:
     unseen: int  # test cells whose readings no train pair shows
     tiles: tuple[int, int] = (1, 1)
     fixed: tuple[int, ...] | None = None  # colours its fit must not permute (`colours_to_fix`)
+    # the second layer's action on the output lattice (a shift or a dihedral element), read
+    # after the heads': an output cell takes what the first layer wrote where `then` reads
+    then: ExactAction | None = None
 
     def rank(self) -> tuple[int, int, int]:
         """Sort key, simplest first: how many different actions, then the unexplained cells."""
-        return (len(set(self.actions)), self.unseen, self.unsupported)
+        return (len(set(self.actions)) + (self.then is not None), self.unseen, self.unsupported)
 
 
 def consistent_sets(
@@ -561,7 +564,99 @@ def consistent_sets(
             test_keys = [_cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
             found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
     found += per_tile_sets(pairs, tests, shift_bits)
-    return sorted(found, key=ActionSet.rank)
+    if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
+        single = [a for a in usable if not a.pool]
+        found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
+    return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
+
+
+def _distinct(
+    sets: list[ActionSet],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    shift_bits: int = 5,
+    most: int = 64,
+) -> list[ActionSet]:
+    """The first `most` sets less those that read exactly what an earlier one reads, on the
+    train pairs and the test inputs alike (a down-scaling shifted within the grid reads the
+    same with fill or without): such a set would only fit the same answer again."""
+    kept, seen = [], set()
+    lattices = list(pairs) + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
+    for s in sets[:most]:
+        signature = (s.tiles, set_readings(s, lattices, shift_bits).tobytes())
+        if signature not in seen:
+            seen.add(signature)
+            kept.append(s)
+    return kept + sets[most:]
+
+
+def output_actions(max_shift: int = 4) -> list[ExactAction]:
+    """The second layer's actions tried after a head's: shifts of up to `max_shift` cells on the
+    output lattice, cyclic or with fill (the least shifted first), and the dihedral elements."""
+    steps = range(-max_shift, max_shift + 1)
+    deltas = sorted((s for s in itertools.product(steps, steps) if s != (0, 0)), key=lambda s: (abs(s[0]) + abs(s[1]), s))
+    return [ExactAction(0, delta, fill=fill) for delta in deltas for fill in (True, False)] + [
+        ExactAction(d) for d in range(1, 8)
+    ]
+
+
+def composed_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    heads: Sequence[ExactAction],
+    read: dict[ExactAction, list[np.ndarray]],
+    test_read: dict[ExactAction, list[np.ndarray]],
+    shift_bits: int = 5,
+    most: int = 4,
+) -> list[ActionSet]:
+    """Two actions in a row: a head's action onto the output lattice (`heads`, their readings
+    in `read` and `test_read`), then the second layer's on it (`output_actions`: a shift of
+    the result, with fill or cyclic, or a dihedral element of it), kept when every train
+    output is a function of the composed reading cell by cell. At most `most`, the simplest
+    first."""
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
+    found: list[ActionSet] = []
+    for then in output_actions():
+        cells = [_output_cells(then, y.shape, shift_bits) for _, y in pairs]
+        if any(c is None or (c == NOTHING).mean() > 0.5 for c in cells):
+            continue  # not an action of the experts here, or one that reads nothing in most cells
+        for head in heads:
+            seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
+            for k in order:
+                first = read[head][k].reshape(-1)
+                keys = np.where(cells[k] >= 0, first[cells[k].clip(0)], NOTHING) + 1
+                seen[keys, pairs[k][1].reshape(-1)] = True
+                if (seen.sum(1) > 1).any():
+                    break
+            else:
+                composed = np.concatenate([_then_reading(then, r, shift_bits).reshape(-1) for r in read[head]])
+                entries = len(np.unique(composed))
+                if entries == len(composed) or _longer_than_the_data(len(heads) * len(output_actions()), entries, outputs):
+                    continue  # a table of positions, or chosen among so many that it may be chance
+                test_keys = [_then_reading(then, r, shift_bits).reshape(-1) + 1 for r in test_read[head]]
+                found.append(ActionSet((head,), *_support(composed + 1, pair_of, len(pairs), test_keys), then=then))
+                if len(found) == most:
+                    return found
+    return found
+
+
+def _output_cells(then: ExactAction, shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray | None:
+    """The cell of a `shape` lattice that each cell reads under a second-layer action (a
+    shift, as the kernels shift, or a dihedral element), NOTHING where it reads none."""
+    if then.dihedral == 0:
+        return _shift_cells(tuple(shape), then.shift, then.fill)
+    return source_cells(then, tuple(shape), tuple(shape), shift_bits)
+
+
+def _then_reading(then: ExactAction, first: np.ndarray, shift_bits: int = 5) -> np.ndarray:
+    """What the second layer at `then` reads on the output lattice where the first layer
+    wrote `first` (−1 where it read nothing)."""
+    cells = _output_cells(then, first.shape, shift_bits)
+    if cells is None:
+        raise ValueError(f"{then} is not an action of the experts on a {first.shape} lattice")
+    return np.where(cells >= 0, first.reshape(-1)[cells.clip(0)], NOTHING).reshape(first.shape)
 
 
 def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, int] | None:
@@ -675,9 +770,12 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
     cells one after another; with per-tile actions, one head whose cells read through their
     own tile's action."""
     actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]  # a pooling: its cells
-    per_action = np.stack(
-        [np.concatenate([reading(a, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) for a in actions]
-    )
+
+    def read(a: ExactAction, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+        first = reading(a, x, shape, shift_bits)
+        return first if start.then is None else _then_reading(start.then, first, shift_bits)
+
+    per_action = np.stack([np.concatenate([read(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in actions])
     if start.tiles == (1, 1):
         return per_action
     tile_of = np.concatenate([_tile_index(x.shape, y.shape, start.tiles) for x, y in pairs])

@@ -46,6 +46,9 @@ class LatFormerConfig:
     # the first layer's skip connection (input cell k onto output cell k where the lattices
     # have as many cells); off, the output is a function of what the heads read and nothing else
     skip: bool = True
+    # later layers add their input back (a residual); off, a later layer's output is what its
+    # mask reads, so a shift there moves the first layer's result instead of adding to it
+    later_residual: bool = True
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -174,6 +177,7 @@ class LatFormerLayer(nn.Module):
         if first:  # no content preference at the start: attention is exactly the mask mixture
             nn.init.zeros_(self.q.weight)
         self.skip = nn.Linear(d, d, bias=False) if first and config.skip else None  # x itself, when lattices match
+        self.residual = config.later_residual
         if self.skip is not None:
             nn.init.zeros_(self.skip.weight)
         self.ffn = nn.Sequential(nn.LayerNorm(d), nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
@@ -215,7 +219,7 @@ class LatFormerLayer(nn.Module):
         if self.first:
             if self.skip is not None and lattice.skip_index is not None:  # x itself, cell k onto cell k
                 out = out + lattice.skip_on[:, None] * self.skip(h).index_select(-2, lattice.skip_index)
-        else:
+        elif self.residual:
             out = x + out
         return out + self.ffn(out)
 

@@ -93,12 +93,18 @@ def plan_restarts(
 
 def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
     """The model of an exact restart: one first-layer head per action (per tile's action
-    with per-tile actions), every expert there, and no skip connection: the train outputs are
+    with per-tile actions), every expert there, the second layer at the set's `then` action
+    (without its residual) where it has one, and no skip connection: the train outputs are
     a function of the heads' readings (`consistent_sets`), so the model reads nothing else
     (an input cell's own colour, through the skip, would make it a function of combinations
     that the train pairs may never show)."""
     tiles = start.tiles[0] * start.tiles[1]
-    return replace(config, heads=len(start.actions) // tiles, tiles=start.tiles, experts=EXPERTS, skip=False)
+    heads = len(start.actions) // tiles
+    # with a second action, the second layer moves the first one's result, adding nothing back
+    composed = start.then is not None
+    return replace(
+        config, heads=heads, tiles=start.tiles, experts=EXPERTS, skip=False, later_residual=not composed
+    )
 
 
 def exact_model(
@@ -110,6 +116,8 @@ def exact_model(
     with torch.no_grad():
         for gates, action in zip(model.layers[0].gate_sets, start.actions, strict=True):
             set_action(gates, action)
+        if start.then is not None:
+            set_action(model.layers[1].experts, start.then)
     return model
 
 

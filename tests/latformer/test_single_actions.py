@@ -304,3 +304,41 @@ def test_an_exact_restart_reads_only_what_its_heads_read():
         b, _ = model(y, (3, 4), discrete=True)
     changed = (a - b).abs().sum(-1)[0] > 1e-5
     assert changed[1, 3] and changed.sum() == 1
+
+
+def test_a_tiling_shifted_on_the_output_lattice_is_two_layers_that_fit():
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(6)  # its own draws, whichever tests run before
+
+    def pair(h, w, cls=TrainPair):  # tiled 1×2, then the whole result shifted right by 2 with fill
+        x = rng.integers(0, 5, size=(h, w))
+        y = shifted_with_fill(np.tile(x, (1, 2)), 0, 2)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    train = [pair(3, 4), pair(4, 3), pair(4, 5)]
+    test = pair(5, 4, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert not single_actions(pairs)  # no one action reads it
+    first = consistent_sets(pairs)[0]
+    assert first.actions == (ExactAction(0),) and first.then == ExactAction(0, (0, 2), fill=True)
+    solution = solve(Task(id="tile-then-shift", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert "layer 1: shift +0,+2 with fill" in solution.candidates[0].detail.replace("\n", " ")
+    assert solution.candidates[0].grids[0] == test.output
+
+
+def test_sets_that_read_alike_everywhere_are_one_start():
+    from arcsolve.latformer.exact_actions import set_readings
+
+    rng = np.random.default_rng(7)
+    xs = [rng.integers(0, 6, size=s) for s in [(6, 9), (9, 6), (9, 9)]]
+    pairs = [(x, x[1::3, ::3]) for x in xs]  # row 1 of each 3×3 block: inside the grid, fill or not alike
+    tests = [(rng.integers(0, 6, size=(6, 6)), (2, 2))]
+    sets = consistent_sets(pairs, tests)
+    lattices = pairs + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
+    signatures = [set_readings(s, lattices).tobytes() for s in sets]
+    assert len(signatures) == len(set(signatures))
+    assert sets[0].actions[0].down and sets[0].actions[0].shift == (-1, 0)
