@@ -7,14 +7,16 @@ different actions g_k. Which actions to start from is decided on the train pairs
 themselves: every head's reading of every pair is computed with the model's own mask
 kernels (`readings`), and a set of actions is kept when the outputs are a function of the
 heads' readings cell by cell (`consistent_sets`): no two cells with the same readings ask
-for different colours.
+for different colours. A set may also name the second layer's action (`ActionSet.then`),
+read after the heads': g2·(g1·x), such as a tiling then shifted, or a sampling then
+up-scaled.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -520,7 +522,9 @@ def consistent_sets(
     after shifts, crops anywhere, zooms, down-scalings after dihedral elements). Sets of
     three or four heads are tried among the crops (parts), the dihedral elements, the cells
     of a down-scaled block and the outputs' symmetries and periods (`output_symmetries`,
-    `output_periods`) only."""
+    `output_periods`) only. Where no one head explains the pairs, two actions in a row are
+    tried: a head's, then the second layer's on the output lattice (`composed_sets`). Sets
+    that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape)
@@ -594,7 +598,9 @@ def output_actions(max_shift: int = 4) -> list[ExactAction]:
     """The second layer's actions tried after a head's: shifts of up to `max_shift` cells on the
     output lattice, cyclic or with fill (the least shifted first), and the dihedral elements."""
     steps = range(-max_shift, max_shift + 1)
-    deltas = sorted((s for s in itertools.product(steps, steps) if s != (0, 0)), key=lambda s: (abs(s[0]) + abs(s[1]), s))
+    deltas = sorted(
+        (s for s in itertools.product(steps, steps) if s != (0, 0)), key=lambda s: (abs(s[0]) + abs(s[1]), s)
+    )
     return [ExactAction(0, delta, fill=fill) for delta in deltas for fill in (True, False)] + [
         ExactAction(d) for d in range(1, 8)
     ]
@@ -612,39 +618,108 @@ def composed_sets(
     """Two actions in a row: a head's action onto the output lattice (`heads`, their readings
     in `read` and `test_read`), then the second layer's on it (`output_actions`: a shift of
     the result, with fill or cyclic, or a dihedral element of it), kept when every train
-    output is a function of the composed reading cell by cell. At most `most`, the simplest
-    first."""
+    output is a function of the composed reading cell by cell; and a sampling followed by an
+    up-scaling (`sampled_then_scaled`). At most `most`, the simplest first."""
+    thens = output_actions()
+    found = _composed(
+        pairs, tests, ((t, h) for t in thens for h in heads), read, test_read, len(heads) * len(thens), shift_bits, most
+    )
+    return found + sampled_then_scaled(pairs, tests, shift_bits, most)
+
+
+def sampled_then_scaled(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+    most: int = 4,
+) -> list[ActionSet]:
+    """Two scalings in a row: the first layer samples one cell of every f-block (after a
+    rotation by 0 or 180 or a flip), the second up-scales the result by g, so output cell i
+    reads input cell f·(i // g) + offset (every second cell, then each blown up 4×). Per axis
+    (f, g) with output·f = input·g on every pair; some axis samples and some up-scales."""
+    options = []
+    for axis in (0, 1):
+        axis_options = [
+            (f, g)
+            for f in (1, 2, 3)
+            for g in sorted(set(SCALE_FACTORS) | {1})
+            if all(y.shape[axis] * f == x.shape[axis] * g for x, y in pairs)
+        ]
+        options.append(axis_options)
+    combos = []
+    for (f_r, g_r), (f_c, g_c) in itertools.product(*options):
+        if (f_r, f_c) == (1, 1) or (g_r, g_c) == (1, 1):
+            continue  # one scaling alone is a single head's
+        then = ExactAction(0, scale=(g_r, g_c))
+        for d, r, c in itertools.product(range(4), range(f_r), range(f_c)):  # the elements that keep the axes
+            combos.append((then, ExactAction(d, (-r, -c), (f_r, f_c), down=True)))
+    if not combos:
+        return []
+    read = {h: [] for _, h in combos}
+    test_read = {h: [] for _, h in combos}
+    for head in read:
+        for x, y in pairs:
+            cells = _scaled_cells(head, x.shape, y.shape, shift_bits)
+            read[head].append(np.where(cells >= 0, x.reshape(-1)[cells.clip(0)], NOTHING).reshape(y.shape))
+        for x, shape in tests:
+            cells = _scaled_cells(head, x.shape, shape, shift_bits)
+            test_read[head].append(np.where(cells >= 0, x.reshape(-1)[cells.clip(0)], NOTHING).reshape(shape))
+    return _composed(pairs, tests, combos, read, test_read, len(combos), shift_bits, most)
+
+
+def _composed(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    combos: Iterable[tuple[ExactAction, ExactAction]],
+    read: dict[ExactAction, list[np.ndarray]],
+    test_read: dict[ExactAction, list[np.ndarray]],
+    choices: int,
+    shift_bits: int,
+    most: int,
+) -> list[ActionSet]:
+    """The (then, head) `combos` under which every train output is a function of the head's
+    reading (`read`) as the second layer's `then` reads it, cell by cell; at most `most`,
+    in the combos' order, none that is a table of positions or as long as the data
+    (`_longer_than_the_data`, among `choices`)."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ActionSet] = []
-    for then in output_actions():
-        cells = [_output_cells(then, y.shape, shift_bits) for _, y in pairs]
-        if any(c is None or (c == NOTHING).mean() > 0.5 for c in cells):
-            continue  # not an action of the experts here, or one that reads nothing in most cells
-        for head in heads:
-            seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
-            for k in order:
-                first = read[head][k].reshape(-1)
-                keys = np.where(cells[k] >= 0, first[cells[k].clip(0)], NOTHING) + 1
-                seen[keys, pairs[k][1].reshape(-1)] = True
-                if (seen.sum(1) > 1).any():
-                    break
-            else:
-                composed = np.concatenate([_then_reading(then, r, shift_bits).reshape(-1) for r in read[head]])
-                entries = len(np.unique(composed))
-                if entries == len(composed) or _longer_than_the_data(len(heads) * len(output_actions()), entries, outputs):
-                    continue  # a table of positions, or chosen among so many that it may be chance
-                test_keys = [_then_reading(then, r, shift_bits).reshape(-1) + 1 for r in test_read[head]]
-                found.append(ActionSet((head,), *_support(composed + 1, pair_of, len(pairs), test_keys), then=then))
-                if len(found) == most:
-                    return found
+    cells_of: dict[ExactAction, list[np.ndarray | None] | None] = {}
+    for then, head in combos:
+        if then not in cells_of:
+            cells = [_output_cells(then, y.shape, shift_bits) for _, y in pairs]
+            # not an action of the experts here, or one that reads nothing in most cells
+            bad = any(c is None or (c == NOTHING).mean() > 0.5 for c in cells)
+            cells_of[then] = None if bad else cells
+        cells = cells_of[then]
+        if cells is None:
+            continue
+        seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
+        for k in order:
+            first = read[head][k].reshape(-1)
+            keys = np.where(cells[k] >= 0, first[cells[k].clip(0)], NOTHING) + 1
+            seen[keys, pairs[k][1].reshape(-1)] = True
+            if (seen.sum(1) > 1).any():
+                break
+        else:
+            composed = np.concatenate([_then_reading(then, r, shift_bits).reshape(-1) for r in read[head]])
+            entries = len(np.unique(composed))
+            if entries == len(composed) or _longer_than_the_data(choices, entries, outputs):
+                continue  # a table of positions, or chosen among so many that it may be chance
+            test_keys = [_then_reading(then, r, shift_bits).reshape(-1) + 1 for r in test_read[head]]
+            found.append(ActionSet((head,), *_support(composed + 1, pair_of, len(pairs), test_keys), then=then))
+            if len(found) == most:
+                break
     return found
 
 
 def _output_cells(then: ExactAction, shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray | None:
     """The cell of a `shape` lattice that each cell reads under a second-layer action (a
-    shift, as the kernels shift, or a dihedral element), NOTHING where it reads none."""
+    shift, as the kernels shift, a dihedral element or an up-scaling), NOTHING where it
+    reads none."""
+    if then.scale != (1, 1):
+        return _scaled_cells(then, tuple(shape), tuple(shape), shift_bits)
     if then.dihedral == 0:
         return _shift_cells(tuple(shape), then.shift, then.fill)
     return source_cells(then, tuple(shape), tuple(shape), shift_bits)

@@ -102,8 +102,17 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
     heads = len(start.actions) // tiles
     # with a second action, the second layer moves the first one's result, adding nothing back
     composed = start.then is not None
+    later = config.later_experts
+    if composed and start.then.scale != (1, 1) and "scale" not in later:
+        later = (*later, "scale")  # the second layer up-scales what the first sampled
     return replace(
-        config, heads=heads, tiles=start.tiles, experts=EXPERTS, skip=False, later_residual=not composed
+        config,
+        heads=heads,
+        tiles=start.tiles,
+        experts=EXPERTS,
+        skip=False,
+        later_residual=not composed,
+        later_experts=later,
     )
 
 

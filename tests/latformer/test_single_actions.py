@@ -342,3 +342,28 @@ def test_sets_that_read_alike_everywhere_are_one_start():
     signatures = [set_readings(s, lattices).tobytes() for s in sets]
     assert len(signatures) == len(set(signatures))
     assert sets[0].actions[0].down and sets[0].actions[0].shift == (-1, 0)
+
+
+def test_a_sampling_then_an_up_scaling_is_two_layers_that_fit():
+    from arcsolve.latformer.exact_actions import sampled_then_scaled
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(8)  # its own draws, whichever tests run before
+
+    def pair(h, w, cls=TrainPair):  # every second cell from (1, 1) on, then each blown up 4×
+        x = rng.integers(0, 5, size=(2 * h, 2 * w))
+        y = np.kron(x[1::2, 1::2], np.ones((4, 4), dtype=x.dtype))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    train = [pair(2, 3), pair(3, 2), pair(3, 3)]
+    test = pair(2, 4, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    (first, *_) = sampled_then_scaled(pairs)
+    assert first.actions == (ExactAction(0, (-1, -1), (2, 2), down=True),)
+    assert first.then == ExactAction(0, scale=(4, 4))
+    solution = solve(Task(id="sample-then-up", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert "layer 1: up-scale 4x4" in solution.candidates[0].detail.replace("\n", " ")
+    assert solution.candidates[0].grids[0] == test.output
