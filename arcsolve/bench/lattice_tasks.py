@@ -310,6 +310,25 @@ def block_majority(rng):
     return Recipe(rule, (2, 5), "", draw)
 
 
+def tile_shift(rng):
+    """The input tiled 1×2 or 2×1, then the whole result shifted by 1 or 2 cells with fill."""
+    a, b = ((1, 2), (2, 1))[rng.integers(2)]
+    dr, dc = (0, int(rng.choice([-2, -1, 1, 2]))) if b == 2 else (int(rng.choice([-2, -1, 1, 2])), 0)
+    return Recipe(lambda x: _shift(np.tile(x, (a, b)), dr, dc, wrap=False), (3, 6), f"tile {a}x{b}, shift {dr},{dc}")
+
+
+def sample_upscale(rng):
+    """One cell of every 2×2 block (a fixed one), then the result up-scaled 2× or 3×."""
+    r, c = (int(v) for v in rng.integers(0, 2, 2))
+    k = int(rng.integers(2, 4))
+    return Recipe(
+        lambda x: np.kron(x[r::2, c::2], np.ones((k, k), dtype=x.dtype)),
+        (2, 4),
+        f"cell {r},{c}, up {k}",
+        lambda rng, h, w: random_grid(rng, 2 * h, 2 * w),
+    )
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("dihedral", 1, dihedral),
     Family("shift-wrap", 1, shift(True)),
@@ -336,6 +355,8 @@ FAMILIES: tuple[Family, ...] = (
     Family("dihedral-downscale", 2, dihedral_downscale),
     Family("upscale-tile", 2, upscale_tile),
     Family("block-majority", 1, block_majority),
+    Family("tile-shift", 2, tile_shift),
+    Family("sample-upscale", 2, sample_upscale),
 )
 FAMILY_NAMES = tuple(f.name for f in FAMILIES)
 

@@ -104,6 +104,18 @@ def test_the_families_beyond_one_plain_action_do_what_they_say():
     assert y.shape == (3 * n, 3 * n)
     assert all(any(np.array_equal(y[i * n:(i + 1) * n, j * n:(j + 1) * n], g) for g in images)
                for i in range(3) for j in range(3))
+    # tiled, then the whole result shifted with fill (by one rule for every pair)
+    pairs = family_pairs("tile-shift")
+    assert any(
+        all(np.array_equal(shifted_with_fill(np.tile(x, tiles), dr, dc), y) for x, y in pairs)
+        for tiles in ((1, 2), (2, 1)) for dr in range(-2, 3) for dc in range(-2, 3) if (dr, dc) != (0, 0)
+    )
+    # one cell of every 2×2 block, then up-scaled
+    pairs = family_pairs("sample-upscale")
+    assert any(
+        all(np.array_equal(np.kron(x[r::2, c::2], np.ones((k, k), dtype=x.dtype)), y) for x, y in pairs)
+        for r in range(2) for c in range(2) for k in (2, 3)
+    )
 
 
 def test_tasks_are_the_same_for_a_seed_and_differ_across_seeds():
