@@ -3,12 +3,14 @@
 LatFormer's first layer maps the input lattice onto an output lattice of a known size;
 this module decides that size. A rule must explain every train pair; the first rule in
 the order below is used: same, transposed, an integer multiple or fraction (possibly
-transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), then a fixed
-size. A ratio comes before a fixed size because when every train input has one size both
-fit, and a test input of another size is then far more often scaled."""
+transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), a fixed
+size, then a fraction per axis (3/2 × 1/2). A ratio comes before a fixed size because when
+every train input has one size both fit, and a test input of another size is then far more
+often scaled; a fraction comes after it, since any one size is some fraction of another."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -66,4 +68,23 @@ def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
     if len(outs) == 1:
         fixed = outs.pop()
         return SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed)
+    fractions = [_axis_fraction([(i[axis], o[axis]) for i, o in pairs]) for axis in (0, 1)]
+    if None not in fractions:
+        (p_r, q_r), (p_c, q_c) = fractions
+
+        def scaled(s: Shape, p_r=p_r, q_r=q_r, p_c=p_c, q_c=q_c) -> Shape:
+            return (s[0] * p_r // q_r, s[1] * p_c // q_c)
+
+        return SizeRule(f"scaled by {p_r}/{q_r}x{p_c}/{q_c}", scaled)
+    return None
+
+
+def _axis_fraction(sides: list[tuple[int, int]], most: int = 6) -> tuple[int, int] | None:
+    """The fraction p/q (both at most `most`, the smallest q first) with out·q = in·p on every
+    (in, out) pair of one axis: up-scalings and down-scalings of different amounts per axis,
+    or composed (every second cell, then tripled: 3/2)."""
+    for q in range(1, most + 1):
+        for p in range(1, most + 1):
+            if math.gcd(p, q) == 1 and all(o * q == i * p for i, o in sides):
+                return p, q
     return None

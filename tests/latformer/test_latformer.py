@@ -230,6 +230,11 @@ def test_size_rules():
     assert infer_size_rule([((3, 4), (9, 9)), ((3, 4), (2, 2))]) is None
     assert infer_size_rule([((4, 4), (16, 16)), ((3, 2), (9, 4))])((5, 5)) == (25, 25)  # fractal
     assert infer_size_rule([((3, 3), (9, 9)), ((3, 3), (9, 9))])((4, 4)) == (12, 12)  # ratio first
+    # a fraction per axis: every second cell then tripled (3/2), or rows tripled and columns halved
+    assert infer_size_rule([((4, 6), (6, 9)), ((8, 4), (12, 6))])((6, 6)) == (9, 9)
+    rule = infer_size_rule([((2, 4), (6, 2)), ((3, 6), (9, 3))])
+    assert rule.name == "scaled by 3/1x1/2" and rule((4, 8)) == (12, 4)
+    assert infer_size_rule([((4, 4), (6, 6)), ((5, 5), (7, 7))]) is None  # no one fraction
 
 
 def test_colour_permutations_keep_fixed_colours_and_start_with_identity():
