@@ -733,6 +733,33 @@ def bench_lattice_tasks(
     console.print(f"wrote {plural(len(tasks), 'task')} to {out}")
 
 
+@bench.command(
+    "lattice-chains",
+    epilog=examples(
+        "arcsolve bench lattice-chains --out chains --count 80",
+        "arcsolve eval chains --model latformer --report chains_report",
+    ),
+)
+@reports_errors
+def bench_lattice_chains(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the task files to.")],
+    count: Annotated[int, typer.Option(min=1, help="Tasks to write (chains of 1, 2, 3, 4 actions in turn).")] = 80,
+    seed: SeedOpt = 0,
+) -> None:
+    """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
+    reflections, shifts, scalings, tilings, colour swaps, in any order), for `arcsolve eval`."""
+    import orjson
+
+    from arcsolve.bench.lattice_chains import make_chain_tasks
+    from arcsolve.files import write_atomically
+
+    check_output_folder(out, "--out")
+    tasks = make_chain_tasks(count, seed)
+    for task in tasks:
+        write_atomically(out / f"{task.id}.json", orjson.dumps(task.to_json_dict()))
+    console.print(f"wrote {plural(len(tasks), 'task')} to {out}")
+
+
 SYNTHETIC_HELP = (
     "Sample efficiency on synthetic geometric tasks (paper Figure 5) and the noise study (Table 4), in pieces.\n\n"
     "Settings: --paper (the paper's protocol, for a GPU), --quick (minutes on a CPU), or by default the CPU "

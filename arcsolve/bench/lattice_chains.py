@@ -1,0 +1,124 @@
+"""Random chains of one to four lattice actions, as ARC tasks.
+
+The families of `arcsolve.bench.lattice_tasks` are kinds chosen by hand; a chain draws its
+actions at random, in any order: a rotation or reflection, a shift (cyclic or with fill),
+an up-scaling, a down-scaling by sampling, a tiling, or a swap of two colours. Chains that
+no single lattice action writes (a tiling then shifted, a sampling then up-scaled, a shift
+then tiled) are what they measure. Input sizes are drawn so that every down-scaling divides
+its grid; a chain whose outputs would exceed 30 cells a side, or vanish, is drawn again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from arcsolve.bench.lattice_tasks import DIHEDRAL, N_TRAIN, _shift, random_grid
+from arcsolve.tasks import Task, task_from_dict
+
+KINDS = ("dihedral", "wrap", "fill", "up", "tile", "down", "swap")
+MAX_SIDE = 30
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a chain: its kind, its parameters in words, and what it does to a grid
+    (None where it cannot apply, a down-scaling that does not divide the grid)."""
+
+    kind: str
+    params: str
+    apply: Callable[[np.ndarray], np.ndarray | None]
+
+
+def _factors(rng: np.random.Generator, most: int) -> tuple[int, int]:
+    a, b = 1, 1
+    while (a, b) == (1, 1):
+        a, b = (int(v) for v in rng.integers(1, most + 1, 2))
+    return a, b
+
+
+def draw_step(rng: np.random.Generator, swap: tuple[int, int]) -> Step:
+    """One random action; `swap` is the task's pair of colours for a swap."""
+    kind = KINDS[rng.integers(len(KINDS))]
+    if kind == "dihedral":
+        name = list(DIHEDRAL)[1 + rng.integers(len(DIHEDRAL) - 1)]
+        return Step(kind, name, DIHEDRAL[name])
+    if kind in ("wrap", "fill"):
+        dr, dc = 0, 0
+        while (dr, dc) == (0, 0):
+            dr, dc = (int(v) for v in rng.integers(-2, 3, 2))
+        return Step(kind, f"{dr},{dc}", lambda x: _shift(x, dr, dc, wrap=kind == "wrap"))
+    if kind == "up":
+        a, b = _factors(rng, 3)
+        return Step(kind, f"{a}x{b}", lambda x: np.kron(x, np.ones((a, b), dtype=x.dtype)))
+    if kind == "tile":
+        a, b = _factors(rng, 3)
+        return Step(kind, f"{a}x{b}", lambda x: np.tile(x, (a, b)))
+    if kind == "down":
+        a, b = _factors(rng, 2)
+        return Step(kind, f"{a}x{b}", lambda x: None if x.shape[0] % a or x.shape[1] % b else x[::a, ::b])
+    c1, c2 = swap
+
+    def swapped(x: np.ndarray) -> np.ndarray:
+        y = x.copy()
+        y[x == c1], y[x == c2] = c2, c1
+        return y
+
+    return Step(kind, f"{c1}<->{c2}", swapped)
+
+
+def run_chain(steps: list[Step], x: np.ndarray) -> np.ndarray | None:
+    for step in steps:
+        x = step.apply(x)
+        if x is None:
+            return None
+    return x
+
+
+def _draw(index: int, seed: int) -> tuple[list[Step], list[dict]]:
+    """Chain `index`'s actions and its pairs (as JSON dicts)."""
+    rng = np.random.default_rng([seed, 1000, index])
+    length = 1 + index % 4
+    while True:
+        swap = tuple(int(v) for v in rng.choice(np.arange(1, 10), 2, replace=False))
+        steps = [draw_step(rng, swap) for _ in range(length)]
+        pairs, shapes = [], set()
+        for _ in range(200):
+            h, w = (int(v) for v in rng.integers(2, 9, 2))
+            if (h, w) in shapes:
+                continue
+            x = random_grid(rng, h, w)
+            if any(s.kind == "swap" for s in steps):  # both colours in every input
+                x[rng.integers(h), rng.integers(w)] = swap[0]
+                x[rng.integers(h), rng.integers(w)] = swap[1]
+            y = run_chain(steps, x)
+            if y is None or y.size == 0 or max(y.shape) > MAX_SIDE or not y.any():
+                continue
+            shapes.add((h, w))
+            pairs.append({"input": x.tolist(), "output": y.tolist()})
+            if len(pairs) == N_TRAIN + 1:
+                return steps, pairs
+
+
+def chain_id(index: int) -> str:
+    return f"chain{1 + index % 4}-{index:03d}"
+
+
+def chain_words(index: int, seed: int = 0) -> str:
+    """Chain task `index`'s actions in order, in words ("tile 1x2; fill 0,2")."""
+    steps, _ = _draw(index, seed)
+    return "; ".join(f"{s.kind} {s.params}" for s in steps)
+
+
+def make_chain_task(index: int, seed: int = 0) -> Task:
+    """Chain task `index`: a chain of 1 + index % 4 actions, 3 train pairs and a test pair
+    of distinct input sizes (2 to 8 cells a side)."""
+    _, pairs = _draw(index, seed)
+    task_id = chain_id(index)
+    return task_from_dict({"train": pairs[:N_TRAIN], "test": pairs[N_TRAIN:]}, task_id, f"<{task_id}>")
+
+
+def make_chain_tasks(count: int, seed: int = 0) -> list[Task]:
+    return [make_chain_task(k, seed) for k in range(count)]

@@ -1,0 +1,50 @@
+"""Random chains of lattice actions: what a chain does, determinism, the command."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from typer.testing import CliRunner
+
+from arcsolve.bench.lattice_chains import _draw, chain_id, chain_words, make_chain_task, make_chain_tasks, run_chain
+from arcsolve.cli import app
+
+
+def test_a_chain_task_is_its_chain_applied_to_every_input():
+    for index in range(12):
+        steps, _ = _draw(index, 5)
+        task = make_chain_task(index, 5)
+        assert task.id == chain_id(index) and len(steps) == 1 + index % 4
+        assert chain_words(index, 5).count(";") == len(steps) - 1
+        pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in [*task.train, *task.test]]
+        assert len(task.train) == 3 and len(task.test) == 1
+        assert len({x.shape for x, _ in pairs}) == 4  # distinct input sizes
+        for x, y in pairs:
+            assert np.array_equal(run_chain(steps, x), y)
+            assert y.any() and max(y.shape) <= 30
+
+
+def test_a_down_scaling_that_does_not_divide_its_grid_is_no_chain():
+    steps, _ = next(_draw(k, 0) for k in range(200) if "down" in chain_words(k, 0))
+    down = next(s for s in steps if s.kind == "down")
+    a, b = (int(v) for v in down.params.split("x"))
+    assert down.apply(np.zeros((2 * a + (a > 1), 2 * b + (b > 1)), dtype=int)) is None
+    assert down.apply(np.ones((2 * a, 2 * b), dtype=int)).shape == (2, 2)
+
+
+def test_chains_are_the_same_for_a_seed_and_differ_across_seeds():
+    first = [t.to_json_dict() for t in make_chain_tasks(8, seed=1)]
+    assert first == [t.to_json_dict() for t in make_chain_tasks(8, seed=1)]
+    assert first != [t.to_json_dict() for t in make_chain_tasks(8, seed=2)]
+
+
+def test_the_command_writes_chains_that_load_and_rejects_a_bad_count(tmp_path):
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+    result = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path), "--count", "5"])
+    assert result.exit_code == 0, result.output
+    files = sorted(p.name for p in tmp_path.iterdir())
+    assert files == ["chain1-000.json", "chain1-004.json", "chain2-001.json", "chain3-002.json", "chain4-003.json"]
+    assert json.loads((tmp_path / "chain4-003.json").read_text())["test"][0]["output"]
+    bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "x"), "--count", "0"])
+    assert bad.exit_code == 2 and "--count" in bad.output
