@@ -418,7 +418,7 @@ def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tupl
     """(factor, down) for the scalings a head may take on every pair: down-scalings by a
     stride (`_down_factors`), and up-scalings by the size ratio between each input (or its
     transpose) and its output, or by a part of it (1×1 too) whose rest is tiled."""
-    found = [(f, True) for f in _down_factors(pairs)]
+    found = [(f, True) for f in _down_factors(pairs) + _tiled_down_factors(pairs)]
     scales = sorted(set(SCALE_FACTORS) | {1})
     for turned in (False, True):
         ratios = set()
@@ -480,6 +480,33 @@ def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[
                 for f in ((a, b), (b, a)):
                     if f != (1, 1) and set(f) <= set(SCALE_FACTORS) | {1} and f not in found:
                         found.append(f)
+    return found
+
+
+def _tiled_down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]], most: int = 3) -> list[tuple[int, int]]:
+    """Strides (a, b), one of them above 1, whose sampled grid the output tiles along some axis
+    (every output side a whole multiple, the same on every pair and above 1 on some axis, of
+    its input side over the stride; outputs read straight or transposed): a down-scaling in
+    one direction and a tiling in the other, which a sampling that wraps cyclically reads."""
+    found = []
+    for turned in (False, True):
+        per_axis = []
+        for axis in (0, 1):
+            options = []
+            for f in range(1, most + 1):
+                multiples = set()
+                for x, y in pairs:
+                    n_in, n_out = x.shape[axis], (y.shape[::-1] if turned else y.shape)[axis]
+                    if n_in % f or n_out % (n_in // f):
+                        break
+                    multiples.add(n_out // (n_in // f))
+                else:
+                    if len(multiples) == 1:
+                        options.append((f, multiples.pop()))
+            per_axis.append(options)
+        for (a, k_r), (b, k_c) in itertools.product(*per_axis):
+            if (a, b) != (1, 1) and (k_r, k_c) != (1, 1) and (a, b) not in found:
+                found.append((a, b))
     return found
 
 

@@ -367,3 +367,13 @@ def test_a_sampling_then_an_up_scaling_is_two_layers_that_fit():
     assert solution.candidates[0].verified
     assert "layer 1: up-scale 4x4" in solution.candidates[0].detail.replace("\n", " ")
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_a_sampling_in_one_direction_and_a_tiling_in_the_other_is_one_head():
+    rng = np.random.default_rng(9)
+    xs = [rng.integers(0, 6, size=s) for s in [(4, 3), (6, 4), (4, 5)]]
+    pairs = [(x, np.tile(x[::2, :], (1, 3))) for x in xs]  # every second row, the columns tiled 3×
+    action = ExactAction(0, scale=(2, 1), down=True)
+    assert action in single_actions(pairs)
+    for x, y in pairs:
+        assert np.array_equal(reading(action, x, y.shape), y)
