@@ -527,8 +527,9 @@ class ActionSet:
     unseen: int  # test cells whose readings no train pair shows
     tiles: tuple[int, int] = (1, 1)
     fixed: tuple[int, ...] | None = None  # colours its fit must not permute (`colours_to_fix`)
-    # the second layer's action on the output lattice (a shift or a dihedral element), read
-    # after the heads': an output cell takes what the first layer wrote where `then` reads
+    # the second layer's action on the output lattice (a shift, a dihedral element or an
+    # up-scaling), read after the heads': an output cell takes what the first layer wrote
+    # where `then` reads
     then: ExactAction | None = None
 
     def rank(self) -> tuple[int, int, int]:
