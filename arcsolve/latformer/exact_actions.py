@@ -505,7 +505,8 @@ def _tiled_down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]], most: in
                         options.append((f, multiples.pop()))
             per_axis.append(options)
         for (a, k_r), (b, k_c) in itertools.product(*per_axis):
-            if (a, b) != (1, 1) and (k_r, k_c) != (1, 1) and (a, b) not in found:
+            resized = (k_r, k_c) != (a, b)  # a grid of its input's own size is no down-scaling
+            if (a, b) != (1, 1) and (k_r, k_c) != (1, 1) and resized and (a, b) not in found:
                 found.append((a, b))
     return found
 
