@@ -406,9 +406,16 @@ def single_actions(
         itertools.product(range(-max_shift, max_shift + 1), repeat=2), key=lambda s: (abs(s[0]) + abs(s[1]), s)
     )
     for factor, down in _scalings(pairs):
+        sides = {d: [x.shape[::-1] if d >= 4 else x.shape for x, _ in pairs] for d in range(8)}  # shifted lattices
+        met: dict[int, set] = {d: set() for d in range(8)}  # cyclic shifts alike on every pair's lattice are one
         for delta, fill, d in itertools.product(near, (False, True), range(8)):
-            if fill and delta == (0, 0):
-                continue
+            if fill and (delta == (0, 0) or all(abs(delta[0]) >= h or abs(delta[1]) >= w for h, w in sides[d])):
+                continue  # no shift, or one that pushes every input out of its lattice
+            if not fill:
+                alike = tuple((delta[0] % h, delta[1] % w) for h, w in sides[d])
+                if alike in met[d]:
+                    continue
+                met[d].add(alike)
             action = ExactAction(d, delta, factor, fill, down)
             keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
     return found
