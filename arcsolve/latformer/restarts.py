@@ -113,6 +113,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         skip=False,
         later_residual=not composed,
         later_experts=later,
+        n_layers=max(config.n_layers, 2) if composed else config.n_layers,  # a second layer to act
     )
 
 
