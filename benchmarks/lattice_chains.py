@@ -18,15 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from arcsolve.bench.lattice_chains import chain_words  # noqa: E402
-
-
-def read_results(path: Path) -> dict[str, dict]:
-    rows = {}
-    for line in path.read_text().splitlines():
-        row = json.loads(line)
-        if "id" in row:
-            rows[row["id"]] = row
-    return rows
+from arcsolve.evaluation.results import records_by_model  # noqa: E402
 
 
 def main() -> None:
@@ -34,10 +26,9 @@ def main() -> None:
     parser.add_argument("report", type=Path, help="an `arcsolve eval --report` folder")
     parser.add_argument("--seed", type=int, default=0, help="the seed the tasks were written with")
     args = parser.parse_args()
-    files = sorted(args.report.glob("results-*.jsonl"))
-    if not files:
+    models = records_by_model(args.report)
+    if not models:
         sys.exit(f"error: {args.report}: no results-<model>.jsonl files (run arcsolve eval --report there)")
-    models = {f.stem.removeprefix("results-"): read_results(f) for f in files}
     lengths = sorted({int(task_id.split("-")[0].removeprefix("chain")) for rows in models.values() for task_id in rows})
     table = []
     for n in lengths:

@@ -141,3 +141,14 @@ def read_results(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def results_files(report_dir: Path) -> Iterator[Path]:
     """The results files in a report folder, by name."""
     yield from sorted(report_dir.glob(RESULTS_GLOB))
+
+
+def records_by_model(report_dir: Path) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each model's records in a report folder's results files (export files left out), by
+    task id."""
+    found = {}
+    for path in results_files(report_dir):
+        header, records = read_results(path)
+        if header.get("kind") != "export" and isinstance(header.get("model"), str):
+            found[header["model"]] = {r["id"]: r for r in records}
+    return found

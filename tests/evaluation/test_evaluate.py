@@ -371,3 +371,17 @@ def test_a_hybrid_is_solved_where_a_part_s_record_has_no_candidates(monkeypatch,
     assert len(calls()) == 10  # the parts resumed; the hybrid solved 000000b1 (dsl, then latformer)
     assert [r.from_parts for r in hybrid.results] == [True, True, False, True]
     assert hybrid.solved == 4
+
+
+def test_a_report_folder_is_read_back_as_each_models_records_by_task(tmp_path):
+    from arcsolve.evaluation.results import ResultLog, records_by_model
+
+    for model, solved in (("dsl", False), ("latformer", True)):
+        log = ResultLog(results_path(tmp_path, model), {"model": model, "dataset": "d"})
+        log.append({"id": "t1", "solved": solved})
+        log.append({"id": "t2", "solved": False})
+        log.append({"id": "t1", "solved": not solved})  # a task run again: its last record counts
+    models = records_by_model(tmp_path)
+    assert sorted(models) == ["dsl", "latformer"]
+    assert models["dsl"]["t1"]["solved"] is True and models["latformer"]["t1"]["solved"] is False
+    assert sorted(models["latformer"]) == ["t1", "t2"]
