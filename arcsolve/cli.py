@@ -25,6 +25,7 @@ from arcsolve.files import check_output_file, check_output_folder
 from arcsolve.loaders import load_many
 from arcsolve.render import pairs_table, plural, save_image, task_rows, task_table
 from arcsolve.solution import SOLVERS, SolveConfig
+from arcsolve.tasks import Task
 
 console = Console()
 err_console = Console(stderr=True)
@@ -718,19 +719,13 @@ def bench_lattice_tasks(
 ) -> None:
     """Write ARC tasks built from one to nine lattice actions (shifts, crops, scalings, tilings,
     dihedral images, completions, overlays, recolourings), a family per kind, for `arcsolve eval`."""
-    import orjson
-
     from arcsolve.bench.lattice_tasks import FAMILY_NAMES, make_tasks
-    from arcsolve.files import write_atomically
 
     unknown = sorted(set(family or ()) - set(FAMILY_NAMES))
     if unknown:
         raise ArcsolveError(f"--family: unknown {', '.join(unknown)} (choose from {', '.join(FAMILY_NAMES)})")
     check_output_folder(out, "--out")
-    tasks = make_tasks(per_family, seed, tuple(family or FAMILY_NAMES))
-    for task in tasks:
-        write_atomically(out / f"{task.id}.json", orjson.dumps(task.to_json_dict()))
-    console.print(f"wrote {plural(len(tasks), 'task')} to {out}")
+    _write_tasks(make_tasks(per_family, seed, tuple(family or FAMILY_NAMES)), out)
 
 
 @bench.command(
@@ -748,13 +743,18 @@ def bench_lattice_chains(
 ) -> None:
     """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
     reflections, shifts, scalings, tilings, colour swaps, in any order), for `arcsolve eval`."""
-    import orjson
-
     from arcsolve.bench.lattice_chains import make_chain_tasks
-    from arcsolve.files import write_atomically
 
     check_output_folder(out, "--out")
-    tasks = make_chain_tasks(count, seed)
+    _write_tasks(make_chain_tasks(count, seed), out)
+
+
+def _write_tasks(tasks: list[Task], out: Path) -> None:
+    """Write each task to `out/<id>.json` (ARC's format) and say how many were written."""
+    import orjson
+
+    from arcsolve.files import write_atomically
+
     for task in tasks:
         write_atomically(out / f"{task.id}.json", orjson.dumps(task.to_json_dict()))
     console.print(f"wrote {plural(len(tasks), 'task')} to {out}")
