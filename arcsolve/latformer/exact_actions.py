@@ -26,6 +26,7 @@ import torch
 from arcsolve.latformer.experts import SCALE_CHAIN, SCALE_FACTORS, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import tile_cells
+from arcsolve.latformer.sizing import common_factor
 from arcsolve.symmetry import ELEMENT_NAMES
 
 NOTHING = -1  # the reading of an output cell whose source lies outside the input
@@ -152,6 +153,13 @@ def source_cells(
     return np.where(mask.sum(1) > 0.5, mask.argmax(1), NOTHING)
 
 
+def _follow(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """The value at each of `cells` (row-major indices into `values`, flattened), NOTHING
+    where the cell is NOTHING: a lattice read through a map of cells, or one map of cells
+    through another."""
+    return np.where(cells >= 0, values.reshape(-1)[cells.clip(0)], NOTHING)
+
+
 def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray:
     """What a head at `action` reads in each cell of the output lattice: the input colour of
     the cell it attends to, or NOTHING. A pooling reads a block of cells: its reading is
@@ -161,7 +169,7 @@ def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], s
     cells = source_cells(action, tuple(grid.shape), tuple(out_shape), shift_bits)
     if cells is None:
         raise ValueError(f"{action} is not an action of the experts")
-    return np.where(cells >= 0, grid.reshape(-1)[cells.clip(0)], NOTHING).reshape(out_shape)
+    return _follow(grid, cells).reshape(out_shape)
 
 
 MAX_POOLED = 16  # cells of a block a pooling reads, at most (its multiset key fits in 64 bits)
@@ -254,7 +262,7 @@ def output_symmetries(
                     break
                 # read back: shift on the output lattice, then the dihedral element (a
                 # quick screen; the kernels' own reading decides below)
-                cells = np.where(moved >= 0, turned[moved.clip(0)], NOTHING)
+                cells = _follow(turned, moved)
                 seen = cells >= 0
                 if seen.mean() < 0.5 or not (y.reshape(-1)[cells[seen]] == y.reshape(-1)[seen]).all():
                     ok = False
@@ -338,7 +346,7 @@ def single_actions(
             (x, y), c = pairs[k], cells(k)
             if c is None:
                 return  # not an action of the experts on this pair's lattices
-            keys = np.where(c >= 0, x.reshape(-1)[c.clip(0)], NOTHING) + 1
+            keys = _follow(x, c) + 1
             seen[keys, y.reshape(-1)] = True
             if (seen.sum(1) > 1).any():
                 return  # two cells read alike and ask for different colours
@@ -369,7 +377,7 @@ def single_actions(
                 def cells(k: int, sources=sources, delta=delta, fill=fill, moved=moved) -> np.ndarray:
                     if k not in moved:
                         moved[k] = _shift_cells(tuple(pairs[k][1].shape), delta, fill)
-                    return np.where(moved[k] >= 0, sources[k][moved[k].clip(0)], NOTHING)
+                    return _follow(sources[k], moved[k])
 
                 keep(ExactAction(d, delta, fill=fill and delta != (0, 0)), cells)
     elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
@@ -405,8 +413,8 @@ def single_actions(
     near = sorted(
         itertools.product(range(-max_shift, max_shift + 1), repeat=2), key=lambda s: (abs(s[0]) + abs(s[1]), s)
     )
+    sides = {d: [x.shape[::-1] if d >= 4 else x.shape for x, _ in pairs] for d in range(8)}  # shifted lattices
     for factor, down in _scalings(pairs):
-        sides = {d: [x.shape[::-1] if d >= 4 else x.shape for x, _ in pairs] for d in range(8)}  # shifted lattices
         met: dict[int, set] = {d: set() for d in range(8)}  # cyclic shifts alike on every pair's lattice are one
         for delta, fill, d in itertools.product(near, (False, True), range(8)):
             if fill and (delta == (0, 0) or all(abs(delta[0]) >= h or abs(delta[1]) >= w for h, w in sides[d])):
@@ -427,19 +435,15 @@ def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tupl
     transpose) and its output, or by a part of it (1×1 too) whose rest is tiled."""
     found = [(f, True) for f in _down_factors(pairs) + _tiled_down_factors(pairs)]
     scales = sorted(set(SCALE_FACTORS) | {1})
+    shapes = [(x.shape, y.shape) for x, y in pairs]
     for turned in (False, True):
-        ratios = set()
-        for x, y in pairs:
-            h, w = x.shape[::-1] if turned else x.shape
-            if y.shape[0] % h or y.shape[1] % w:
-                break
-            ratios.add((y.shape[0] // h, y.shape[1] // w))
-        else:
-            if len(ratios) == 1:
-                a, b = ratios.pop()
-                for f in itertools.product(scales, scales):  # (1, 1): the input tiled or placed
-                    if (a, b) != (1, 1) and a % f[0] == 0 and b % f[1] == 0 and (f, False) not in found:
-                        found.append((f, False))
+        ratio = common_factor(shapes, turned, down=False)
+        if ratio is None or ratio == (1, 1):
+            continue
+        a, b = ratio
+        for f in itertools.product(scales, scales):  # (1, 1): the input tiled or placed
+            if a % f[0] == 0 and b % f[1] == 0 and (f, False) not in found:
+                found.append((f, False))
     return found
 
 
@@ -475,18 +479,13 @@ def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[
     or of its output's transpose: the down-scalings a reading by sampling may take."""
     found = []
     for turned in (False, True):
-        ratios = set()
-        for x, y in pairs:
-            H, W = y.shape[::-1] if turned else y.shape
-            if x.shape[0] % H or x.shape[1] % W:
-                break
-            ratios.add((x.shape[0] // H, x.shape[1] // W))
-        else:
-            if len(ratios) == 1:
-                a, b = ratios.pop()
-                for f in ((a, b), (b, a)):
-                    if f != (1, 1) and set(f) <= set(SCALE_FACTORS) | {1} and f not in found:
-                        found.append(f)
+        ratio = common_factor([(x.shape, y.shape) for x, y in pairs], turned, down=True)
+        if ratio is None:
+            continue
+        a, b = ratio[::-1] if turned else ratio  # per output axis when the output is transposed
+        for f in ((a, b), (b, a)):
+            if f != (1, 1) and set(f) <= set(SCALE_FACTORS) | {1} and f not in found:
+                found.append(f)
     return found
 
 
@@ -696,10 +695,10 @@ def sampled_then_scaled(
     for head in read:
         for x, y in pairs:
             cells = _scaled_cells(head, x.shape, y.shape, shift_bits)
-            read[head].append(np.where(cells >= 0, x.reshape(-1)[cells.clip(0)], NOTHING).reshape(y.shape))
+            read[head].append(_follow(x, cells).reshape(y.shape))
         for x, shape in tests:
             cells = _scaled_cells(head, x.shape, shape, shift_bits)
-            test_read[head].append(np.where(cells >= 0, x.reshape(-1)[cells.clip(0)], NOTHING).reshape(shape))
+            test_read[head].append(_follow(x, cells).reshape(shape))
     return _composed(pairs, tests, combos, read, test_read, len(combos), shift_bits, most)
 
 
@@ -733,8 +732,7 @@ def _composed(
             continue
         seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
         for k in order:
-            first = read[head][k].reshape(-1)
-            keys = np.where(cells[k] >= 0, first[cells[k].clip(0)], NOTHING) + 1
+            keys = _follow(read[head][k], cells[k]) + 1
             seen[keys, pairs[k][1].reshape(-1)] = True
             if (seen.sum(1) > 1).any():
                 break
@@ -767,7 +765,7 @@ def _then_reading(then: ExactAction, first: np.ndarray, shift_bits: int = 5) -> 
     cells = _output_cells(then, first.shape, shift_bits)
     if cells is None:
         raise ValueError(f"{then} is not an action of the experts on a {first.shape} lattice")
-    return np.where(cells >= 0, first.reshape(-1)[cells.clip(0)], NOTHING).reshape(first.shape)
+    return _follow(first, cells).reshape(first.shape)
 
 
 def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, int] | None:

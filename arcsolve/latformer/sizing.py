@@ -26,21 +26,26 @@ class SizeRule:
         return self.apply(shape)
 
 
+def common_factor(pairs: list[tuple[Shape, Shape]], transpose: bool, down: bool) -> tuple[int, int] | None:
+    """The integer factor (a, b), one for every pair, with out = in·(a, b), or in / (a, b)
+    when `down`; with `transpose` the inputs are read transposed. None when there is none."""
+    factors = set()
+    for (h, w), (H, W) in pairs:
+        if transpose:
+            h, w = w, h
+        big, small = ((h, w), (H, W)) if down else ((H, W), (h, w))
+        if big[0] % small[0] or big[1] % small[1]:
+            return None
+        factors.add((big[0] // small[0], big[1] // small[1]))
+    return factors.pop() if len(factors) == 1 else None
+
+
 def _ratio(pairs: list[tuple[Shape, Shape]], transpose: bool) -> tuple[int, int, bool] | None:
     """A common integer factor (a, b) with out = in·(a, b) (or in / (a, b) when `down`)."""
     for down in (False, True):
-        factors = set()
-        for (h, w), (H, W) in pairs:
-            if transpose:
-                h, w = w, h
-            big, small = ((h, w), (H, W)) if down else ((H, W), (h, w))
-            if big[0] % small[0] or big[1] % small[1]:
-                break
-            factors.add((big[0] // small[0], big[1] // small[1]))
-        else:
-            if len(factors) == 1:
-                a, b = factors.pop()
-                return a, b, down
+        found = common_factor(pairs, transpose, down)
+        if found is not None:
+            return (*found, down)
     return None
 
 
