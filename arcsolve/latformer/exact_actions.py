@@ -23,7 +23,7 @@ from functools import cache
 import numpy as np
 import torch
 
-from arcsolve.latformer.experts import SCALE_CHAIN, SCALE_FACTORS, MaskExperts
+from arcsolve.latformer.experts import SCALE_CHAIN, SCALE_FACTORS, MaskExperts, chain_factor, chain_product
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import tile_cells
 from arcsolve.latformer.sizing import common_factor
@@ -64,9 +64,9 @@ class ExactAction:
 
 @cache
 def _scale_bits(factor: int) -> tuple[int, ...] | None:
-    """Bits of the up-scaling chain whose product is `factor` (the first such), or None."""
-    for bits in itertools.product((0, 1), repeat=len(SCALE_CHAIN)):
-        if int(np.prod([f for f, b in zip(SCALE_CHAIN, bits, strict=True) if b])) == factor:
+    """Bits of the up-scaling chain whose product is `factor` (the smallest such), or None."""
+    for bits in sorted(itertools.product((0, 1), repeat=len(SCALE_CHAIN)), key=chain_product):
+        if chain_factor(bits) == factor:
             return bits
     return None
 

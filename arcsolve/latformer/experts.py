@@ -33,15 +33,23 @@ from arcsolve.symmetry import FLIP_COLS, FLIP_ROWS, ROT90, ROT180, TRANSPOSE, co
 
 EXPERTS = ("translate", "rotate", "reflect", "scale")
 
-SCALE_CHAIN = (2, 3, 4, 5)  # chained up-scaling layers, distinct so no two gates are symmetric
-SCALE_FACTORS = tuple(
-    sorted(
-        {
-            int(np.prod([f for f, b in zip(SCALE_CHAIN, bits, strict=True) if b]))
-            for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))
-        }
-    )
-)
+# chained up-scaling layers, distinct so that no two gates are symmetric; their products
+# give every factor from 1 to 10 (and 12, 14, 15, 18, 20, 21, 24, 27, 28, 30)
+SCALE_CHAIN = (2, 3, 4, 5, 7, 9)
+MAX_FACTOR = 30  # ARC's largest side: a larger factor scales a grid exactly as 30 does
+
+
+def chain_product(bits) -> int:
+    """The product of the scaling chain's factors whose gates are on."""
+    return int(np.prod([f for f, b in zip(SCALE_CHAIN, bits, strict=True) if b]))
+
+
+def chain_factor(bits) -> int:
+    """The factor the scaling chain applies with these gates on: their product, at most MAX_FACTOR."""
+    return min(chain_product(bits), MAX_FACTOR)
+
+
+SCALE_FACTORS = tuple(sorted({chain_factor(bits) for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))}))
 
 
 @cache
@@ -89,7 +97,7 @@ def shift_distribution(gates: torch.Tensor, sign: torch.Tensor) -> torch.Tensor:
 def _scale_combinations(device: torch.device, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
     """Every on/off pattern of the scaling chain, and the factor each pattern produces."""
     bits = torch.tensor(list(np.ndindex(*(2,) * len(SCALE_CHAIN))), dtype=torch.bool)
-    factors = [int(np.prod([f for f, b in zip(SCALE_CHAIN, row, strict=True) if b])) for row in bits.tolist()]
+    factors = [chain_factor(row) for row in bits.tolist()]
     to_factor = torch.zeros(len(bits), len(SCALE_FACTORS))
     to_factor[torch.arange(len(bits)), [SCALE_FACTORS.index(f) for f in factors]] = 1.0
     return bits.to(device), to_factor.to(device, dtype)

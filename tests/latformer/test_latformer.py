@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from arcsolve.latformer.experts import (
+    SCALE_CHAIN,
     SCALE_FACTORS,
     MaskExperts,
     dihedral_distribution,
@@ -72,10 +73,10 @@ def test_discrete_gates_give_exact_actions(shape, case):
     assert (apply_mask(mask, x, out_shape) == op(x)).all()
 
 
-@pytest.mark.parametrize("factors", [(2, 2), (3, 2), (1, 4), (5, 3)])
+@pytest.mark.parametrize("factors", [(2, 2), (3, 2), (1, 4), (5, 3), (7, 1), (2, 9)])
 def test_scaling_expert_up_and_down(factors):
     a, b = factors
-    bits = {2: [1, 0, 0, 0], 3: [0, 1, 0, 0], 4: [0, 0, 1, 0], 5: [0, 0, 0, 1], 1: [0, 0, 0, 0]}
+    bits = {f: [int(g == f) for g in SCALE_CHAIN] for f in (1, *SCALE_CHAIN)}
     x = np.random.default_rng(a * b).integers(0, 10, size=(3, 2))
     up = experts_with({"scale": bits[a] + bits[b] + [0]}).actions(discrete=True)
     big = np.kron(x, np.ones((a, b), dtype=int))

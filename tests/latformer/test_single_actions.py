@@ -294,9 +294,10 @@ def test_an_exact_restart_reads_only_what_its_heads_read():
     model = exact_model(LatFormer, LatFormerConfig(), start, seed=0)
     assert model.layers[0].skip is None  # no input cell's own colour beside the heads' readings
     assert LatFormer(LatFormerConfig()).layers[0].skip is not None  # a plain restart keeps it
-    with torch.no_grad():  # whatever the other weights, an output cell sees only its mirror cell
-        for p in model.parameters():
-            p.add_(torch.randn_like(p))
+    with torch.no_grad():  # whatever the weights besides the gates, an output cell sees only its mirror cell
+        for name, p in model.named_parameters():
+            if "gate" not in name:
+                p.add_(torch.randn_like(p))
         x = torch.randint(0, 10, (1, 3, 4))
         y = x.clone()
         y[0, 1, 0] = (x[0, 1, 0] + 1) % 10  # changes only what output cell (1, 3) reads
@@ -377,3 +378,27 @@ def test_a_sampling_in_one_direction_and_a_tiling_in_the_other_is_one_head():
     assert action in single_actions(pairs)
     for x, y in pairs:
         assert np.array_equal(reading(action, x, y.shape), y)
+
+
+def test_scalings_by_7_and_9_are_single_actions_and_fit():
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    xs = grids([(2, 3), (3, 2), (3, 3)])
+    up = [(x, np.kron(x, np.ones((7, 9), dtype=x.dtype))) for x in xs]
+    assert ExactAction(0, scale=(7, 9)) in single_actions(up)
+    down = [(y, x) for x, y in up]  # 7×9 blocks sampled back to one cell each
+    assert ExactAction(0, scale=(7, 9), down=True) in single_actions(down)
+
+    rng = np.random.default_rng(9)  # its own draws, whichever tests run before
+
+    def pair(h, w, cls=TrainPair):
+        x = rng.integers(0, 10, size=(h, w))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(np.kron(x, np.ones((9, 7), dtype=x.dtype))))
+
+    train = [pair(2, 3), pair(3, 2), pair(2, 2)]
+    test = pair(3, 3, Pair)
+    solution = solve(Task(id="up-9x7", train=train, test=[test]), SolveConfig(device="cpu", steps=100))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
