@@ -328,8 +328,9 @@ def single_actions(
     """One-head actions beyond `candidate_actions`, screened in numpy and kept when every
     train output is a function of their reading, cell by cell: a shift of any length up to
     the smallest output's sides, and a dihedral element after a shift of up to `max_shift`
-    cells, cyclic or with fill (outputs of the input's shape or its transpose), or a crop at
-    any offset (outputs no larger than their inputs). The kernels' own reading confirms
+    cells, cyclic or with fill (outputs of the input's shape or its transpose), a crop at
+    any offset (outputs no larger than their inputs), or the input after any dihedral
+    element placed at any offset in a larger output (a padding). The kernels' own reading confirms
     each; at most `most`, the least shifted first. Also screened: where every output has one
     size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings (up by
     the size ratio or a part of it, the rest tiled, or down by sampling) after every dihedral
@@ -391,6 +392,9 @@ def single_actions(
                 return ((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1)
 
             keep(ExactAction(0, (-r, -c)), window)
+    if not (same or turned_shape):  # outputs as large as the (turned) input or larger: a placement
+        for action in _placements(pairs, shift_bits):
+            keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
     if len({y.shape for _, y in pairs}) == 1:  # one output size: a window, then up-scaled
         (H, W) = pairs[0][1].shape
         for f in (2, 3):
@@ -429,6 +433,54 @@ def single_actions(
     return found
 
 
+MAX_PLACEMENTS = 4000  # placements screened, at most (the simplest first)
+
+
+def _placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> list[ExactAction]:
+    """Every placement of the input, after any dihedral element and scaled (up, or down by
+    sampling) by one factor on every pair, at one offset inside each output that is larger
+    than it on some pair (a padding, or a grid set on a canvas): the least scaled and moved
+    first. Offsets are in input cells, as the experts shift before they scale; a sampled
+    input is placed at the output's top-left corner only."""
+    found = []
+    span = 2**shift_bits - 1
+    for d in range(8):
+        sides = [x.shape[::-1] if d >= 4 else x.shape for x, _ in pairs]
+        outs = [y.shape for _, y in pairs]
+        per_axis = []
+        for axis in (0, 1):
+            options = []  # (factor, down, offsets in input cells)
+            for f in sorted(set(SCALE_FACTORS) | {1}):
+                room = min(o[axis] - s[axis] * f for s, o in zip(sides, outs, strict=True))
+                if room >= 0:
+                    options.append((f, False, range(min(room // f, span) + 1)))
+                if f > 1 and all(s[axis] % f == 0 for s in sides):
+                    # sampled from any cell of the block, at the output's start: the kernels sample
+                    # within the input before they shift, so a sampled grid moves back, not on
+                    if all(o[axis] >= s[axis] // f for s, o in zip(sides, outs, strict=True)):
+                        options.append((f, True, [-p for p in range(f)]))
+            per_axis.append(options)
+        for (f_r, down_r, rows), (f_c, down_c, cols) in itertools.product(*per_axis):
+            if (down_r and not down_c and f_c > 1) or (down_c and not down_r and f_r > 1):
+                continue  # a head scales both axes the same way (by 1 either way)
+            down = down_r or down_c
+            if down:  # an axis by 1 is sampled too, so it is placed at the start as well
+                rows, cols = [r for r in rows if r <= 0], [c for c in cols if c <= 0]
+            if all(y.shape == ((s[0] // f_r, s[1] // f_c) if down else (s[0] * f_r, s[1] * f_c))
+                   for s, (_, y) in zip(sides, pairs, strict=True)):
+                continue  # no room on any pair: a plain scaling (`_scalings`)
+            found += [ExactAction(d, (r, c), (f_r, f_c), True, down) for r in rows for c in cols]
+    found.sort(key=lambda a: (a.scale[0] * a.scale[1], abs(a.shift[0]) + abs(a.shift[1]), a.down, a.shift, a.dihedral))
+    return found[:MAX_PLACEMENTS]
+
+
+@cache
+def _turned_cells(dihedral: int, shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray | None:
+    """The input cell each cell of the turned lattice reads under a dihedral element."""
+    turned = shape[::-1] if dihedral >= 4 else shape
+    return source_cells(ExactAction(dihedral), shape, turned, shift_bits)
+
+
 def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tuple[int, int], bool]]:
     """(factor, down) for the scalings a head may take on every pair: down-scalings by a
     stride (`_down_factors`), and up-scalings by the size ratio between each input (or its
@@ -453,9 +505,8 @@ def _scaled_cells(
     """A quick numpy reading of a scaled `action` (row-major source of each output cell,
     NOTHING where it reads none), as the kernels read: scale, wrap cyclically (or, with
     fill, not at all), shift on the lattice before the dihedral element, then the element."""
-    turned = action.dihedral >= 4  # the elements that swap the axes
-    before = in_shape[::-1] if turned else in_shape
-    element = source_cells(ExactAction(action.dihedral), in_shape, before, shift_bits)
+    before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
+    element = _turned_cells(action.dihedral, tuple(in_shape), shift_bits)
     if element is None:
         return None
     axes = []
@@ -653,13 +704,38 @@ def composed_sets(
     """Two actions in a row: a head's action onto the output lattice (`heads`, their readings
     in `read` and `test_read`), then the second layer's on it (`output_actions`: a shift of
     the result, with fill or cyclic, or a dihedral element of it), kept when every train
-    output is a function of the composed reading cell by cell; and a sampling followed by an
-    up-scaling (`sampled_then_scaled`). At most `most`, the simplest first."""
+    output is a function of the composed reading cell by cell; a sampling followed by an
+    up-scaling (`sampled_then_scaled`); and a placement followed by the second layer's action
+    (`placed_then_moved`). At most `most` of each kind, the simplest first."""
     thens = output_actions()
     found = _composed(
         pairs, tests, ((t, h) for t in thens for h in heads), read, test_read, len(heads) * len(thens), shift_bits, most
     )
-    return found + sampled_then_scaled(pairs, tests, shift_bits, most)
+    return found + placed_then_moved(pairs, tests, shift_bits, most) + sampled_then_scaled(pairs, tests, shift_bits, most)
+
+
+MAX_PLACED_HEADS = 400  # placements tried under a second layer's action, at most (the least moved first)
+
+
+def placed_then_moved(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+    most: int = 4,
+) -> list[ActionSet]:
+    """A placement of the input in a larger output (`_placements`, unscaled), then the second
+    layer's action on the output lattice (`output_actions`): a grid set on a canvas, then the
+    canvas flipped or shifted, which moves each input by its own amount."""
+    heads = [a for a in _placements(pairs, shift_bits) if a.scale == (1, 1)][:MAX_PLACED_HEADS]
+    if not heads:
+        return []
+    read = {h: [_follow(x, _scaled_cells(h, x.shape, y.shape, shift_bits)).reshape(y.shape) for x, y in pairs] for h in heads}
+    test_read = {
+        h: [_follow(x, _scaled_cells(h, x.shape, shape, shift_bits)).reshape(shape) for x, shape in tests] for h in heads
+    }
+    thens = output_actions()
+    combos = ((t, h) for t in thens for h in heads)
+    return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most)
 
 
 def sampled_then_scaled(

@@ -4,7 +4,9 @@ LatFormer's first layer maps the input lattice onto an output lattice of a known
 this module decides that size. A rule must explain every train pair; the first rule in
 the order below is used: same, transposed, an integer multiple or fraction (possibly
 transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), a fixed
-size, then a fraction per axis (3/2 × 1/2). A ratio comes before a fixed size because when
+size, then a rule per axis, output rows from input rows or from input columns: a fraction
+(3/2 × 1/2), a fixed side, or the input's side (or a multiple or fraction of it) plus a
+constant (a padding). A ratio comes before a fixed size because when
 every train input has one size both fit, and a test input of another size is then far more
 often scaled; a fraction comes after it, since any one size is some fraction of another."""
 
@@ -73,14 +75,41 @@ def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
     if len(outs) == 1:
         fixed = outs.pop()
         return SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed)
-    fractions = [_axis_fraction([(i[axis], o[axis]) for i, o in pairs]) for axis in (0, 1)]
-    if None not in fractions:
-        (p_r, q_r), (p_c, q_c) = fractions
+    for transpose in (False, True):  # output rows from input rows, or from input columns
+        rules = [_axis_rule([(i[axis ^ transpose], o[axis]) for i, o in pairs]) for axis in (0, 1)]
+        if None not in rules:
+            (rows, row_name), (cols, col_name) = rules
+            t = "transposed, " if transpose else ""
+            return SizeRule(
+                f"{t}rows {row_name}, columns {col_name}",
+                lambda s, rows=rows, cols=cols, t=transpose: (rows(s[t]), cols(s[1 - t])),
+            )
+    return None
 
-        def scaled(s: Shape, p_r=p_r, q_r=q_r, p_c=p_c, q_c=q_c) -> Shape:
-            return (s[0] * p_r // q_r, s[1] * p_c // q_c)
 
-        return SizeRule(f"scaled by {p_r}/{q_r}x{p_c}/{q_c}", scaled)
+def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str] | None:
+    """One axis's side from the input's, the first that every (in, out) pair of the axis
+    obeys: a fraction (`_axis_fraction`), one fixed side, the input's plus a constant (a
+    padding, or a crop of fixed margins), or a multiple or a fraction 1/q of it plus a
+    constant (tiled or sampled, then padded)."""
+    fraction = _axis_fraction(sides)
+    if fraction is not None:
+        p, q = fraction
+        return (lambda n: n * p // q), f"×{p}/{q}"
+    outs = {o for _, o in sides}
+    if len(outs) == 1:
+        fixed = outs.pop()
+        return (lambda n: fixed), f"fixed {fixed}"
+    for k in range(1, 7):
+        offsets = {o - k * i for i, o in sides}
+        if len(offsets) == 1:
+            c = offsets.pop()
+            return (lambda n, k=k, c=c: k * n + c), f"{'' if k == 1 else k}n{c:+d}"
+    for q in range(2, 7):  # sampled, then padded
+        offsets = {o - i // q for i, o in sides if i % q == 0}
+        if len(offsets) == 1 and all(i % q == 0 for i, _ in sides):
+            c = offsets.pop()
+            return (lambda n, q=q, c=c: n // q + c), f"n/{q}{c:+d}"
     return None
 
 

@@ -234,8 +234,12 @@ def test_size_rules():
     # a fraction per axis: every second cell then tripled (3/2), or rows tripled and columns halved
     assert infer_size_rule([((4, 6), (6, 9)), ((8, 4), (12, 6))])((6, 6)) == (9, 9)
     rule = infer_size_rule([((2, 4), (6, 2)), ((3, 6), (9, 3))])
-    assert rule.name == "scaled by 3/1x1/2" and rule((4, 8)) == (12, 4)
-    assert infer_size_rule([((4, 4), (6, 6)), ((5, 5), (7, 7))]) is None  # no one fraction
+    assert rule.name == "rows ×3/1, columns ×1/2" and rule((4, 8)) == (12, 4)
+    # a fixed side, or the input's side (or a multiple of it) plus a constant: a padding
+    rule = infer_size_rule([((4, 4), (6, 9)), ((5, 7), (7, 9))])
+    assert rule.name == "rows n+2, columns fixed 9" and rule((3, 2)) == (5, 9)
+    assert infer_size_rule([((2, 4), (9, 3)), ((3, 6), (13, 5))])((4, 5)) == (17, 4)  # tiled 4×, then padded
+    assert infer_size_rule([((4, 4), (6, 6)), ((5, 5), (13, 7)), ((6, 6), (8, 8))]) is None  # no one rule
 
 
 def test_colour_permutations_keep_fixed_colours_and_start_with_identity():

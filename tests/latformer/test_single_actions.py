@@ -402,3 +402,52 @@ def test_scalings_by_7_and_9_are_single_actions_and_fit():
     solution = solve(Task(id="up-9x7", train=train, test=[test]), SolveConfig(device="cpu", steps=100))
     assert solution.candidates[0].verified
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_a_grid_padded_after_a_flip_or_a_sampling_is_one_placement_read_as_the_kernels_read():
+    from arcsolve.latformer.exact_actions import _placements, _scaled_cells, source_cells
+
+    def pad(g, top, left, bottom=1, right=3):
+        return np.pad(g, ((top, bottom), (left, right)))
+
+    xs = grids([(3, 4), (5, 2), (4, 4)])
+    flipped = [(x, pad(x[:, ::-1], 2, 1)) for x in xs]
+    action = ExactAction(FLIP_LR, (2, 1), fill=True)
+    assert action in single_actions(flipped)
+    for x, y in flipped:  # the flipped input at (2, 1), and nothing around it
+        assert np.array_equal(reading(action, x, y.shape), pad(x[:, ::-1] + 1, 2, 1) - 1)
+    big = grids([(4, 6), (6, 4), (8, 8)])
+    sampled = [(x, pad(x[1::2, ::2], 0, 0)) for x in big]  # every second cell from row 1, then padded
+    (action,) = [a for a in single_actions(sampled) if a.down]
+    assert action == ExactAction(0, (-1, 0), (2, 2), fill=True, down=True)
+    for x, y in sampled:
+        assert np.array_equal(reading(action, x, y.shape), pad(x[1::2, ::2] + 1, 0, 0) - 1)
+    # the quick numpy reading is the kernels' own on every placement screened
+    for x, y in [*flipped, *sampled]:
+        for a in _placements([(x, y)])[::2]:
+            assert np.array_equal(_scaled_cells(a, x.shape, y.shape, 5), source_cells(a, x.shape, y.shape))
+
+
+def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
+    from arcsolve.latformer.exact_actions import placed_then_moved
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(12)  # its own draws, whichever tests run before
+
+    def pair(h, w, cls=TrainPair):  # set at (0, 1) on a 7×8 canvas, then the canvas flipped upside down
+        x = rng.integers(1, 6, size=(h, w))
+        canvas = np.zeros((7, 8), dtype=x.dtype)
+        canvas[:h, 1 : 1 + w] = x
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(canvas[::-1]))
+
+    train = [pair(3, 4), pair(5, 2), pair(2, 6)]
+    test = pair(4, 5, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert not single_actions(pairs)  # each input lands at its own height: no one placement
+    (first, *_) = placed_then_moved(pairs)
+    assert first.then is not None and first.actions[0].fill
+    solution = solve(Task(id="canvas-then-flip", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
