@@ -40,8 +40,9 @@ class ExactAction:
     down by sampling the first cell of each block (i reads i·f); then shift on the input
     lattice by `shift` (δ input cells: i reads i // f − δ, or i·f − δ, so a shift of a
     down-scaling picks another cell of each block and one of an up-scaling moves a window),
-    wrapping cyclically or, with `fill`, reading nothing past the edge; then the dihedral
-    element `dihedral`."""
+    wrapping cyclically (or, per output axis with `mirror`, as mirror images: tiles that
+    alternate with their reflections) or, with `fill`, reading nothing past the edge; then
+    the dihedral element `dihedral`."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -49,6 +50,7 @@ class ExactAction:
     fill: bool = False
     down: bool = False
     pool: bool = False  # with `down`: each block read whole (a pooling), not its first cell
+    mirror: tuple[bool, bool] = (False, False)  # per output axis: wrap as mirror images
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -56,6 +58,9 @@ class ExactAction:
             how = "down-scale" if self.down else "up-scale"
             by = (" by pooling" if self.pool else " by sampling") if self.down else ""
             parts.append(f"{how} {self.scale[0]}x{self.scale[1]}{by}")
+        if any(self.mirror):
+            axes = [name for name, on in zip(("rows", "columns"), self.mirror, strict=True) if on]
+            parts.append(f"mirror-wrap {' and '.join(axes)}")
         if self.shift != (0, 0):
             unit = " input cells" if self.scale != (1, 1) else ""
             parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}" + (" with fill" if self.fill else ""))
@@ -94,6 +99,11 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
                 break
         if not found:
             return None
+    if any(action.mirror):
+        if "reflect" not in live or action.fill:
+            return None
+        where = experts.gate_slice("reflect")
+        bits[where.start + 3 : where.start + 5] = torch.tensor(action.mirror, dtype=bits.dtype)
     if action.shift != (0, 0) or action.fill:
         if "translate" not in live:
             return None
@@ -334,7 +344,8 @@ def single_actions(
     each; at most `most`, the least shifted first. Also screened: where every output has one
     size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings (up by
     the size ratio or a part of it, the rest tiled, or down by sampling) after every dihedral
-    element and a shift of up to `max_shift` input cells, cyclic or with fill."""
+    element and a shift of up to `max_shift` input cells, cyclic or with fill, and the
+    up-scalings tiled as mirror images."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
@@ -430,6 +441,15 @@ def single_actions(
                 met[d].add(alike)
             action = ExactAction(d, delta, factor, fill, down)
             keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
+        if down:
+            continue
+        for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
+            repeats = [any(y.shape[axis] > side[axis] * factor[axis] for side, (_, y) in zip(sides[d], pairs, strict=True))
+                       for axis in (0, 1)]
+            for mirror in ((True, False), (False, True), (True, True)):
+                if all(repeats[axis] for axis in (0, 1) if mirror[axis]):
+                    action = ExactAction(d, scale=factor, mirror=mirror)
+                    keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
     return found
 
 
@@ -503,20 +523,23 @@ def _scaled_cells(
     action: ExactAction, in_shape: tuple[int, int], out_shape: tuple[int, int], shift_bits: int
 ) -> np.ndarray | None:
     """A quick numpy reading of a scaled `action` (row-major source of each output cell,
-    NOTHING where it reads none), as the kernels read: scale, wrap cyclically (or, with
-    fill, not at all), shift on the lattice before the dihedral element, then the element."""
+    NOTHING where it reads none), as the kernels read: scale, wrap cyclically or as mirror
+    images (or, with fill, not at all), shift on the lattice before the dihedral element, then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape), shift_bits)
     if element is None:
         return None
     axes = []
-    for n_out, n_in, f, delta in zip(out_shape, before, action.scale, action.shift, strict=True):
+    for n_out, n_in, f, delta, mirror in zip(out_shape, before, action.scale, action.shift, action.mirror, strict=True):
         i = np.arange(n_out)
         at = i * f if action.down else i // f
         if action.fill:
             at = at - delta
             inside = (at >= 0) & (at < n_in)
         else:
+            if mirror:
+                at = at % (2 * n_in)
+                at = np.where(at < n_in, at, 2 * n_in - 1 - at)
             at = (at % n_in - delta) % n_in
             inside = np.ones(n_out, dtype=bool)
         axes.append((at.clip(0, n_in - 1), inside))

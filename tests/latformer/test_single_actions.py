@@ -451,3 +451,21 @@ def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
     solution = solve(Task(id="canvas-then-flip", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
     assert solution.candidates[0].verified
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_an_up_scaling_tiled_as_mirror_images_is_one_head_read_as_the_kernels_read():
+    from arcsolve.latformer.exact_actions import _scaled_cells, source_cells
+
+    def mirror_tiled(g, a, b):  # tile (i, j) flipped upside down when i is odd, left-right when j is odd
+        rows = [np.concatenate([g[:: -1 if i % 2 else 1, :: -1 if j % 2 else 1] for j in range(b)], 1) for i in range(a)]
+        return np.concatenate(rows, 0)
+
+    xs = grids([(2, 3), (3, 2), (2, 2)])
+    pairs = [(x, mirror_tiled(np.kron(x, np.ones((2, 1), dtype=x.dtype)), 3, 2)) for x in xs]
+    action = ExactAction(0, scale=(2, 1), mirror=(True, True))
+    assert action in single_actions(pairs)
+    for x, y in pairs:
+        assert np.array_equal(reading(action, x, y.shape), y)
+    for d, mirror, shift in [(3, (True, False), (1, 0)), (5, (False, True), (0, 2)), (6, (True, True), (1, 1))]:
+        a = ExactAction(d, shift, (2, 3), mirror=mirror)
+        assert np.array_equal(_scaled_cells(a, (3, 2), (13, 11), 5), source_cells(a, (3, 2), (13, 11)))
