@@ -454,14 +454,16 @@ def single_actions(
 
 
 MAX_PLACEMENTS = 4000  # placements screened, at most (the simplest first)
+MAX_CUT = 2  # input cells a placement may move back past the output's start
 
 
 def _placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> list[ExactAction]:
     """Every placement of the input, after any dihedral element and scaled (up, or down by
     sampling) by one factor on every pair, at one offset inside each output that is larger
     than it on some pair (a padding, or a grid set on a canvas): the least scaled and moved
-    first. Offsets are in input cells, as the experts shift before they scale; a sampled
-    input is placed at the output's top-left corner only."""
+    first. Offsets are in input cells, as the experts shift before they scale, and may move
+    the input back past the output's start by up to MAX_CUT cells (shifted, then padded); a
+    sampled input is placed at the output's top-left corner only."""
     found = []
     span = 2**shift_bits - 1
     for d in range(8):
@@ -472,8 +474,9 @@ def _placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int 
             options = []  # (factor, down, offsets in input cells)
             for f in sorted(set(SCALE_FACTORS) | {1}):
                 room = min(o[axis] - s[axis] * f for s, o in zip(sides, outs, strict=True))
-                if room >= 0:
-                    options.append((f, False, range(min(room // f, span) + 1)))
+                if room >= 0:  # placed inside, or moved back by up to MAX_CUT cells (cut at the start)
+                    back = min(MAX_CUT, min(s[axis] for s in sides) - 1)
+                    options.append((f, False, range(-back, min(room // f, span) + 1)))
                 if f > 1 and all(s[axis] % f == 0 for s in sides):
                     # sampled from any cell of the block, at the output's start: the kernels sample
                     # within the input before they shift, so a sampled grid moves back, not on
@@ -728,13 +731,50 @@ def composed_sets(
     in `read` and `test_read`), then the second layer's on it (`output_actions`: a shift of
     the result, with fill or cyclic, or a dihedral element of it), kept when every train
     output is a function of the composed reading cell by cell; a sampling followed by an
-    up-scaling (`sampled_then_scaled`); and a placement followed by the second layer's action
-    (`placed_then_moved`). At most `most` of each kind, the simplest first."""
+    up-scaling (`sampled_then_scaled`); a placement followed by the second layer's action
+    (`placed_then_moved`); and any one-head action followed by a dihedral element
+    (`turned_last`). At most `most` of each kind, the simplest first."""
     thens = output_actions()
     found = _composed(
         pairs, tests, ((t, h) for t in thens for h in heads), read, test_read, len(heads) * len(thens), shift_bits, most
     )
-    return found + placed_then_moved(pairs, tests, shift_bits, most) + sampled_then_scaled(pairs, tests, shift_bits, most)
+    return (
+        found
+        + turned_last(pairs, tests, shift_bits, most)
+        + placed_then_moved(pairs, tests, shift_bits, most)
+        + sampled_then_scaled(pairs, tests, shift_bits, most)
+    )
+
+
+def turned_last(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+    most: int = 4,
+) -> list[ActionSet]:
+    """Any one-head action (`single_actions`), then a dihedral element of the output lattice:
+    each train output is turned back by the element (a permutation of its cells), and the
+    one-head actions that explain the turned-back outputs are kept under it. So a grid
+    padded, scaled or tiled and then flipped as a whole is one start, however the padding
+    moves it."""
+    heads: dict[ExactAction, list[ExactAction]] = {}
+    for d in range(1, 8):
+        then = ExactAction(d)
+        cells = [_output_cells(then, y.shape, shift_bits) for _, y in pairs]
+        if any(c is None or len(np.unique(c)) != c.size or (c < 0).any() for c in cells):
+            continue  # an element that does not map the output lattice onto itself
+        back = []
+        for (x, y), c in zip(pairs, cells, strict=True):
+            turned = np.empty(y.size, dtype=y.dtype)
+            turned[c] = y.reshape(-1)  # y reads turned at c, so turned holds y's cells there
+            back.append((x, turned.reshape(y.shape)))
+        heads[then] = [h for h in single_actions(back, shift_bits=shift_bits) if not h.pool]
+    combos = [(then, h) for then, hs in heads.items() for h in hs]
+    if not combos:
+        return []
+    read = {h: [reading(h, x, y.shape, shift_bits) for x, y in pairs] for _, h in combos}
+    test_read = {h: [reading(h, x, shape, shift_bits) for x, shape in tests] for _, h in combos}
+    return _composed(pairs, tests, combos, read, test_read, 7 * len(combos), shift_bits, most)
 
 
 MAX_PLACED_HEADS = 400  # placements tried under a second layer's action, at most (the least moved first)

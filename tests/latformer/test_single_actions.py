@@ -469,3 +469,21 @@ def test_an_up_scaling_tiled_as_mirror_images_is_one_head_read_as_the_kernels_re
     for d, mirror, shift in [(3, (True, False), (1, 0)), (5, (False, True), (0, 2)), (6, (True, True), (1, 1))]:
         a = ExactAction(d, shift, (2, 3), mirror=mirror)
         assert np.array_equal(_scaled_cells(a, (3, 2), (13, 11), 5), source_cells(a, (3, 2), (13, 11)))
+
+
+def test_any_one_head_action_then_a_flip_of_the_whole_output_is_one_start():
+    from arcsolve.latformer.exact_actions import _then_reading, turned_last
+
+    def pair(x):  # blown up 2×, set 2 rows down on a 10×10 canvas, then the canvas flipped left-right
+        canvas = np.zeros((10, 10), dtype=x.dtype)
+        big = np.kron(x, np.ones((2, 2), dtype=x.dtype))
+        canvas[2 : 2 + big.shape[0], : big.shape[1]] = big
+        return x, canvas[:, ::-1]
+
+    pairs = [pair(x) for x in grids([(2, 3), (3, 4), (4, 2)])]
+    assert not [a for a in single_actions(pairs) if not a.pool]  # each input lands at its own column
+    (first, *_) = turned_last(pairs)
+    assert first.then == ExactAction(FLIP_LR)
+    assert first.actions == (ExactAction(0, (1, 0), (2, 2), fill=True),)  # 1 input cell down, then blown up
+    for x, y in pairs:
+        assert np.array_equal(np.maximum(_then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
