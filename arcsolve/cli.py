@@ -740,13 +740,24 @@ def bench_lattice_chains(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder to write the task files to.")],
     count: Annotated[int, typer.Option(min=1, help="Tasks to write (chains of 1, 2, 3, 4 actions in turn).")] = 80,
     seed: SeedOpt = 0,
+    kinds: Annotated[
+        str,
+        typer.Option(
+            help="Comma list of the kinds of action to draw: dihedral, wrap, fill, up, tile, down, swap "
+            "(the default), and pad, mirror (a padding, a tiling of mirror images)."
+        ),
+    ] = "dihedral,wrap,fill,up,tile,down,swap",
 ) -> None:
     """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
     reflections, shifts, scalings, tilings, colour swaps, in any order), for `arcsolve eval`."""
-    from arcsolve.bench.lattice_chains import make_chain_tasks
+    from arcsolve.bench.lattice_chains import make_chain_tasks, parse_kinds
 
+    try:
+        chosen = parse_kinds(kinds)
+    except ValueError as exc:
+        raise ArcsolveError(f"--kinds: {exc}") from None
     check_output_folder(out, "--out")
-    _write_tasks(make_chain_tasks(count, seed), out)
+    _write_tasks(make_chain_tasks(count, seed, chosen), out)
 
 
 def _write_tasks(tasks: list[Task], out: Path) -> None:

@@ -3,7 +3,7 @@
     python benchmarks/lattice_chains.py benchmarks/results/lattice_chains --seed 0
 
 Reads the report folder's `results-<model>.jsonl` files (task ids are `chain<n>-<index>`,
-from `arcsolve bench lattice-chains` with the same `--seed`), prints a table of solved
+from `arcsolve bench lattice-chains` with the same `--seed` and `--kinds`), prints a table of solved
 counts per chain length and model, then each model's misses with their actions, and
 writes both to `<report>/chains.json`.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arcsolve.bench.lattice_chains import chain_words  # noqa: E402
+from arcsolve.bench.lattice_chains import KINDS, chain_words, parse_kinds  # noqa: E402
 from arcsolve.evaluation.results import records_by_model  # noqa: E402
 
 
@@ -25,7 +25,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("report", type=Path, help="an `arcsolve eval --report` folder")
     parser.add_argument("--seed", type=int, default=0, help="the seed the tasks were written with")
+    parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of action they were written with")
     args = parser.parse_args()
+    try:
+        kinds = parse_kinds(args.kinds)
+    except ValueError as exc:
+        sys.exit(f"error: --kinds: {exc}")
     models = records_by_model(args.report)
     if not models:
         sys.exit(f"error: {args.report}: no results-<model>.jsonl files (run arcsolve eval --report there)")
@@ -46,7 +51,7 @@ def main() -> None:
     misses = {}
     for model, rows in models.items():
         misses[model] = {
-            task_id: chain_words(int(task_id.split("-")[1]), args.seed)
+            task_id: chain_words(int(task_id.split("-")[1]), args.seed, kinds)
             for task_id, r in sorted(rows.items())
             if not r["solved"]
         }

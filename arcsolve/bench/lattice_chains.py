@@ -2,7 +2,8 @@
 
 The families of `arcsolve.bench.lattice_tasks` are kinds chosen by hand; a chain draws its
 actions at random, in any order: a rotation or reflection, a shift (cyclic or with fill),
-an up-scaling, a down-scaling by sampling, a tiling, or a swap of two colours. Chains that
+an up-scaling, a down-scaling by sampling, a tiling, or a swap of two colours (`KINDS`), and
+on request a padding or a tiling of mirror images (`MORE_KINDS`). Chains that
 no single lattice action writes (a tiling then shifted, a sampling then up-scaled, a shift
 then tiled) are what they measure. Input sizes are drawn so that every down-scaling divides
 its grid; a chain whose outputs would exceed 30 cells a side, or vanish, is drawn again.
@@ -19,6 +20,7 @@ from arcsolve.bench.lattice_tasks import DIHEDRAL, N_TRAIN, _shift, random_grid
 from arcsolve.tasks import Task, task_from_dict
 
 KINDS = ("dihedral", "wrap", "fill", "up", "tile", "down", "swap")
+MORE_KINDS = ("pad", "mirror")  # drawn only when asked for, so the chains of KINDS stay as they are
 MAX_SIDE = 30
 
 
@@ -39,9 +41,16 @@ def _factors(rng: np.random.Generator, most: int) -> tuple[int, int]:
     return a, b
 
 
-def draw_step(rng: np.random.Generator, swap: tuple[int, int]) -> Step:
-    """One random action; `swap` is the task's pair of colours for a swap."""
-    kind = KINDS[rng.integers(len(KINDS))]
+def _mirror_tiled(x: np.ndarray, a: int, b: int) -> np.ndarray:
+    """An a×b tiling whose tile (i, j) is flipped upside down when i is odd, left-right when j is."""
+    return np.concatenate(
+        [np.concatenate([x[:: -1 if i % 2 else 1, :: -1 if j % 2 else 1] for j in range(b)], 1) for i in range(a)], 0
+    )
+
+
+def draw_step(rng: np.random.Generator, swap: tuple[int, int], kinds: tuple[str, ...] = KINDS) -> Step:
+    """One random action of one of `kinds`; `swap` is the task's pair of colours for a swap."""
+    kind = kinds[rng.integers(len(kinds))]
     if kind == "dihedral":
         name = list(DIHEDRAL)[1 + rng.integers(len(DIHEDRAL) - 1)]
         return Step(kind, name, DIHEDRAL[name])
@@ -59,6 +68,14 @@ def draw_step(rng: np.random.Generator, swap: tuple[int, int]) -> Step:
     if kind == "down":
         a, b = _factors(rng, 2)
         return Step(kind, f"{a}x{b}", lambda x: None if x.shape[0] % a or x.shape[1] % b else x[::a, ::b])
+    if kind == "pad":
+        t, b, l, r = (0, 0, 0, 0)
+        while (t, b, l, r) == (0, 0, 0, 0):
+            t, b, l, r = (int(v) for v in rng.integers(0, 3, 4))
+        return Step(kind, f"top {t} bottom {b} left {l} right {r}", lambda x: np.pad(x, ((t, b), (l, r))))
+    if kind == "mirror":
+        a, b = _factors(rng, 3)
+        return Step(kind, f"{a}x{b}", lambda x: _mirror_tiled(x, a, b))
     c1, c2 = swap
 
     def swapped(x: np.ndarray) -> np.ndarray:
@@ -77,13 +94,13 @@ def run_chain(steps: list[Step], x: np.ndarray) -> np.ndarray | None:
     return x
 
 
-def _draw(index: int, seed: int) -> tuple[list[Step], list[dict]]:
+def _draw(index: int, seed: int, kinds: tuple[str, ...] = KINDS) -> tuple[list[Step], list[dict]]:
     """Chain `index`'s actions and its pairs (as JSON dicts)."""
     rng = np.random.default_rng([seed, 1000, index])
     length = 1 + index % 4
     while True:
         swap = tuple(int(v) for v in rng.choice(np.arange(1, 10), 2, replace=False))
-        steps = [draw_step(rng, swap) for _ in range(length)]
+        steps = [draw_step(rng, swap, kinds) for _ in range(length)]
         pairs, shapes = [], set()
         for _ in range(200):
             h, w = (int(v) for v in rng.integers(2, 9, 2))
@@ -106,19 +123,31 @@ def chain_id(index: int) -> str:
     return f"chain{1 + index % 4}-{index:03d}"
 
 
-def chain_words(index: int, seed: int = 0) -> str:
+def chain_words(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> str:
     """Chain task `index`'s actions in order, in words ("tile 1x2; fill 0,2")."""
-    steps, _ = _draw(index, seed)
+    steps, _ = _draw(index, seed, kinds)
     return "; ".join(f"{s.kind} {s.params}" for s in steps)
 
 
-def make_chain_task(index: int, seed: int = 0) -> Task:
-    """Chain task `index`: a chain of 1 + index % 4 actions, 3 train pairs and a test pair
-    of distinct input sizes (2 to 8 cells a side)."""
-    _, pairs = _draw(index, seed)
+def make_chain_task(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> Task:
+    """Chain task `index`: a chain of 1 + index % 4 actions of `kinds`, 3 train pairs and a
+    test pair of distinct input sizes (2 to 8 cells a side)."""
+    _, pairs = _draw(index, seed, kinds)
     task_id = chain_id(index)
     return task_from_dict({"train": pairs[:N_TRAIN], "test": pairs[N_TRAIN:]}, task_id, f"<{task_id}>")
 
 
-def make_chain_tasks(count: int, seed: int = 0) -> list[Task]:
-    return [make_chain_task(k, seed) for k in range(count)]
+def make_chain_tasks(count: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> list[Task]:
+    return [make_chain_task(k, seed, kinds) for k in range(count)]
+
+
+def parse_kinds(text: str) -> tuple[str, ...]:
+    """A comma list of kinds of action ("dihedral,pad"), each of KINDS + MORE_KINDS, in the
+    order given; ValueError naming the first unknown one."""
+    kinds = tuple(part.strip() for part in text.split(",") if part.strip())
+    for kind in kinds:
+        if kind not in KINDS + MORE_KINDS:
+            raise ValueError(f"unknown kind of action '{kind}' (known: {', '.join(KINDS + MORE_KINDS)})")
+    if not kinds:
+        raise ValueError("no kind of action given")
+    return kinds

@@ -48,3 +48,24 @@ def test_the_command_writes_chains_that_load_and_rejects_a_bad_count(tmp_path):
     assert json.loads((tmp_path / "chain4-003.json").read_text())["test"][0]["output"]
     bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "x"), "--count", "0"])
     assert bad.exit_code == 2 and "--count" in bad.output
+
+
+def test_paddings_and_mirror_tilings_are_drawn_when_asked_for_and_leave_the_default_alone(tmp_path):
+    from arcsolve.bench.lattice_chains import KINDS, MORE_KINDS, _mirror_tiled, parse_kinds
+
+    assert [t.to_json_dict() for t in make_chain_tasks(8, 0)] == [
+        t.to_json_dict() for t in make_chain_tasks(8, 0, parse_kinds(",".join(KINDS)))
+    ]
+    words = " ".join(chain_words(k, 0, KINDS + MORE_KINDS) for k in range(40))
+    assert "pad top" in words and "mirror " in words
+    for index in range(40):  # every pair is still its chain applied to its input
+        steps, pairs = _draw(index, 0, ("pad", "mirror", "dihedral"))
+        for pair in pairs:
+            assert np.array_equal(run_chain(steps, np.array(pair["input"])), np.array(pair["output"]))
+    x = np.arange(6).reshape(2, 3)
+    assert np.array_equal(_mirror_tiled(x, 2, 2), np.block([[x, x[:, ::-1]], [x[::-1], x[::-1, ::-1]]]))
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+    bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "x"), "--kinds", "up,spin"])
+    assert bad.exit_code == 2 and "--kinds" in bad.output and "spin" in bad.output and "Traceback" not in bad.output
+    good = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "y"), "--count", "4", "--kinds", "pad"])
+    assert good.exit_code == 0 and len(list((tmp_path / "y").iterdir())) == 4
