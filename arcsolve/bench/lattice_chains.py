@@ -69,10 +69,15 @@ def draw_step(rng: np.random.Generator, swap: tuple[int, int], kinds: tuple[str,
         a, b = _factors(rng, 2)
         return Step(kind, f"{a}x{b}", lambda x: None if x.shape[0] % a or x.shape[1] % b else x[::a, ::b])
     if kind == "pad":
-        t, b, l, r = (0, 0, 0, 0)
-        while (t, b, l, r) == (0, 0, 0, 0):
-            t, b, l, r = (int(v) for v in rng.integers(0, 3, 4))
-        return Step(kind, f"top {t} bottom {b} left {l} right {r}", lambda x: np.pad(x, ((t, b), (l, r))))
+        margins = (0, 0, 0, 0)
+        while margins == (0, 0, 0, 0):
+            margins = tuple(int(v) for v in rng.integers(0, 3, 4))
+        top, bottom, left, right = margins
+        return Step(
+            kind,
+            f"top {top} bottom {bottom} left {left} right {right}",
+            lambda x: np.pad(x, ((top, bottom), (left, right))),
+        )
     if kind == "mirror":
         a, b = _factors(rng, 3)
         return Step(kind, f"{a}x{b}", lambda x: _mirror_tiled(x, a, b))

@@ -340,8 +340,8 @@ def single_actions(
     the smallest output's sides, and a dihedral element after a shift of up to `max_shift`
     cells, cyclic or with fill (outputs of the input's shape or its transpose), a crop at
     any offset (outputs no larger than their inputs), or the input after any dihedral
-    element placed at any offset in a larger output (a padding). The kernels' own reading confirms
-    each; at most `most`, the least shifted first. Also screened: where every output has one
+    element placed at any offset in a larger output (a padding). The kernels' own reading
+    confirms each; at most `most`, the least shifted first. Also screened: where every output has one
     size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings (up by
     the size ratio or a part of it, the rest tiled, or down by sampling) after every dihedral
     element and a shift of up to `max_shift` input cells, cyclic or with fill, and the
@@ -444,8 +444,10 @@ def single_actions(
         if down:
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
-            repeats = [any(y.shape[axis] > side[axis] * factor[axis] for side, (_, y) in zip(sides[d], pairs, strict=True))
-                       for axis in (0, 1)]
+            repeats = [
+                any(y.shape[axis] > side[axis] * factor[axis] for side, (_, y) in zip(sides[d], pairs, strict=True))
+                for axis in (0, 1)
+            ]
             for mirror in ((True, False), (False, True), (True, True)):
                 if all(repeats[axis] for axis in (0, 1) if mirror[axis]):
                     action = ExactAction(d, scale=factor, mirror=mirror)
@@ -527,7 +529,8 @@ def _scaled_cells(
 ) -> np.ndarray | None:
     """A quick numpy reading of a scaled `action` (row-major source of each output cell,
     NOTHING where it reads none), as the kernels read: scale, wrap cyclically or as mirror
-    images (or, with fill, not at all), shift on the lattice before the dihedral element, then the element."""
+    images (or, with fill, not at all), shift on the lattice before the dihedral element,
+    then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape), shift_bits)
     if element is None:
@@ -792,10 +795,11 @@ def placed_then_moved(
     heads = [a for a in _placements(pairs, shift_bits) if a.scale == (1, 1)][:MAX_PLACED_HEADS]
     if not heads:
         return []
-    read = {h: [_follow(x, _scaled_cells(h, x.shape, y.shape, shift_bits)).reshape(y.shape) for x, y in pairs] for h in heads}
-    test_read = {
-        h: [_follow(x, _scaled_cells(h, x.shape, shape, shift_bits)).reshape(shape) for x, shape in tests] for h in heads
-    }
+    def placed(h: ExactAction, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+        return _follow(x, _scaled_cells(h, x.shape, shape, shift_bits)).reshape(shape)
+
+    read = {h: [placed(h, x, y.shape) for x, y in pairs] for h in heads}
+    test_read = {h: [placed(h, x, shape) for x, shape in tests] for h in heads}
     thens = output_actions()
     combos = ((t, h) for t in thens for h in heads)
     return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most)

@@ -67,5 +67,7 @@ def test_paddings_and_mirror_tilings_are_drawn_when_asked_for_and_leave_the_defa
     runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
     bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "x"), "--kinds", "up,spin"])
     assert bad.exit_code == 2 and "--kinds" in bad.output and "spin" in bad.output and "Traceback" not in bad.output
-    good = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "y"), "--count", "4", "--kinds", "pad"])
+    good = runner.invoke(
+        app, ["bench", "lattice-chains", "--out", str(tmp_path / "y"), "--count", "4", "--kinds", "pad"]
+    )
     assert good.exit_code == 0 and len(list((tmp_path / "y").iterdir())) == 4

@@ -457,8 +457,10 @@ def test_an_up_scaling_tiled_as_mirror_images_is_one_head_read_as_the_kernels_re
     from arcsolve.latformer.exact_actions import _scaled_cells, source_cells
 
     def mirror_tiled(g, a, b):  # tile (i, j) flipped upside down when i is odd, left-right when j is odd
-        rows = [np.concatenate([g[:: -1 if i % 2 else 1, :: -1 if j % 2 else 1] for j in range(b)], 1) for i in range(a)]
-        return np.concatenate(rows, 0)
+        def tile(i, j):
+            return g[:: -1 if i % 2 else 1, :: -1 if j % 2 else 1]
+
+        return np.concatenate([np.concatenate([tile(i, j) for j in range(b)], 1) for i in range(a)], 0)
 
     xs = grids([(2, 3), (3, 2), (2, 2)])
     pairs = [(x, mirror_tiled(np.kron(x, np.ones((2, 1), dtype=x.dtype)), 3, 2)) for x in xs]
