@@ -28,7 +28,7 @@ from arcsolve.latformer.training import (  # noqa: F401  (the fitting loop's API
     restart_model,
 )
 from arcsolve.solution import Candidate, Solution, SolveConfig
-from arcsolve.tasks import Grid, Task
+from arcsolve.tasks import MAX_SIDE, Grid, Task
 
 
 def predict(
@@ -72,9 +72,10 @@ def plan_fit(
     make_model: Callable[[LatFormerConfig], nn.Module] = LatFormer,
     exact_restarts: int = EXACT_RESTARTS,
 ) -> FitPlan | None:
-    """The plan for fitting `task`, or None when no output size rule fits its train pairs."""
+    """The plan for fitting `task`, or None when no output size rule fits its train pairs or
+    the rule gives a test output no grid can have (no cells, or more than MAX_SIDE a side)."""
     rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
-    if rule is None:
+    if rule is None or any(not 1 <= side <= MAX_SIDE for p in task.test for side in rule(p.input.shape)):
         return None
     device = resolve_device(config.device)
     experts = tuple(e for e in EXPERTS if config.priors is None or e in config.priors) or ("translate",)

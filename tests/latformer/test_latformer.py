@@ -309,3 +309,23 @@ def test_augmentation_count_respects_the_request_and_the_cell_budget():
     seen.clear()
     fit(Spy(), big, FitConfig(steps=1, augmentations=0, smoothing_loss=False, check_every=100))
     assert seen[0] == 4
+
+
+def test_a_size_rule_that_leaves_a_test_output_no_cells_plans_no_fit():
+    from arcsolve.latformer.fit import plan_fit
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(3)
+
+    def pair(h, w, cls=TrainPair):  # the input less a border of one cell
+        x = rng.integers(0, 10, size=(h, w))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(x[1:-1, 1:-1]))
+
+    train = [pair(5, 5), pair(6, 4), pair(4, 7)]
+    config = SolveConfig(device="cpu", steps=10)
+    assert plan_fit(Task(id="border", train=train, test=[pair(5, 6, Pair)]), config) is not None
+    small = Pair(input=Grid.from_numpy(rng.integers(0, 10, size=(2, 2))), output=None)
+    assert plan_fit(Task(id="border", train=train, test=[small]), config) is None  # 0×0: no grid
+    solution = solve(Task(id="border", train=train, test=[small]), config)
+    assert not solution.candidates
