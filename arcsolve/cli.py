@@ -749,7 +749,8 @@ def bench_lattice_chains(
     ] = "dihedral,wrap,fill,up,tile,down,swap",
 ) -> None:
     """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
-    reflections, shifts, scalings, tilings, colour swaps, in any order), for `arcsolve eval`."""
+    reflections, shifts, scalings, tilings, colour swaps, and with --kinds paddings and mirror
+    tilings, in any order), for `arcsolve eval`."""
     from arcsolve.bench.lattice_chains import make_chain_tasks, parse_kinds
 
     try:
