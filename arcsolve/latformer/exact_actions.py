@@ -242,7 +242,7 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
     return list(dict.fromkeys(actions))
 
 
-MAX_TILES = 16  # per-tile actions are tried on tilings of at most this many tiles
+MAX_TILES = 81  # per-tile actions are tried on tilings of at most this many tiles (9×9)
 MAX_COMBINATIONS = 20_000  # sets of one size tried, at most (the first, in the pool's order)
 
 
@@ -966,49 +966,123 @@ def _tile_index(in_shape: tuple[int, int], out_shape: tuple[int, int], tiles: tu
     return tile_cells(tuple(in_shape), tuple(out_shape), tiles).argmax(0).numpy()
 
 
+MAX_TILE_SHIFT = 3  # per-tile actions may shift their tile's copy cyclically by at most this much a side
+
+
 def per_tile_sets(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
     shift_bits: int = 5,
     max_tries: int = 512,
 ) -> list[ActionSet]:
-    """Where every output is a tiling of the input's size: one dihedral element per tile
-    such that the output is one function of the head's reading, cell by cell, in every tile
-    (each tile a rotated or reflected copy, recoloured alike); at most one such set, and
-    none when one element serves every tile (a plain tiling, which `consistent_sets` has)."""
+    """Where every output is a tiling of the input's size: one action per tile such that the
+    output is one function of the head's reading, cell by cell, in every tile (each tile a
+    rotated or reflected copy, recoloured alike: tilings of mirror tilings and mirror tilings
+    of tilings among them); at most one such set, and none when one action serves every tile
+    (a plain tiling, which `consistent_sets` has). The tiles' actions are dihedral elements
+    or, where those explain no set, dihedral elements of the input shifted cyclically by at
+    most `MAX_TILE_SHIFT` a side (a tiling of a rolled grid's mirror images)."""
     tiles = tiling(pairs)
     if tiles is None:
         return []
-    a, b = tiles
     tile_of = np.concatenate([_tile_index(x.shape, y.shape, tiles) for x, y in pairs])
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    read = {}
+    dihedral = {}
     for d in range(8):
         try:
-            read[d] = np.concatenate([reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+            dihedral[d] = np.concatenate([reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
         except ValueError:
             continue
-    options = []  # per tile, the elements under which the tile's outputs are a function of the reading
-    for t in range(a * b):
-        in_tile = tile_of == t
-        options.append([d for d in read if _is_function(read[d][in_tile] + 1, outputs[in_tile])])
-    if not all(options):
+    reads = {(d, (0, 0)): r for d, r in dihedral.items()}
+    found = _tile_choice(reads, tile_of, outputs, tiles[0] * tiles[1], max_tries)
+    if found is None:
+        reads.update(_rolled_readings(pairs, list(dihedral), shift_bits))
+        found = _tile_choice(reads, tile_of, outputs, tiles[0] * tiles[1], max_tries)
+    if found is None:
         return []
+    choice, keys = found
+    as_action = {option: _shifted_action(*option, pairs, reads[option], shift_bits) for option in set(choice)}
+    if None in as_action.values():
+        return []  # a roll that none of the experts' shifts reads
+    actions = tuple(as_action[option] for option in choice)
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    test_keys = []
+    for x, shape in tests:
+        read_test = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
+        tile = _tile_index(x.shape, shape, tiles)
+        test_keys.append(read_test[tile, np.arange(len(tile))] + 1)
+    return [ActionSet(actions, *_support(keys, pair_of, len(pairs), test_keys), tiles)]
+
+
+TileOption = tuple[int, tuple[int, int]]  # a dihedral element of the input rolled by (a, b)
+
+
+def _tile_choice(
+    reads: dict[TileOption, np.ndarray], tile_of: np.ndarray, outputs: np.ndarray, n_tiles: int, max_tries: int
+) -> tuple[tuple[TileOption, ...], np.ndarray] | None:
+    """One option per tile, from `reads` (each option's reading of every train output cell,
+    in the order given: the simplest first), under which each tile's outputs and then all of
+    them together are one function of the reading; None when there is none, or when one
+    option serves every tile."""
+    fits = {option: _function_per_tile(r, tile_of, outputs, n_tiles) for option, r in reads.items()}
+    options = [[option for option, ok in fits.items() if ok[t]] for t in range(n_tiles)]
+    if not all(options):
+        return None
     for choice in itertools.islice(itertools.product(*options), max_tries):
         if len(set(choice)) == 1:
             continue
-        keys = np.stack([read[d] for d in choice])[tile_of, np.arange(len(tile_of))] + 1
-        if not _is_function(keys, outputs):
+        keys = np.stack([reads[option] for option in choice])[tile_of, np.arange(len(tile_of))] + 1
+        if _is_function(keys, outputs):
+            return choice, keys
+    return None
+
+
+def _function_per_tile(read: np.ndarray, tile_of: np.ndarray, outputs: np.ndarray, n_tiles: int) -> np.ndarray:
+    """Per tile: are its output cells a function of their reading (no two cells that read
+    alike ask for different colours)?"""
+    triples = np.unique((tile_of * 12 + read + 1) * 10 + outputs)  # (tile, reading, colour), readings −1…10
+    keys = triples // 10
+    clash = keys[1:] == keys[:-1]
+    ok = np.ones(n_tiles, dtype=bool)
+    ok[keys[1:][clash] // 12] = False
+    return ok
+
+
+def _rolled_readings(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], elements: Sequence[int], shift_bits: int = 5
+) -> dict[TileOption, np.ndarray]:
+    """Each dihedral element's reading of the input rolled cyclically by (a, b), |a|, |b| ≤
+    `MAX_TILE_SHIFT` (the least rolled first)."""
+    most = min(MAX_TILE_SHIFT, min(min(x.shape) for x, _ in pairs) // 2)
+    rolls = sorted(
+        ((a, b) for a in range(-most, most + 1) for b in range(-most, most + 1) if (a, b) != (0, 0)),
+        key=lambda r: (abs(r[0]) + abs(r[1]), r),
+    )
+    return {
+        (d, delta): np.concatenate(
+            [reading(ExactAction(d), np.roll(x, delta, axis=(0, 1)), y.shape, shift_bits).reshape(-1) for x, y in pairs]
+        )
+        for delta in rolls
+        for d in elements
+    }
+
+
+def _shifted_action(
+    d: int, delta: tuple[int, int], pairs: Sequence[tuple[np.ndarray, np.ndarray]], rolled: np.ndarray, shift_bits: int
+) -> ExactAction | None:
+    """The action of element `d` with a cyclic shift that reads, on every pair, what `d` reads
+    of the input rolled by `delta` (the shift is on the output's side of the element, so its
+    axes and signs follow the element); None when none of the experts' shifts does."""
+    a, b = delta
+    for shift in dict.fromkeys(((a, b), (-a, -b), (a, -b), (-a, b), (b, a), (-b, -a), (b, -a), (-b, a))):
+        action = ExactAction(d, shift)
+        try:
+            read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+        except ValueError:
             continue
-        actions = tuple(ExactAction(d) for d in choice)
-        pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
-        test_keys = []
-        for x, shape in tests:
-            read_test = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
-            tile = _tile_index(x.shape, shape, tiles)
-            test_keys.append(read_test[tile, np.arange(len(tile))] + 1)
-        return [ActionSet(actions, *_support(keys, pair_of, len(pairs), test_keys), tiles)]
-    return []
+        if np.array_equal(read, rolled):
+            return action
+    return None
 
 
 def background_colour(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> int:

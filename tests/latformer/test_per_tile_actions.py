@@ -67,6 +67,49 @@ def test_per_tile_sets_find_each_tiles_rotation():
     assert found in consistent_sets(pairs)  # offered among the exact starts
 
 
+def mirror_then_tiled(x: np.ndarray, mirror: int, tiles: int) -> np.ndarray:
+    """x tiled `mirror` times each way as mirror images, and that block tiled `tiles` times."""
+    rows = [x if r % 2 == 0 else x[::-1] for r in range(mirror)]
+    block = np.concatenate(rows, axis=0)
+    block = np.concatenate([block if c % 2 == 0 else block[:, ::-1] for c in range(mirror)], axis=1)
+    return np.tile(block, (tiles, tiles))
+
+
+def test_per_tile_sets_reach_tilings_of_eighty_one_tiles():
+    # a 3x3 mirror tiling tiled 3x3: 81 tiles, each the input or one of its flips
+    task = task_of(lambda x: mirror_then_tiled(x, 3, 3), [(2, 3), (3, 2), (2, 2)], (3, 3))
+    pairs = pairs_of(task)
+    assert tiling(pairs) == (9, 9)
+    test = task.test[0]
+    (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
+    assert len(found.actions) == 81
+    assert {a.dihedral for a in found.actions} == {0, ELEMENT_NAMES.index("flip up-down"),
+                                                   ELEMENT_NAMES.index("flip left-right"), ROT180}
+    tile_rows = [found.actions[9 * r].dihedral for r in range(9)]
+    assert tile_rows == [0, ELEMENT_NAMES.index("flip up-down"), 0] * 3
+    x, y = test.input.to_numpy(), test.output.to_numpy()  # the test output, read exactly
+    tile = tile_cells(x.shape, y.shape, (9, 9)).argmax(0).numpy()
+    read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
+    assert (read == y.reshape(-1)).all()
+
+
+def test_per_tile_sets_shift_a_tiles_copy_cyclically():
+    # the input rolled by one row and one column, then tiled 2x1 as mirror images
+    def make(x):
+        rolled = np.roll(x, (1, 1), axis=(0, 1))
+        return np.concatenate([rolled, rolled[::-1]], axis=0)
+
+    task = task_of(make, [(4, 5), (5, 4), (4, 4)], (5, 5))
+    pairs = pairs_of(task)
+    test = task.test[0]
+    (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
+    assert found.tiles == (2, 1) and all(a.shift != (0, 0) and not a.fill for a in found.actions)
+    for x, y in pairs + [(test.input.to_numpy(), test.output.to_numpy())]:  # the actions read the outputs exactly
+        tile = tile_cells(x.shape, y.shape, (2, 1)).argmax(0).numpy()
+        read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
+        assert (read == y.reshape(-1)).all()
+
+
 def test_a_plain_tiling_needs_no_per_tile_actions():
     task = task_of(lambda x: np.tile(x, (2, 3)), [(3, 3), (2, 4)], (3, 2))
     assert tiling(pairs_of(task)) == (2, 3)
