@@ -990,9 +990,10 @@ def per_tile_sets(
     dihedral = {}
     for d in range(8):
         try:
-            dihedral[d] = np.concatenate([reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+            read = [reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs]
         except ValueError:
             continue
+        dihedral[d] = np.concatenate(read)
     reads = {(d, (0, 0)): r for d, r in dihedral.items()}
     found = _tile_choice(reads, tile_of, outputs, tiles[0] * tiles[1], max_tries)
     if found is None:
