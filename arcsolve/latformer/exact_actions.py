@@ -333,7 +333,11 @@ def _shift_cells(shape: tuple[int, int], delta: tuple[int, int], fill: bool) -> 
 
 
 def single_actions(
-    pairs: Sequence[tuple[np.ndarray, np.ndarray]], max_shift: int = 4, most: int = 8, shift_bits: int = 5
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    max_shift: int = 4,
+    most: int = 8,
+    shift_bits: int = 5,
+    placed: bool = True,
 ) -> list[ExactAction]:
     """One-head actions beyond `candidate_actions`, screened in numpy and kept when every
     train output is a function of their reading, cell by cell: a shift of any length up to
@@ -345,7 +349,7 @@ def single_actions(
     size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings (up by
     the size ratio or a part of it, the rest tiled, or down by sampling) after every dihedral
     element and a shift of up to `max_shift` input cells, cyclic or with fill, and the
-    up-scalings tiled as mirror images."""
+    up-scalings tiled as mirror images. Without `placed`, no placements are screened."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
@@ -403,7 +407,7 @@ def single_actions(
                 return ((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1)
 
             keep(ExactAction(0, (-r, -c)), window)
-    if not (same or turned_shape):  # outputs as large as the (turned) input or larger: a placement
+    if placed and not (same or turned_shape):  # outputs as large as the (turned) input or larger: a placement
         for action in _placements(pairs, shift_bits):
             keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
     if len({y.shape for _, y in pairs}) == 1:  # one output size: a window, then up-scaled
@@ -736,17 +740,125 @@ def composed_sets(
     output is a function of the composed reading cell by cell; a sampling followed by an
     up-scaling (`sampled_then_scaled`); a placement followed by the second layer's action
     (`placed_then_moved`); and any one-head action followed by a dihedral element
-    (`turned_last`). At most `most` of each kind, the simplest first."""
+    (`turned_last`). At most `most` of each kind, the simplest first. Where none of these
+    explains the pairs: a head's action inside a window of the output, the rest one colour
+    (`windowed_sets`)."""
     thens = output_actions()
     found = _composed(
         pairs, tests, ((t, h) for t in thens for h in heads), read, test_read, len(heads) * len(thens), shift_bits, most
     )
-    return (
+    found = (
         found
         + turned_last(pairs, tests, shift_bits, most)
         + placed_then_moved(pairs, tests, shift_bits, most)
         + sampled_then_scaled(pairs, tests, shift_bits, most)
     )
+    return found or windowed_sets(pairs, tests, shift_bits)
+
+
+MAX_WINDOWS = 8  # windows (sizes and offsets) whose contents are searched, at most (the tightest first)
+
+
+def windowed_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+    most: int = 1,
+) -> list[ActionSet]:
+    """Outputs that are one head's action of the input inside a window of a larger canvas,
+    the rest one colour: a grid tiled, mirrored, scaled or shifted, then padded. The window
+    is K_r·h × K_c·w input-sized (or turned) cells at one offset (top, left) on every pair, and its
+    content is any one-head action (`single_actions`) of the outputs cut to it. As a model:
+    the first layer's heads are the content's action on the whole output lattice and a window
+    head (the input up-scaled by K with fill: it reads something exactly inside a K_r·h × K_c·w
+    window at the lattice's start), and the second layer shifts that by (top, left) with fill.
+    At most `most` sets, the tightest window first."""
+    outs = [y.shape for _, y in pairs]
+    windows = []
+    for turned in (False, True):
+        sides = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
+        per_axis = []
+        for axis in (0, 1):
+            options = []  # (K, margin) with out = K·side + margin on every pair
+            for k in range(1, 7):
+                margins = {o[axis] - k * s[axis] for s, o in zip(sides, outs, strict=True)}
+                if len(margins) == 1 and (margin := margins.pop()) >= 0:
+                    options.append((k, margin))
+            per_axis.append(options)
+        for (k_r, c_r), (k_c, c_c) in itertools.product(*per_axis):
+            if (c_r, c_c) == (0, 0):
+                continue  # no margin: the content's own action
+            windows += [(turned, (k_r, k_c), (top, left)) for top in range(c_r + 1) for left in range(c_c + 1)]
+    windows.sort(key=lambda w: (w[1][0] * w[1][1], w[2][0] + w[2][1], w[2]))
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    test_lattices = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
+    found: list[ActionSet] = []
+    looser = []  # the windows whose margins are one colour, with how tight they are
+    for turned, (k_r, k_c), (top, left) in windows:
+        sizes = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
+        cut = [y[top : top + k_r * h, left : left + k_c * w] for (_, y), (h, w) in zip(pairs, sizes, strict=True)]
+        margins = np.concatenate([_outside(y, top, left, c.shape) for (_, y), c in zip(pairs, cut, strict=True)])
+        if len(np.unique(margins)) > 1:
+            continue  # the margins are not one colour
+        looser.append((-_tight_edges(cut, margins[0] if margins.size else None), turned, (k_r, k_c), (top, left), cut))
+    looser.sort(key=lambda w: w[0])  # stable: the least moved first among equally tight windows
+    for _, turned, (k_r, k_c), (top, left), cut in looser[:MAX_WINDOWS]:
+        window = ExactAction(4 if turned else 0, scale=(k_r, k_c), fill=True)
+        then = ExactAction(0, (top, left), fill=True)
+        inner = [(x, c) for (x, _), c in zip(pairs, cut, strict=True)]
+        for content in single_actions(inner, shift_bits=shift_bits, placed=False):  # not padded again
+            start = ActionSet((content, window), 0, 0, then=then)
+            try:
+                keys = _window_keys(start, pairs, shift_bits)
+                test_keys = [_window_keys(start, [lattice], shift_bits) for lattice in test_lattices]
+            except ValueError:
+                continue  # the content is no action of the experts on the whole output lattice
+            if keys is None or not _is_function(keys, outputs) or len(np.unique(keys)) == len(keys):
+                continue
+            if any(k is None for k in test_keys):
+                continue  # the window does not fit a test output
+            unsupported, unseen = _support(keys, pair_of, len(pairs), test_keys)
+            found.append(replace(start, unsupported=unsupported, unseen=unseen))
+            break
+        if len(found) == most:
+            break
+    return found
+
+
+def _tight_edges(cut: Sequence[np.ndarray], margin: int | None) -> int:
+    """How many of a window's four edges (first and last row and column) hold a cell of
+    another colour than the margins' on some pair: a window that fits its content closely
+    is tried before one that takes some of the margin in."""
+    if margin is None:
+        return 4
+    edges = ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1))
+    return sum(any((c[edge] != margin).any() for c in cut if c.size) for edge in edges)
+
+
+def _outside(y: np.ndarray, top: int, left: int, shape: tuple[int, int]) -> np.ndarray:
+    """The cells of y outside the window of `shape` at (top, left)."""
+    inside = np.zeros(y.shape, dtype=bool)
+    inside[top : top + shape[0], left : left + shape[1]] = True
+    return y[~inside]
+
+
+def _window_keys(
+    start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5
+) -> np.ndarray | None:
+    """Each output cell's key under a windowed set: the content's reading where the window
+    head reads something, NOTHING elsewhere, as the second layer's shift reads them (+1, so
+    that NOTHING is 0); None when the window does not fit an output lattice."""
+    content, window = start.actions
+    keys = []
+    for x, y in pairs:
+        inside = reading(window, x, y.shape, shift_bits) != NOTHING
+        (k_r, k_c), (h, w) = window.scale, (x.shape[::-1] if window.dihedral >= 4 else x.shape)
+        if start.then.shift[0] + k_r * h > y.shape[0] or start.then.shift[1] + k_c * w > y.shape[1]:
+            return None
+        first = np.where(inside, reading(content, x, y.shape, shift_bits), NOTHING)
+        keys.append(_then_reading(start.then, first, shift_bits).reshape(-1) + 1)
+    return np.concatenate(keys)
 
 
 def turned_last(

@@ -489,3 +489,31 @@ def test_any_one_head_action_then_a_flip_of_the_whole_output_is_one_start():
     assert first.actions == (ExactAction(0, (1, 0), (2, 2), fill=True),)  # 1 input cell down, then blown up
     for x, y in pairs:
         assert np.array_equal(np.maximum(_then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
+
+
+def test_a_tiling_of_a_rolled_grid_then_padded_is_a_window_that_fits():
+    from arcsolve.latformer.exact_actions import composed_sets, windowed_sets
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(13)  # its own draws, whichever tests run before
+
+    def pair(h, w, cls=TrainPair):  # rolled by (1, 1), tiled 1×2, then 1 row on top and 2 columns left, 1 right
+        x = rng.integers(1, 6, size=(h, w))
+        canvas = np.zeros((h + 1, 2 * w + 3), dtype=x.dtype)
+        canvas[1:, 2 : 2 + 2 * w] = np.tile(np.roll(x, (1, 1), (0, 1)), (1, 2))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(canvas))
+
+    train = [pair(3, 4), pair(4, 3), pair(3, 3)]
+    test = pair(4, 5, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert not single_actions(pairs)  # a tiling that stops short of the right edge: no one head
+    (found,) = windowed_sets(pairs, [(test.input.to_numpy(), (5, 13))])
+    assert found.then == ExactAction(0, (1, 2), fill=True)  # the window's offset, moved by the second layer
+    assert found.actions[1] == ExactAction(0, scale=(1, 2), fill=True)  # the window: 1×2 input-sized cells
+    assert found.unseen == 0
+    assert found in composed_sets(pairs, [(test.input.to_numpy(), (5, 13))], [], {}, {})
+    solution = solve(Task(id="tiled-then-padded", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
