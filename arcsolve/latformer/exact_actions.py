@@ -23,7 +23,14 @@ from functools import cache
 import numpy as np
 import torch
 
-from arcsolve.latformer.experts import SCALE_CHAIN, SCALE_FACTORS, MaskExperts, chain_factor, chain_product
+from arcsolve.latformer.experts import (
+    MAX_FACTOR,
+    SCALE_CHAIN,
+    SCALE_FACTORS,
+    MaskExperts,
+    chain_factor,
+    chain_product,
+)
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import tile_cells
 from arcsolve.latformer.sizing import common_factor
@@ -757,6 +764,7 @@ def composed_sets(
 
 
 MAX_WINDOWS = 8  # windows (sizes and offsets) whose contents are searched, at most (the tightest first)
+MAX_LOOSE_WINDOW = 3  # windows of up to this many input sides (a side) may leave margins that vary by pair
 
 
 def windowed_sets(
@@ -766,8 +774,9 @@ def windowed_sets(
     most: int = 1,
 ) -> list[ActionSet]:
     """Outputs that are one head's action of the input inside a window of a larger canvas,
-    the rest one colour: a grid tiled, mirrored, scaled or shifted, then padded. The window
-    is K_r·h × K_c·w input-sized (or turned) cells at one offset (top, left) on every pair, and its
+    the rest one colour: a grid tiled, mirrored, scaled or shifted, then padded or set on a
+    canvas. The window is K_r·h × K_c·w input-sized (or turned) cells at one offset (top, left)
+    on every pair (with margins that vary by pair only for K ≤ `MAX_LOOSE_WINDOW`), and its
     content is any one-head action (`single_actions`) of the outputs cut to it. As a model:
     the first layer's heads are the content's action on the whole output lattice and a window
     head (the input up-scaled by K with fill: it reads something exactly inside a K_r·h × K_c·w
@@ -779,14 +788,16 @@ def windowed_sets(
         sides = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
         per_axis = []
         for axis in (0, 1):
-            options = []  # (K, margin) with out = K·side + margin on every pair
-            for k in range(1, 7):
-                margins = {o[axis] - k * s[axis] for s, o in zip(sides, outs, strict=True)}
-                if len(margins) == 1 and (margin := margins.pop()) >= 0:
-                    options.append((k, margin))
+            options = []  # (K, the least room, any room) with out ≥ K·side on every pair
+            for k in range(1, MAX_FACTOR + 1):
+                rooms = {o[axis] - k * s[axis] for s, o in zip(sides, outs, strict=True)}
+                if min(rooms) < 0 or (k > 1 and _scale_bits(k) is None):
+                    continue  # past some output's edge, or no scaling of the experts
+                if len(rooms) == 1 or k <= MAX_LOOSE_WINDOW:
+                    options.append((k, min(rooms), max(rooms) > 0))
             per_axis.append(options)
-        for (k_r, c_r), (k_c, c_c) in itertools.product(*per_axis):
-            if (c_r, c_c) == (0, 0):
+        for (k_r, c_r, room_r), (k_c, c_c, room_c) in itertools.product(*per_axis):
+            if not (room_r or room_c):
                 continue  # no margin: the content's own action
             windows += [(turned, (k_r, k_c), (top, left)) for top in range(c_r + 1) for left in range(c_c + 1)]
     windows.sort(key=lambda w: (w[1][0] * w[1][1], w[2][0] + w[2][1], w[2]))

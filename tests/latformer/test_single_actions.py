@@ -517,3 +517,21 @@ def test_a_tiling_of_a_rolled_grid_then_padded_is_a_window_that_fits():
     solution = solve(Task(id="tiled-then-padded", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
     assert solution.candidates[0].verified
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_a_rolled_grid_set_on_a_fixed_canvas_is_a_window_whose_margins_vary():
+    from arcsolve.latformer.exact_actions import _window_keys, windowed_sets
+
+    def pair(x):  # rolled by (1, -1), turned 180 degrees, set at (2, 1) on a 9×10 canvas
+        canvas = np.zeros((9, 10), dtype=x.dtype)
+        canvas[2 : 2 + x.shape[0], 1 : 1 + x.shape[1]] = apply_dihedral(np.roll(x, (1, -1), (0, 1)), 3)
+        return x, canvas
+
+    pairs = [pair(x) for x in grids([(3, 4), (4, 3), (5, 5)])]
+    test = RNG.integers(0, 6, size=(4, 6))
+    (found,) = windowed_sets(pairs, [(test, (9, 10))])
+    assert found.then == ExactAction(0, (2, 1), fill=True)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    assert np.array_equal(np.maximum(_window_keys(found, pairs) - 1, 0), outputs)  # read exactly, 0 outside
+    expected = pair(test)[1]
+    assert np.array_equal(np.maximum(_window_keys(found, [(test, expected)]) - 1, 0), expected.reshape(-1))
