@@ -764,6 +764,7 @@ def composed_sets(
 
 
 MAX_WINDOWS = 8  # windows (sizes and offsets) whose contents are searched, at most (the tightest first)
+MAX_SCREENED_WINDOWS = 400  # windows whose tightness is measured, at most (the least scaled and moved first)
 MAX_LOOSE_WINDOW = 3  # windows of up to this many input sides (a side) may leave margins that vary by pair
 
 
@@ -783,6 +784,8 @@ def windowed_sets(
     window at the lattice's start), and the second layer shifts that by (top, left) with fill.
     At most `most` sets, the tightest window first."""
     outs = [y.shape for _, y in pairs]
+    # a margin colour: one that every output holds; the window then holds each output's other cells
+    colours = sorted(set.intersection(*(set(np.unique(y).tolist()) for _, y in pairs)))
     windows = []
     for turned in (False, True):
         sides = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
@@ -796,23 +799,25 @@ def windowed_sets(
                 if len(rooms) == 1 or k <= MAX_LOOSE_WINDOW:
                     options.append((k, min(rooms), max(rooms) > 0))
             per_axis.append(options)
-        for (k_r, c_r, room_r), (k_c, c_c, room_c) in itertools.product(*per_axis):
-            if not (room_r or room_c):
-                continue  # no margin: the content's own action
-            windows += [(turned, (k_r, k_c), (top, left)) for top in range(c_r + 1) for left in range(c_c + 1)]
+        for margin in colours:
+            boxes = [_box(y != margin) for _, y in pairs]
+            for (k_r, c_r, room_r), (k_c, c_c, room_c) in itertools.product(*per_axis):
+                if not (room_r or room_c):
+                    continue  # no margin: the content's own action
+                tops = _offsets(boxes, [s[0] * k_r for s in sides], c_r, 0)
+                lefts = _offsets(boxes, [s[1] * k_c for s in sides], c_c, 1)
+                windows += [(turned, (k_r, k_c), (top, left), margin) for top in tops for left in lefts]
+    windows = list({w[:3]: w for w in reversed(windows)}.values())  # one margin colour a window: the first
     windows.sort(key=lambda w: (w[1][0] * w[1][1], w[2][0] + w[2][1], w[2]))
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
     test_lattices = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     found: list[ActionSet] = []
-    looser = []  # the windows whose margins are one colour, with how tight they are
-    for turned, (k_r, k_c), (top, left) in windows:
+    looser = []  # the windows, with how tight they are
+    for turned, (k_r, k_c), (top, left), margin in windows[:MAX_SCREENED_WINDOWS]:
         sizes = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
         cut = [y[top : top + k_r * h, left : left + k_c * w] for (_, y), (h, w) in zip(pairs, sizes, strict=True)]
-        margins = np.concatenate([_outside(y, top, left, c.shape) for (_, y), c in zip(pairs, cut, strict=True)])
-        if len(np.unique(margins)) > 1:
-            continue  # the margins are not one colour
-        looser.append((-_tight_edges(cut, margins[0] if margins.size else None), turned, (k_r, k_c), (top, left), cut))
+        looser.append((-_tight_edges(cut, margin), turned, (k_r, k_c), (top, left), cut))
     looser.sort(key=lambda w: w[0])  # stable: the least moved first among equally tight windows
     for _, turned, (k_r, k_c), (top, left), cut in looser[:MAX_WINDOWS]:
         window = ExactAction(4 if turned else 0, scale=(k_r, k_c), fill=True)
@@ -837,21 +842,30 @@ def windowed_sets(
     return found
 
 
-def _tight_edges(cut: Sequence[np.ndarray], margin: int | None) -> int:
+def _tight_edges(cut: Sequence[np.ndarray], margin: int) -> int:
     """How many of a window's four edges (first and last row and column) hold a cell of
     another colour than the margins' on some pair: a window that fits its content closely
     is tried before one that takes some of the margin in."""
-    if margin is None:
-        return 4
     edges = ((0, slice(None)), (-1, slice(None)), (slice(None), 0), (slice(None), -1))
     return sum(any((c[edge] != margin).any() for c in cut if c.size) for edge in edges)
 
 
-def _outside(y: np.ndarray, top: int, left: int, shape: tuple[int, int]) -> np.ndarray:
-    """The cells of y outside the window of `shape` at (top, left)."""
-    inside = np.zeros(y.shape, dtype=bool)
-    inside[top : top + shape[0], left : left + shape[1]] = True
-    return y[~inside]
+def _box(cells: np.ndarray) -> tuple[int, int, int, int] | None:
+    """The bounding box (top, bottom, left, right; bottom and right past the end) of the true
+    cells, None when there are none."""
+    rows, cols = np.nonzero(cells.any(1))[0], np.nonzero(cells.any(0))[0]
+    if rows.size == 0:
+        return None
+    return int(rows[0]), int(rows[-1]) + 1, int(cols[0]), int(cols[-1]) + 1
+
+
+def _offsets(boxes: Sequence[tuple[int, int, int, int] | None], sides: Sequence[int], room: int, axis: int) -> range:
+    """The offsets on one axis at which a window of each pair's side (`sides`) holds its
+    box, within the least room that every output leaves."""
+    held = [(b[2 * axis], b[2 * axis + 1], side) for b, side in zip(boxes, sides, strict=True) if b is not None]
+    low = max([0] + [end - side for _, end, side in held])
+    high = min([room] + [start for start, _, _ in held])
+    return range(low, high + 1)
 
 
 def _window_keys(

@@ -535,3 +535,15 @@ def test_a_rolled_grid_set_on_a_fixed_canvas_is_a_window_whose_margins_vary():
     assert np.array_equal(np.maximum(_window_keys(found, pairs) - 1, 0), outputs)  # read exactly, 0 outside
     expected = pair(test)[1]
     assert np.array_equal(np.maximum(_window_keys(found, [(test, expected)]) - 1, 0), expected.reshape(-1))
+
+
+def test_windows_are_placed_by_the_outputs_boxes_so_that_tiny_inputs_on_big_canvases_stay_cheap():
+    from arcsolve.latformer.exact_actions import _box, _offsets
+
+    y = np.zeros((9, 10), dtype=int)
+    y[3:5, 2:6] = 7
+    assert _box(y != 0) == (3, 5, 2, 6) and _box(y == 9) is None
+    # a window 4 rows high holds rows 3–4 from offsets 1 to 3; one 2 high only from 3
+    assert list(_offsets([_box(y != 0)], [4], room=5, axis=0)) == [1, 2, 3]
+    assert list(_offsets([_box(y != 0)], [2], room=7, axis=0)) == [3]
+    assert list(_offsets([_box(y != 0), None], [4, 4], room=2, axis=0)) == [1, 2]  # within the least room
