@@ -813,13 +813,14 @@ def windowed_sets(
     pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
     test_lattices = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     found: list[ActionSet] = []
-    looser = []  # the windows, with how tight they are
+    ranked = []  # the windows, with how tight they are
     for turned, (k_r, k_c), (top, left), margin in windows[:MAX_SCREENED_WINDOWS]:
         sizes = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
         cut = [y[top : top + k_r * h, left : left + k_c * w] for (_, y), (h, w) in zip(pairs, sizes, strict=True)]
-        looser.append((-_tight_edges(cut, margin), turned, (k_r, k_c), (top, left), cut))
-    looser.sort(key=lambda w: w[0])  # stable: the least moved first among equally tight windows
-    for _, turned, (k_r, k_c), (top, left), cut in looser[:MAX_WINDOWS]:
+        ranked.append((-_tight_edges(cut, margin), turned, (k_r, k_c), (top, left), cut))
+    ranked.sort(key=lambda w: w[0])  # stable: the least moved first among equally tight windows
+    choices = len(ranked) * 8  # windows, and contents (`single_actions`, at most 8) in each
+    for _, turned, (k_r, k_c), (top, left), cut in ranked[:MAX_WINDOWS]:
         window = ExactAction(4 if turned else 0, scale=(k_r, k_c), fill=True)
         then = ExactAction(0, (top, left), fill=True)
         inner = [(x, c) for (x, _), c in zip(pairs, cut, strict=True)]
@@ -832,6 +833,8 @@ def windowed_sets(
                 continue  # the content is no action of the experts on the whole output lattice
             if keys is None or not _is_function(keys, outputs) or len(np.unique(keys)) == len(keys):
                 continue
+            if _longer_than_the_data(choices, len(np.unique(keys)), outputs):
+                continue  # chosen among so many windows that it may be chance
             if any(k is None for k in test_keys):
                 continue  # the window does not fit a test output
             unsupported, unseen = _support(keys, pair_of, len(pairs), test_keys)
