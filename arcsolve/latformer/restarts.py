@@ -126,6 +126,13 @@ def exact_model(
     with torch.no_grad():
         for gates, action in zip(model.layers[0].gate_sets, start.actions, strict=True):
             set_action(gates, action)
+        # each further head writes through its own rotation, not the first head's identity:
+        # with one projection for all, their sum cannot tell which head read which colour, and
+        # a cell rule that treats its heads differently (a content head and a window head) stalls
+        draws = torch.Generator().manual_seed(seed)
+        for projection in model.layers[0].more_o:
+            rotation, _ = torch.linalg.qr(torch.randn(projection.weight.shape, generator=draws))
+            projection.weight.copy_(rotation)
         if start.then is not None:
             set_action(model.layers[1].experts, start.then)
     return model

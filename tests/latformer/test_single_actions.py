@@ -547,3 +547,39 @@ def test_windows_are_placed_by_the_outputs_boxes_so_that_tiny_inputs_on_big_canv
     assert list(_offsets([_box(y != 0)], [4], room=5, axis=0)) == [1, 2, 3]
     assert list(_offsets([_box(y != 0)], [2], room=7, axis=0)) == [3]
     assert list(_offsets([_box(y != 0), None], [4, 4], room=2, axis=0)) == [1, 2]  # within the least room
+
+
+def test_a_window_around_a_shift_with_fill_fits_under_colour_permutations():
+    # the cell rule treats its heads differently (content where the window head reads something,
+    # colour 0 elsewhere), so the heads must write apart: each further one through its own rotation
+    from arcsolve.latformer.exact_actions import ActionSet
+    from arcsolve.latformer.fit import plan_fit
+    from arcsolve.latformer.model import LatFormer, LatFormerConfig
+    from arcsolve.latformer.restarts import exact_model, fit_with_restarts
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    fitted = 0
+    for seed in range(8):  # eight draws of the task; with one projection for all heads, 5 fit
+        rng = np.random.default_rng(seed)
+
+        def pair(h, w, cls=TrainPair, rng=rng):  # sparse colours shifted by (1, 1) with fill, padded (1, 2, 2, 3)
+            x = np.where(rng.random((h, w)) < 0.4, rng.integers(1, 9, size=(h, w)), 0)
+            moved = np.zeros_like(x)
+            moved[1:, 1:] = x[:-1, :-1]
+            canvas = np.zeros((h + 3, w + 5), dtype=x.dtype)
+            canvas[1 : 1 + h, 2 : 2 + w] = moved
+            return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(canvas))
+
+        task = Task(id="shifted-then-padded", train=[pair(5, 6), pair(4, 4), pair(6, 5)], test=[pair(5, 5, Pair)])
+        plan = plan_fit(task, SolveConfig(device="cpu"))
+        (window, *_) = [r for r in plan.restarts if r.exact and r.start.then is not None and len(r.start.actions) == 2]
+        result = fit_with_restarts(plan.build, plan.model_config, plan.examples, [window], 100, 0, torch.device("cpu"))
+        fitted += result[0].result.solved_train
+    assert fitted >= 6
+    start = ActionSet((ExactAction(), ExactAction(1), ExactAction(2)), 0, 0)
+    model = exact_model(LatFormer, LatFormerConfig(), start, seed=3)
+    first, *more = [model.layers[0].o.weight, *(o.weight for o in model.layers[0].more_o)]
+    assert len(more) == 2 and not torch.allclose(more[0], more[1]) and not torch.allclose(more[0], first)
+    for w in more:  # rotations: each keeps what its head read apart, and its size
+        assert torch.allclose(w @ w.T, torch.eye(w.shape[0]), atol=1e-5)
