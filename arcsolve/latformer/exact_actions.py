@@ -629,6 +629,7 @@ class ActionSet:
     # up-scaling), read after the heads': an output cell takes what the first layer wrote
     # where `then` reads
     then: ExactAction | None = None
+    window: bool = False  # the last head marks a window of the output (`windowed_sets`)
 
     def rank(self) -> tuple[int, int, int]:
         """Sort key, simplest first: how many different actions, then the unexplained cells."""
@@ -825,7 +826,7 @@ def windowed_sets(
         then = ExactAction(0, (top, left), fill=True)
         inner = [(x, c) for (x, _), c in zip(pairs, cut, strict=True)]
         for content in single_actions(inner, shift_bits=shift_bits, placed=False):  # not padded again
-            start = ActionSet((content, window), 0, 0, then=then)
+            start = ActionSet((content, window), 0, 0, then=then, window=True)
             try:
                 keys = _window_keys(start, pairs, shift_bits)
                 test_keys = [_window_keys(start, [lattice], shift_bits) for lattice in test_lattices]

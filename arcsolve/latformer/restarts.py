@@ -126,13 +126,15 @@ def exact_model(
     with torch.no_grad():
         for gates, action in zip(model.layers[0].gate_sets, start.actions, strict=True):
             set_action(gates, action)
-        # each further head writes through its own rotation, not the first head's identity:
-        # with one projection for all, their sum cannot tell which head read which colour, and
-        # a cell rule that treats its heads differently (a content head and a window head) stalls
-        draws = torch.Generator().manual_seed(seed)
-        for projection in model.layers[0].more_o:
-            rotation, _ = torch.linalg.qr(torch.randn(projection.weight.shape, generator=draws))
-            projection.weight.copy_(rotation)
+        if start.window:
+            # the window head writes through its own rotation, not the content head's identity:
+            # with one projection for both, their sum cannot tell which head read which colour,
+            # and the cell rule (the content where the window head reads something) stalls.
+            # Heads alike in role (an overlay) keep one projection: it generalizes better there.
+            draws = torch.Generator().manual_seed(seed)
+            for projection in model.layers[0].more_o:
+                rotation, _ = torch.linalg.qr(torch.randn(projection.weight.shape, generator=draws))
+                projection.weight.copy_(rotation)
         if start.then is not None:
             set_action(model.layers[1].experts, start.then)
     return model
