@@ -565,6 +565,14 @@ def _scaled_cells(
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
 
 
+def _scaled_reading(
+    action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int
+) -> np.ndarray:
+    """What a head at a scaled `action` reads in each cell of the output lattice (`reading`,
+    through the quick numpy cells of `_scaled_cells`)."""
+    return _follow(grid, _scaled_cells(action, grid.shape, out_shape, shift_bits)).reshape(out_shape)
+
+
 def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[int, int]]:
     """The strides (a, b) ≠ (1, 1) by which every input is a whole multiple of its output,
     or of its output's transpose: the down-scalings a reading by sampling may take."""
@@ -674,8 +682,7 @@ def consistent_sets(
     crops += [a for a in usable if a.down and not a.pool and a.shift == (0, 0)]  # with a block's other cells
     crops += [a for a in symmetries if a in usable and a not in crops]
     n_pairs = len(pairs)
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    outputs, pair_of = _train_cells(pairs)
     flat = {a: np.concatenate([r.reshape(-1) for r in read[a]]) for a in usable}
     found: list[ActionSet] = []
     explained: set[frozenset[ExactAction]] = set()
@@ -810,8 +817,7 @@ def windowed_sets(
                 windows += [(turned, (k_r, k_c), (top, left), margin) for top in tops for left in lefts]
     windows = list({w[:3]: w for w in reversed(windows)}.values())  # one margin colour a window: the first
     windows.sort(key=lambda w: (w[1][0] * w[1][1], w[2][0] + w[2][1], w[2]))
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    outputs, pair_of = _train_cells(pairs)
     test_lattices = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     found: list[ActionSet] = []
     ranked = []  # the windows, with how tight they are
@@ -832,10 +838,11 @@ def windowed_sets(
                 test_keys = [_window_keys(start, [lattice], shift_bits) for lattice in test_lattices]
             except ValueError:
                 continue  # the content is no action of the experts on the whole output lattice
-            if keys is None or not _is_function(keys, outputs) or len(np.unique(keys)) == len(keys):
+            if keys is None or not _is_function(keys, outputs):
                 continue
-            if _longer_than_the_data(choices, len(np.unique(keys)), outputs):
-                continue  # chosen among so many windows that it may be chance
+            entries = len(np.unique(keys))
+            if entries == len(keys) or _longer_than_the_data(choices, entries, outputs):
+                continue  # a table of positions, or chosen among so many windows that it may be chance
             if any(k is None for k in test_keys):
                 continue  # the window does not fit a test output
             unsupported, unseen = _support(keys, pair_of, len(pairs), test_keys)
@@ -936,11 +943,8 @@ def placed_then_moved(
     heads = [a for a in _placements(pairs, shift_bits) if a.scale == (1, 1)][:MAX_PLACED_HEADS]
     if not heads:
         return []
-    def placed(h: ExactAction, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-        return _follow(x, _scaled_cells(h, x.shape, shape, shift_bits)).reshape(shape)
-
-    read = {h: [placed(h, x, y.shape) for x, y in pairs] for h in heads}
-    test_read = {h: [placed(h, x, shape) for x, shape in tests] for h in heads}
+    read = {h: [_scaled_reading(h, x, y.shape, shift_bits) for x, y in pairs] for h in heads}
+    test_read = {h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests] for h in heads}
     thens = output_actions()
     combos = ((t, h) for t in thens for h in heads)
     return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most)
@@ -974,15 +978,9 @@ def sampled_then_scaled(
             combos.append((then, ExactAction(d, (-r, -c), (f_r, f_c), down=True)))
     if not combos:
         return []
-    read = {h: [] for _, h in combos}
-    test_read = {h: [] for _, h in combos}
-    for head in read:
-        for x, y in pairs:
-            cells = _scaled_cells(head, x.shape, y.shape, shift_bits)
-            read[head].append(_follow(x, cells).reshape(y.shape))
-        for x, shape in tests:
-            cells = _scaled_cells(head, x.shape, shape, shift_bits)
-            test_read[head].append(_follow(x, cells).reshape(shape))
+    heads = dict.fromkeys(h for _, h in combos)
+    read = {h: [_scaled_reading(h, x, y.shape, shift_bits) for x, y in pairs] for h in heads}
+    test_read = {h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests] for h in heads}
     return _composed(pairs, tests, combos, read, test_read, len(combos), shift_bits, most)
 
 
@@ -1000,8 +998,7 @@ def _composed(
     reading (`read`) as the second layer's `then` reads it, cell by cell; at most `most`,
     in the combos' order, none that is a table of positions or as long as the data
     (`_longer_than_the_data`, among `choices`)."""
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    outputs, pair_of = _train_cells(pairs)
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ActionSet] = []
     cells_of: dict[ExactAction, list[np.ndarray | None] | None] = {}
@@ -1077,6 +1074,14 @@ def _longer_than_the_data(choices: int, entries: int, outputs: np.ndarray) -> bo
     return math.log2(choices) + entries * bits_per_cell >= outputs.size * bits_per_cell
 
 
+def _train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Every train output cell's colour, the pairs' cells one after another, and the pair
+    each cell belongs to."""
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    return outputs, pair_of
+
+
 def _cell_keys(readings: Sequence[np.ndarray]) -> np.ndarray:
     """Each cell's readings by several heads (each −1…9, one array per head) as one integer,
     in base 11."""
@@ -1127,7 +1132,7 @@ def per_tile_sets(
     if tiles is None:
         return []
     tile_of = np.concatenate([_tile_index(x.shape, y.shape, tiles) for x, y in pairs])
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    outputs, pair_of = _train_cells(pairs)
     dihedral = {}
     for d in range(8):
         try:
@@ -1147,7 +1152,6 @@ def per_tile_sets(
     if None in as_action.values():
         return []  # a roll that none of the experts' shifts reads
     actions = tuple(as_action[option] for option in choice)
-    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
     test_keys = []
     for x, shape in tests:
         read_test = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
