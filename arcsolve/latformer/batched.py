@@ -40,7 +40,7 @@ from arcsolve.latformer.restarts import (
     preference,
     restart_for,
 )
-from arcsolve.latformer.training import FitResult, maps_per_step, restart_model
+from arcsolve.latformer.training import FitResult, fit, maps_per_step, restart_model
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
 
@@ -77,7 +77,10 @@ def fit_many(
 
     def enqueue(new: Iterable[FitJob]) -> None:
         for job in new:
-            queues.setdefault(signature(job), deque()).append(job)
+            if job.config.steps > 0:
+                queues.setdefault(signature(job), deque()).append(job)
+            elif not job.cancelled:  # a model built to compute its rule: checked at once, not batched
+                enqueue(on_done(job, job.model, fit(job.model, job.examples, job.config, job.cond)))
 
     enqueue(jobs)
     while True:

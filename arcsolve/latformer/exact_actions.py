@@ -9,20 +9,23 @@ kernels (`readings`), and a set of actions is kept when the outputs are a functi
 heads' readings cell by cell (`consistent_sets`): no two cells with the same readings ask
 for different colours. A set may also name the second layer's action (`ActionSet.then`),
 read after the heads': g2·(g1·x), such as a tiling then shifted, or a sampling then
-up-scaled.
+up-scaled. A pooling head's set may instead carry a count rule (`ActionSet.counts`,
+`arcsolve.latformer.count_rules`): each cell the colour its block holds most often, which
+answers histograms the train pairs never show.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
 import torch
 
+from arcsolve.latformer.count_rules import CountRule, block_counts, count_rule
 from arcsolve.latformer.experts import (
     MAX_FACTOR,
     SCALE_CHAIN,
@@ -346,40 +349,56 @@ def single_actions(
     shift_bits: int = 5,
     placed: bool = True,
 ) -> list[ExactAction]:
-    """One-head actions beyond `candidate_actions`, screened in numpy and kept when every
-    train output is a function of their reading, cell by cell: a shift of any length up to
-    the smallest output's sides, and a dihedral element after a shift of up to `max_shift`
-    cells, cyclic or with fill (outputs of the input's shape or its transpose), a crop at
-    any offset (outputs no larger than their inputs), or the input after any dihedral
-    element placed at any offset in a larger output (a padding). The kernels' own reading
-    confirms each; at most `most`, the least shifted first. Also screened: where every output has one
-    size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings (up by
-    the size ratio or a part of it, the rest tiled, or down by sampling) after every dihedral
-    element and a shift of up to `max_shift` input cells, cyclic or with fill, and the
-    up-scalings tiled as mirror images. Without `placed`, no placements are screened."""
+    """One-head actions beyond `candidate_actions` (those `one_head_actions` lists), screened
+    in numpy and kept when every train output is a function of their reading, cell by cell.
+    The kernels' own reading confirms each; at most `most`, the least shifted first."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
-
-    def keep(action: ExactAction, cells: Callable[[int], np.ndarray | None]) -> None:
-        if len(found) >= most or action in found:
-            return
+    for action, cells in one_head_actions(pairs, max_shift, shift_bits, placed):
+        if len(found) >= most:
+            break
+        if action in found:
+            continue
         seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
         for k in order:
             (x, y), c = pairs[k], cells(k)
             if c is None:
-                return  # not an action of the experts on this pair's lattices
+                break  # not an action of the experts on this pair's lattices
             keys = _follow(x, c) + 1
             seen[keys, y.reshape(-1)] = True
             if (seen.sum(1) > 1).any():
-                return  # two cells read alike and ask for different colours
-        try:
-            read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
-        except ValueError:
-            return
-        if _is_function(read + 1, outputs):
-            found.append(action)
+                break  # two cells read alike and ask for different colours
+        else:
+            try:
+                read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+            except ValueError:
+                continue
+            if _is_function(read + 1, outputs):
+                found.append(action)
+    return found
 
+
+CellMap = Callable[[int], "np.ndarray | None"]  # pair index -> each output cell's input cell (or None)
+
+
+def one_head_actions(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    max_shift: int = 4,
+    shift_bits: int = 5,
+    placed: bool = True,
+) -> Iterator[tuple[ExactAction, CellMap]]:
+    """The one-head actions the screens try, each with a quick numpy map of the input cell
+    every output cell of pair k reads (NOTHING where none; None where the experts cannot act
+    on that pair's lattices), the least shifted first within each kind: a shift of any length
+    up to the smallest output's sides, and a dihedral element after a shift of up to
+    `max_shift` cells, cyclic or with fill (outputs of the input's shape or its transpose), a
+    crop at any offset (outputs no larger than their inputs), or the input after any dihedral
+    element placed at any offset in a larger output (a padding). Also: where every output has
+    one size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings
+    (up by the size ratio or a part of it, the rest tiled, or down by sampling) after every
+    dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill, and
+    the up-scalings tiled as mirror images. Without `placed`, no placements."""
     same = all(x.shape == y.shape for x, y in pairs)
     turned_shape = all(x.shape == y.shape[::-1] for x, y in pairs)
     if same or turned_shape:
@@ -402,7 +421,7 @@ def single_actions(
                         moved[k] = _shift_cells(tuple(pairs[k][1].shape), delta, fill)
                     return _follow(sources[k], moved[k])
 
-                keep(ExactAction(d, delta, fill=fill and delta != (0, 0)), cells)
+                yield ExactAction(d, delta, fill=fill and delta != (0, 0)), cells
     elif all(x.shape[0] >= y.shape[0] and x.shape[1] >= y.shape[1] for x, y in pairs):
         rows = min(x.shape[0] - y.shape[0] for x, y in pairs)
         cols = min(x.shape[1] - y.shape[1] for x, y in pairs)
@@ -413,10 +432,10 @@ def single_actions(
                 (H, W), w = y.shape, x.shape[1]
                 return ((np.arange(H)[:, None] + r) * w + np.arange(W)[None, :] + c).reshape(-1)
 
-            keep(ExactAction(0, (-r, -c)), window)
+            yield ExactAction(0, (-r, -c)), window
     if placed and not (same or turned_shape):  # outputs as large as the (turned) input or larger: a placement
         for action in _placements(pairs, shift_bits):
-            keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
+            yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
     if len({y.shape for _, y in pairs}) == 1:  # one output size: a window, then up-scaled
         (H, W) = pairs[0][1].shape
         for f in (2, 3):
@@ -433,7 +452,7 @@ def single_actions(
                     w = pairs[k][0].shape[1]
                     return ((np.arange(H)[:, None] // f + r) * w + np.arange(W)[None, :] // f + c).reshape(-1)
 
-                keep(ExactAction(0, (-r, -c), (f, f)), zoomed)
+                yield ExactAction(0, (-r, -c), (f, f)), zoomed
     # scalings (up by the size ratio or a part of it, the rest tiled; down by sampling), each
     # after any dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill
     near = sorted(
@@ -451,7 +470,7 @@ def single_actions(
                     continue
                 met[d].add(alike)
             action = ExactAction(d, delta, factor, fill, down)
-            keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
+            yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
         if down:
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
@@ -462,8 +481,7 @@ def single_actions(
             for mirror in ((True, False), (False, True), (True, True)):
                 if all(repeats[axis] for axis in (0, 1) if mirror[axis]):
                     action = ExactAction(d, scale=factor, mirror=mirror)
-                    keep(action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits))
-    return found
+                    yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
 
 
 MAX_PLACEMENTS = 4000  # placements screened, at most (the simplest first)
@@ -638,6 +656,7 @@ class ActionSet:
     # where `then` reads
     then: ExactAction | None = None
     window: bool = False  # the last head marks a window of the output (`windowed_sets`)
+    counts: CountRule | None = None  # a pooling head's cell rule, when it counts (`counting_sets`)
 
     def rank(self) -> tuple[int, int, int]:
         """Sort key, simplest first: how many different actions, then the unexplained cells."""
@@ -701,11 +720,31 @@ def consistent_sets(
                 continue  # chosen among so many sets that the pairs cannot tell it from chance
             test_keys = [_cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
             found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
+    found += counting_sets(pairs, [a for a in usable if a.pool], shift_bits)
     found += per_tile_sets(pairs, tests, shift_bits)
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
         single = [a for a in usable if not a.pool]
         found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
     return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
+
+
+def counting_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], pools: Sequence[ExactAction], shift_bits: int = 5
+) -> list[ActionSet]:
+    """One pooling head (of `pools`) each, whose cell rule is a count rule that the train pairs
+    obey (`arcsolve.latformer.count_rules`): each cell the colour its block holds most often.
+    It answers blocks that no train pair shows, so it leaves no cell unexplained. None that
+    is as long as the data (the rare colours and the tie constraints it chose, among `pools`
+    and the 2^10 sets of rare colours)."""
+    outputs, _ = _train_cells(pairs)
+    found = []
+    for action in pools:
+        blocks = [np.stack([reading(b, x, y.shape, shift_bits).reshape(-1) for b in block_cells(action)], 1)
+                  for x, y in pairs]  # (cells, block): each block's colours
+        rule = count_rule(block_counts(np.concatenate(blocks)), outputs)
+        if rule is not None and not _longer_than_the_data(len(pools) << 10, rule[1], outputs):
+            found.append(ActionSet((action,), 0, 0, counts=rule[0]))
+    return found
 
 
 def _distinct(
@@ -721,7 +760,7 @@ def _distinct(
     kept, seen = [], set()
     lattices = list(pairs) + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     for s in sets[:most]:
-        signature = (s.tiles, set_readings(s, lattices, shift_bits).tobytes())
+        signature = (s.tiles, s.counts, set_readings(s, lattices, shift_bits).tobytes())
         if signature not in seen:
             seen.add(signature)
             kept.append(s)
@@ -755,7 +794,7 @@ def composed_sets(
     output is a function of the composed reading cell by cell; a sampling followed by an
     up-scaling (`sampled_then_scaled`); a placement followed by the second layer's action
     (`placed_then_moved`); and any one-head action followed by a dihedral element
-    (`turned_last`). At most `most` of each kind, the simplest first. Where none of these
+    (`turned_last`) or a shift (`moved_last`). At most `most` of each kind, the simplest first. Where none of these
     explains the pairs: a head's action inside a window of the output, the rest one colour
     (`windowed_sets`)."""
     thens = output_actions()
@@ -765,6 +804,7 @@ def composed_sets(
     found = (
         found
         + turned_last(pairs, tests, shift_bits, most)
+        + moved_last(pairs, tests, shift_bits, most)
         + placed_then_moved(pairs, tests, shift_bits, most)
         + sampled_then_scaled(pairs, tests, shift_bits, most)
     )
@@ -928,6 +968,79 @@ def turned_last(
     return _composed(pairs, tests, combos, read, test_read, 7 * len(combos), shift_bits, most)
 
 
+MOVED_SCREEN_CELLS = 300_000  # head readings × smallest output cells screened under later shifts, at most
+
+
+def moved_last(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+    most: int = 4,
+) -> list[ActionSet]:
+    """Any one-head action (`one_head_actions`, placements aside: `placed_then_moved` has
+    them), then a shift of the output lattice by the second layer, cyclic or with fill
+    (`output_actions`): two moves that no one shift writes (a roll, then a shift with fill;
+    two fills that clear different edges; a shift by output cells after a scaling). Every
+    (head, shift) is screened at once on the smallest pair, as an array of readings, and the
+    few that pass are checked on every pair (`_composed`)."""
+    order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)
+    maps: dict[ExactAction, CellMap] = {}
+    for action, cells in one_head_actions(pairs, shift_bits=shift_bits, placed=False):
+        maps.setdefault(action, cells)
+    # the least moved first, across kinds; as many as the screen's cells allow
+    most_heads = max(1, MOVED_SCREEN_CELLS // pairs[order[0]][1].size)
+    heads = sorted(maps, key=lambda a: (abs(a.shift[0]) + abs(a.shift[1]), a.dihedral > 0, a.fill))[:most_heads]
+    thens = [t for t in output_actions() if t.dihedral == 0]
+    # (then, head) combos still standing, per then: the heads, and the (reading, colour) pairs met
+    standing = {t: (np.arange(len(heads)), np.zeros((len(heads), 11, 10), dtype=bool)) for t in thens}
+    for step, k in enumerate(order):
+        (x, y), colours = pairs[k], pairs[k][1].reshape(-1)
+        live = np.unique(np.concatenate([alive for alive, _ in standing.values()])) if standing else []
+        block = np.zeros((len(heads), y.size), dtype=np.int64)  # each live head's reading + 1 (0: nothing)
+        valid = np.zeros(len(heads), dtype=bool)
+        for h in live:
+            c = maps[heads[h]](k)
+            if c is not None:
+                block[h], valid[h] = _follow(x, c) + 1, True
+        if step == 0:  # heads that read alike here are screened once: their tables are alike so far
+            _, first, alike = np.unique(block, axis=0, return_index=True, return_inverse=True)
+        for then in list(standing):
+            alive, met = standing[then]
+            cells = _output_cells(then, y.shape, shift_bits)
+            if cells is None:
+                del standing[then]
+                continue
+            alive, met = alive[valid[alive]], met[valid[alive]]
+            screened = first if step == 0 else alive
+            keys = np.where(cells >= 0, block[np.ix_(screened, cells.clip(0))], 0)  # the shift's reading
+            table = np.zeros((len(screened), 11, 10), dtype=bool) if step == 0 else met
+            table[np.arange(len(screened))[:, None], keys, colours[None, :]] = True
+            keep = (table.sum(2) <= 1).all(1)  # no reading asks for two colours
+            if step == 0:
+                keep, table = keep[alike.reshape(-1)][alive], table[alike.reshape(-1)][alive]
+            if keep.any():
+                standing[then] = (alive[keep], table[keep])
+            else:
+                del standing[then]
+    combos = [(then, heads[h]) for then in thens if then in standing for h in standing[then][0]]
+    read = _Readings(lambda h: [reading(h, x, y.shape, shift_bits) for x, y in pairs])
+    test_read = _Readings(lambda h: [reading(h, x, shape, shift_bits) for x, shape in tests])
+    # a shift with fill may clear most of a small grid (two fills from opposite edges)
+    return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most, blank=0.9)
+
+
+class _Readings(dict):
+    """Each head's readings, computed with the kernels when first asked for."""
+
+    def __init__(self, read: Callable[[ExactAction], list[np.ndarray]]):
+        super().__init__()
+        self.read = read
+
+    def __missing__(self, head: ExactAction) -> list[np.ndarray]:
+        self[head] = self.read(head)
+        return self[head]
+
+
 MAX_PLACED_HEADS = 400  # placements tried under a second layer's action, at most (the least moved first)
 
 
@@ -947,6 +1060,7 @@ def placed_then_moved(
     test_read = {h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests] for h in heads}
     thens = output_actions()
     combos = ((t, h) for t in thens for h in heads)
+    # a shift with fill may clear most of a small grid (two fills from opposite edges)
     return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most)
 
 
@@ -993,11 +1107,13 @@ def _composed(
     choices: int,
     shift_bits: int,
     most: int,
+    blank: float = 0.5,
 ) -> list[ActionSet]:
     """The (then, head) `combos` under which every train output is a function of the head's
     reading (`read`) as the second layer's `then` reads it, cell by cell; at most `most`,
     in the combos' order, none that is a table of positions or as long as the data
-    (`_longer_than_the_data`, among `choices`)."""
+    (`_longer_than_the_data`, among `choices`), none whose `then` reads nothing in more than
+    a share `blank` of some pair's cells."""
     outputs, pair_of = _train_cells(pairs)
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ActionSet] = []
@@ -1006,7 +1122,7 @@ def _composed(
         if then not in cells_of:
             cells = [_output_cells(then, y.shape, shift_bits) for _, y in pairs]
             # not an action of the experts here, or one that reads nothing in most cells
-            bad = any(c is None or (c == NOTHING).mean() > 0.5 for c in cells)
+            bad = any(c is None or (c == NOTHING).mean() > blank for c in cells)
             cells_of[then] = None if bad else cells
         cells = cells_of[then]
         if cells is None:

@@ -147,7 +147,9 @@ def finish_solve(
     candidates = []
     for rank, (grids, f, soft) in enumerate(attempts(plan, fitted)):
         how = "soft gates" if soft else describe(f.model, applied)
-        if not soft and isinstance(f.model, LatFormer):
+        if not soft and f.restart.start is not None and f.restart.start.counts is not None:
+            how += f"; cell rule: {f.restart.start.counts.words()}"
+        elif not soft and isinstance(f.model, LatFormer):
             rule = describe_cell_rule(f.model, pairs)
             how += f"; cell rule: {rule}" if rule else ""
         detail = f"{source} ({how}; size {plan.rule.name}; {result.steps} steps{cut})"

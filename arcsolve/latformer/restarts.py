@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from arcsolve.latformer.count_rules import set_count_rule
 from arcsolve.latformer.exact_actions import (
     ActionSet,
     background_colour,
@@ -32,7 +33,7 @@ from arcsolve.latformer.exact_actions import (
     set_readings,
 )
 from arcsolve.latformer.experts import EXPERTS
-from arcsolve.latformer.model import LatFormerConfig
+from arcsolve.latformer.model import N_COLOURS, LatFormerConfig
 from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, fixed_colours, restart_model
 
 PLAIN_RESTARTS = 3
@@ -57,6 +58,8 @@ class Restart:
         keep the actions they start at and only the cell rule is learned (the readings
         determine the outputs, `consistent_sets`), a plain one by the paper's recipe."""
         fixed = self.start.fixed if self.start is not None else None
+        if self.start is not None and self.start.counts is not None:
+            steps = 0  # built to compute its count rule: only checked (`set_count_rule`)
         return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact, fixed=fixed)
 
 
@@ -83,6 +86,8 @@ def plan_restarts(
         # its rule treats alike; elsewhere it keeps the default permutations, with the
         # colours its rule tells apart (two it swaps, the colour that cells reading nothing
         # take) left out of them too.
+        if s.counts is not None:
+            return tuple(range(N_COLOURS))  # its rare colours and tie order name colours
         told_apart = colours_to_fix(set_readings(s, pairs), outputs, background)
         return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))
 
@@ -137,6 +142,8 @@ def exact_model(
                 projection.weight.copy_(rotation)
         if start.then is not None:
             set_action(model.layers[1].experts, start.then)
+    if start.counts is not None:
+        set_count_rule(model, start.counts)
     return model
 
 

@@ -130,7 +130,8 @@ def fit(
 ) -> FitResult:
     """Train `model` from scratch on `examples`; stop early once they are reproduced, or
     before `deadline` (a `clock()` value) if one is given: a step is begun only when it and
-    one more (the last check and the predictions) fit before it."""
+    one more (the last check and the predictions) fit before it. With `config.steps` 0, the
+    model (built to compute its rule) is only checked."""
     start = clock()
     torch.manual_seed(config.seed)
     generator = torch.Generator().manual_seed(config.seed)
@@ -150,6 +151,8 @@ def fit(
     def result(step: int, solved: bool, cut: bool = False) -> FitResult:
         return FitResult(step, solved, clock() - start, torch.stack(losses).tolist() if losses else [], cut)
 
+    if config.steps == 0:  # a model built to compute its rule: only checked
+        return result(0, reproduces(model, groups, check_perms, cond))
     model.train()
     step_cost = 0.0
     for step in range(1, config.steps + 1):

@@ -1,0 +1,90 @@
+"""Two moves in a row that no one head writes: a one-head action, then a shift of the whole
+output by the second layer (`moved_last`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from arcsolve.latformer import exact_actions
+from arcsolve.latformer.exact_actions import (
+    ExactAction,
+    _then_reading,
+    consistent_sets,
+    moved_last,
+    reading,
+    single_actions,
+)
+from arcsolve.latformer.fit import solve
+from arcsolve.solution import SolveConfig
+from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from tests.grids import shifted_with_fill
+
+
+def task_of(make, shapes, test_shape, rng, colours=5):
+    def pair(shape, cls=TrainPair):
+        x = rng.integers(0, colours, size=shape)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(make(x)))
+
+    return [pair(s) for s in shapes], pair(test_shape, Pair)
+
+
+def test_a_roll_then_a_shift_with_fill_is_a_head_and_a_later_shift_that_fit():
+    rng = np.random.default_rng(3)
+
+    def make(x):  # rolled by (3, 1), then shifted by (-1, 2) with fill: the vacated cells are 0
+        return shifted_with_fill(np.roll(x, (3, 1), (0, 1)), -1, 2)
+
+    train, test = task_of(make, [(4, 5), (7, 4), (5, 8), (6, 6)], (6, 7), rng)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert not single_actions(pairs)  # no one shift writes it
+    found = moved_last(pairs)
+    assert (found[0].actions, found[0].then) == ((ExactAction(0, (3, 1)),), ExactAction(0, (-1, 2), fill=True))
+    for x, y in pairs:  # as the kernels read it: the roll, then the shift of its result
+        assert np.array_equal(np.maximum(_then_reading(found[0].then, reading(found[0].actions[0], x, y.shape)), 0), y)
+    assert any(s.then == found[0].then and s.actions == found[0].actions for s in consistent_sets(pairs))
+    solution = solve(Task(id="roll-then-fill", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert "layer 1: shift -1,+2 with fill" in solution.candidates[0].detail.replace("\n", " ")
+    assert solution.candidates[0].grids[0] == test.output
+
+
+def test_two_fills_that_clear_opposite_edges_are_found():
+    rng = np.random.default_rng(4)
+
+    def make(x):  # up by 3 with fill, then down by 1: the top row and the bottom two are cleared
+        return shifted_with_fill(shifted_with_fill(x, -3, 0), 1, 0)
+
+    train, _ = task_of(make, [(6, 4), (7, 5), (8, 3)], (7, 7), rng)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert not single_actions(pairs)
+    (first, *_) = moved_last(pairs)
+    for x, y in pairs:
+        assert np.array_equal(np.maximum(_then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
+
+
+def test_an_up_scaling_shifted_by_output_cells_is_a_scaled_head_then_a_shift():
+    rng = np.random.default_rng(5)
+
+    def make(x):  # blown up 3×2, then shifted by (2, 1) output cells with fill: no whole input cells
+        return shifted_with_fill(np.kron(x, np.ones((3, 2), dtype=x.dtype)), 2, 1)
+
+    train, _ = task_of(make, [(3, 4), (4, 3), (2, 5)], (4, 4), rng)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    assert not single_actions(pairs)
+    (first, *_) = moved_last(pairs)
+    assert first.actions[0].scale == (3, 2) and first.then == ExactAction(0, (2, 1), fill=True)
+
+
+def test_the_screen_keeps_the_least_moved_heads_when_its_cells_run_out(monkeypatch):
+    rng = np.random.default_rng(3)
+
+    def make(x):
+        return shifted_with_fill(np.roll(x, (3, 1), (0, 1)), -1, 2)
+
+    train, _ = task_of(make, [(4, 5), (7, 4), (5, 8)], (6, 7), rng)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    smallest = min(y.size for _, y in pairs)
+    monkeypatch.setattr(exact_actions, "MOVED_SCREEN_CELLS", 20 * smallest)  # 20 heads: shifts of 0 to 2
+    assert moved_last(pairs) == []  # the roll by (3, 1) is not among them
+    monkeypatch.setattr(exact_actions, "MOVED_SCREEN_CELLS", 1000 * smallest)
+    assert moved_last(pairs)[0].actions == (ExactAction(0, (3, 1)),)
