@@ -387,6 +387,7 @@ def one_head_actions(
     max_shift: int = 4,
     shift_bits: int = 5,
     placed: bool = True,
+    also: Sequence[tuple[int, int]] = (),
 ) -> Iterator[tuple[ExactAction, CellMap]]:
     """The one-head actions the screens try, each with a quick numpy map of the input cell
     every output cell of pair k reads (NOTHING where none; None where the experts cannot act
@@ -398,7 +399,9 @@ def one_head_actions(
     one size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings
     (up by the size ratio or a part of it, the rest tiled, or down by sampling) after every
     dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill, and
-    the up-scalings tiled as mirror images. Without `placed`, no placements."""
+    the up-scalings tiled as mirror images. Without `placed`, no placements. Cyclic shifts of
+    a scaling that read alike on every input lattice, the train pairs' and those of `also`
+    (the test inputs' shapes), are listed once."""
     same = all(x.shape == y.shape for x, y in pairs)
     turned_shape = all(x.shape == y.shape[::-1] for x, y in pairs)
     if same or turned_shape:
@@ -458,7 +461,8 @@ def one_head_actions(
     near = sorted(
         itertools.product(range(-max_shift, max_shift + 1), repeat=2), key=lambda s: (abs(s[0]) + abs(s[1]), s)
     )
-    sides = {d: [x.shape[::-1] if d >= 4 else x.shape for x, _ in pairs] for d in range(8)}  # shifted lattices
+    inputs = [x.shape for x, _ in pairs] + list(also)
+    sides = {d: [shape[::-1] if d >= 4 else shape for shape in inputs] for d in range(8)}  # shifted lattices
     for factor, down in _scalings(pairs):
         met: dict[int, set] = {d: set() for d in range(8)}  # cyclic shifts alike on every pair's lattice are one
         for delta, fill, d in itertools.product(near, (False, True), range(8)):
@@ -475,7 +479,7 @@ def one_head_actions(
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
             repeats = [
-                any(y.shape[axis] > side[axis] * factor[axis] for side, (_, y) in zip(sides[d], pairs, strict=True))
+                any(y.shape[axis] > side[axis] * factor[axis] for side, (_, y) in zip(sides[d], pairs, strict=False))
                 for axis in (0, 1)
             ]
             for mirror in ((True, False), (False, True), (True, True)):
@@ -985,7 +989,8 @@ def moved_last(
     few that pass are checked on every pair (`_composed`)."""
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)
     maps: dict[ExactAction, CellMap] = {}
-    for action, cells in one_head_actions(pairs, shift_bits=shift_bits, placed=False):
+    # shifts alike on the train lattices but not on a test's are two heads: two attempts
+    for action, cells in one_head_actions(pairs, shift_bits=shift_bits, placed=False, also=[x.shape for x, _ in tests]):
         maps.setdefault(action, cells)
     # the least moved first, across kinds; as many as the screen's cells allow
     most_heads = max(1, MOVED_SCREEN_CELLS // pairs[order[0]][1].size)
@@ -1023,10 +1028,16 @@ def moved_last(
             else:
                 del standing[then]
     combos = [(then, heads[h]) for then in thens if then in standing for h in standing[then][0]]
-    read = _Readings(lambda h: [reading(h, x, y.shape, shift_bits) for x, y in pairs])
-    test_read = _Readings(lambda h: [reading(h, x, shape, shift_bits) for x, shape in tests])
+    read = _Readings(lambda h: [_scaled_reading(h, x, y.shape, shift_bits) for x, y in pairs])
+    test_read = _Readings(lambda h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests])
     # a shift with fill may clear most of a small grid (two fills from opposite edges)
-    return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most, blank=0.9)
+    found = _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most, blank=0.9)
+    return [  # the heads read as the kernels read (the screen used quick numpy readings)
+        s
+        for s in found
+        if all(np.array_equal(reading(s.actions[0], x, y.shape, shift_bits), r)
+               for (x, y), r in zip(pairs, read[s.actions[0]], strict=True))
+    ]
 
 
 class _Readings(dict):

@@ -88,3 +88,17 @@ def test_the_screen_keeps_the_least_moved_heads_when_its_cells_run_out(monkeypat
     assert moved_last(pairs) == []  # the roll by (3, 1) is not among them
     monkeypatch.setattr(exact_actions, "MOVED_SCREEN_CELLS", 1000 * smallest)
     assert moved_last(pairs)[0].actions == (ExactAction(0, (3, 1)),)
+
+
+def test_shifts_alike_on_the_train_lattices_but_not_on_the_tests_are_two_starts():
+    rng = np.random.default_rng(6)
+
+    def make(x):  # rolled 2 columns, blown up 2×2, then moved down 1 output row with fill
+        return shifted_with_fill(np.kron(np.roll(x, (0, 2), (0, 1)), np.ones((2, 2), dtype=x.dtype)), 1, 0)
+
+    train, test = task_of(make, [(3, 4), (5, 4), (4, 2)], (4, 3), rng)  # a roll by 2 or by −2, until the test
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    tests = [(test.input.to_numpy(), test.output.to_numpy().shape)]
+    rolls = {s.actions[0].shift for s in moved_last(pairs, tests) if s.actions[0].scale == (2, 2)}
+    assert {(0, 2), (0, -2)} <= rolls
+    assert len({s.actions[0].shift for s in moved_last(pairs) if s.actions[0].scale == (2, 2)} & {(0, 2), (0, -2)}) == 1
