@@ -21,7 +21,9 @@ import torch
 from arcsolve.latformer.model import N_COLOURS, LatFormer
 
 COUNT_WEIGHT = 30.0  # logit per unit of a colour's share of its block (×λ ≥ 5.7, see `set_count_rule`)
-TIE_STEP = 0.001  # logit between colours one place apart in the tie order
+TIE_STEP = 0.001  # logit between colours one place apart in the tie order, at most
+MAX_COUNTED = 100  # cells of a block a count rule reads, at most (its logits stay apart in float32)
+LAMBDA = 5.0  # below the scale λ that the layers give a block's shares (`set_count_rule`)
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ def _colours(colours: tuple[int, ...]) -> str:
 def _keys(counts: np.ndarray, rare) -> np.ndarray:
     """A colour's standing in its block: its count, above every rare colour's unless it is
     rare itself; absent colours below all (cells, 10)."""
-    tier = np.full(N_COLOURS, 64, dtype=np.int64)  # a block holds at most 63 cells here
+    tier = np.full(N_COLOURS, MAX_COUNTED + 1, dtype=np.int64)  # above any count
     tier[list(rare)] = 0
     return np.where(counts > 0, counts + tier[None, :], -1)
 
@@ -116,23 +118,27 @@ def _topological(before: set[tuple[int, int]]) -> tuple[int, ...] | None:
     return tuple(order) if len(order) == N_COLOURS else None
 
 
-def set_count_rule(model: LatFormer, rule: CountRule) -> None:
-    """Write `rule` into a fresh LatFormer whose first layer pools blocks (one head, rounded
-    gates, no skip), so that it computes the rule as built.
+def set_count_rule(model: LatFormer, rule: CountRule, cells: int) -> None:
+    """Write `rule` into a fresh LatFormer whose first layer pools blocks of `cells` cells (one
+    head, rounded gates, no skip), so that it computes the rule as built.
 
     Colours embed as one-hot vectors, so a block's mean under the first layer's uniform
     attention, after the pre-norm, is a·hist − b·1 (a, b > 0, the same for every cell). Every
     later layer at the identity adds its input's normalised copy, which keeps that form with
     a positive scale λ ≥ a ≈ 5.7 and an offset of its own per cell. The classifier reads each
     colour's coordinate less a coordinate no colour uses (the offset), times its weight (a
-    rare colour's far below the share of one cell of any block), plus a small bias that
-    orders ties."""
+    rare colour's half what one cell's share of a plain colour gives), plus a bias that
+    orders ties, smaller than one cell of a rare colour gives."""
     d = model.config.d_model
     if d <= N_COLOURS:
         raise ValueError(f"a count rule needs d_model > {N_COLOURS}, not {d}")
+    if not 1 <= cells <= MAX_COUNTED:
+        raise ValueError(f"a count rule reads blocks of 1 to {MAX_COUNTED} cells, not {cells}")
+    rare_weight = COUNT_WEIGHT / (2 * cells)
+    tie_step = min(TIE_STEP, rare_weight * LAMBDA / cells / (2 * N_COLOURS))
     spare = N_COLOURS  # a coordinate no colour's embedding uses
     weight = torch.full((N_COLOURS,), COUNT_WEIGHT)
-    weight[list(rule.rare)] = COUNT_WEIGHT / 64  # half a plain colour's share of one cell of 32
+    weight[list(rule.rare)] = rare_weight
     rank = torch.empty(N_COLOURS)
     rank[list(rule.order)] = torch.arange(N_COLOURS, dtype=torch.float32)
     with torch.no_grad():
@@ -141,4 +147,4 @@ def set_count_rule(model: LatFormer, rule: CountRule) -> None:
         model.head.weight.zero_()
         model.head.weight[torch.arange(N_COLOURS), torch.arange(N_COLOURS)] = weight
         model.head.weight[:, spare] = -weight
-        model.head.bias.copy_(-TIE_STEP * rank)
+        model.head.bias.copy_(-tie_step * rank)

@@ -25,7 +25,7 @@ from functools import cache
 import numpy as np
 import torch
 
-from arcsolve.latformer.count_rules import CountRule, block_counts, count_rule
+from arcsolve.latformer.count_rules import MAX_COUNTED, CountRule, block_counts, count_rule
 from arcsolve.latformer.experts import (
     MAX_FACTOR,
     SCALE_CHAIN,
@@ -724,7 +724,7 @@ def consistent_sets(
                 continue  # chosen among so many sets that the pairs cannot tell it from chance
             test_keys = [_cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
             found.append(ActionSet(combo, *_support(keys, pair_of, n_pairs, test_keys)))
-    found += counting_sets(pairs, [a for a in usable if a.pool], shift_bits)
+    found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
     found += per_tile_sets(pairs, tests, shift_bits)
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
         single = [a for a in usable if not a.pool]
@@ -749,6 +749,22 @@ def counting_sets(
         if rule is not None and not _longer_than_the_data(len(pools) << 10, rule[1], outputs):
             found.append(ActionSet((action,), 0, 0, counts=rule[0]))
     return found
+
+
+def _counted_pools(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[ExactAction]:
+    """The pooling by the stride that every input is of its output, where its blocks hold more
+    cells than a multiset key can (MAX_POOLED) and no more than a count rule reads
+    (MAX_COUNTED): only a count rule may explain it."""
+    strides = set()
+    for x, y in pairs:
+        (h, w), (H, W) = x.shape, y.shape
+        strides.add((h // H, w // W) if h % H == 0 and w % W == 0 else None)
+    if len(strides) != 1 or None in strides:
+        return []
+    (f_r, f_c) = strides.pop()
+    if MAX_POOLED < f_r * f_c <= MAX_COUNTED and {f_r, f_c} <= set(SCALE_FACTORS) | {1}:
+        return [ExactAction(0, scale=(f_r, f_c), down=True, pool=True)]
+    return []
 
 
 def _distinct(

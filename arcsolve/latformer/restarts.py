@@ -143,7 +143,8 @@ def exact_model(
         if start.then is not None:
             set_action(model.layers[1].experts, start.then)
     if start.counts is not None:
-        set_count_rule(model, start.counts)
+        (f_r, f_c) = start.actions[0].scale
+        set_count_rule(model, start.counts, f_r * f_c)
     return model
 
 

@@ -72,14 +72,16 @@ def test_no_count_rule_where_an_output_colour_is_not_in_its_block_or_ties_go_bot
     assert count_rule(tied, np.array([0, 1])) is None  # 0 before 1, and 1 before 0
 
 
-@pytest.mark.parametrize(("f", "rare"), [((3, 3), ()), ((1, 3), ()), ((2, 2), (0,)), ((4, 4), (0, 3))])
+@pytest.mark.parametrize(
+    ("f", "rare"), [((3, 3), ()), ((1, 3), ()), ((2, 2), (0,)), ((4, 4), (0, 3)), ((5, 5), (1,)), ((9, 9), (2, 4))]
+)
 def test_a_model_built_with_a_count_rule_computes_it_on_any_block(f, rare):
     rng = np.random.default_rng(2)
     pooling = ExactAction(0, scale=f, down=True, pool=True)
     order = tuple(int(c) for c in rng.permutation(10))
     rule = CountRule(rare, order)
     model = exact_model(LatFormer, LatFormerConfig(), ActionSet((pooling,), 0, 0), seed=0)
-    set_count_rule(model, rule)
+    set_count_rule(model, rule, f[0] * f[1])
     model.eval()
     for _ in range(5):
         x = rng.integers(0, 6, size=(f[0] * int(rng.integers(1, 5)), f[1] * int(rng.integers(1, 5))))
@@ -121,3 +123,18 @@ def test_solve_many_checks_a_count_rule_as_solve_does():
     solve_many([(task, config)], got.append, batch=1, side_by_side=False, graphs=False, exact_restarts=3)
     assert got[0].candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
     assert got[0].candidates[0].verified
+
+
+def test_blocks_too_large_for_a_table_key_are_read_by_a_count_rule():
+    rng = np.random.default_rng(7)
+
+    def pair(shape, cls=TrainPair):  # 5×5 blocks: the most frequent colour other than 0
+        x = np.where(rng.random(shape) < 0.6, 0, rng.integers(1, 4, size=shape))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(majority(x, (5, 5), rare=(0,))))
+
+    task = Task(id="big-blocks", train=[pair((10, 15)), pair((15, 10)), pair((10, 10))], test=[pair((15, 15), Pair)])
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    first = consistent_sets(pairs)[0]
+    assert first.actions == (ExactAction(0, scale=(5, 5), down=True, pool=True),) and first.counts.rare == (0,)
+    best = solve(task, SolveConfig(device="cpu", steps=100)).candidates[0]
+    assert best.verified and best.grids[0] == task.test[0].output
