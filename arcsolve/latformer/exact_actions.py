@@ -37,7 +37,7 @@ from arcsolve.latformer.experts import (
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import tile_cells
 from arcsolve.latformer.sizing import common_factor
-from arcsolve.symmetry import ELEMENT_NAMES
+from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
 
 NOTHING = -1  # the reading of an output cell whose source lies outside the input
 GATE_STRENGTH = 4.0  # |logit| of a gate set by an exact action: σ(4) ≈ 0.98
@@ -157,13 +157,41 @@ def _reference_experts(shift_bits: int) -> MaskExperts:
     return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits)
 
 
+def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
+    """Can the four experts write `action` with exact gates (`gate_bits` finds bits)? Every
+    dihedral element; shifts shorter than 2^shift_bits; scale factors of the chain; a
+    down-scaling only with a factor; a mirror wrap only without fill."""
+    if any(action.mirror) and action.fill:
+        return False
+    if any(abs(delta) >= 2**shift_bits for delta in action.shift):
+        return False
+    if action.scale == (1, 1):
+        return not action.down
+    return all(_scale_bits(f) is not None for f in action.scale)
+
+
 @cache
 def source_cells(
     action: ExactAction, in_shape: tuple[int, int], out_shape: tuple[int, int], shift_bits: int = 5
 ) -> np.ndarray | None:
-    """The input cell (row-major index) each output cell attends to under `action`, computed
-    with the model's own mask kernels, NOTHING where it reads none; None when the experts
-    cannot express the action."""
+    """The input cell (row-major index) each output cell attends to under `action`, NOTHING
+    where it reads none; None when the experts cannot express the action. Computed in numpy
+    (`_scaled_cells`), which reads as the model's own mask kernels read
+    (`kernel_source_cells`: tested to agree on random actions and lattices); a pooling, which
+    reads whole blocks, through the kernels."""
+    if action.pool:
+        return kernel_source_cells(action, in_shape, out_shape, shift_bits)
+    if not expressible(action, shift_bits):
+        return None
+    return _scaled_cells(action, in_shape, out_shape, shift_bits)
+
+
+@cache
+def kernel_source_cells(
+    action: ExactAction, in_shape: tuple[int, int], out_shape: tuple[int, int], shift_bits: int = 5
+) -> np.ndarray | None:
+    """`source_cells` as the model's own mask kernels compute it (a mask per action and
+    lattices, so slow): the reference the numpy reading is tested against."""
     experts = _reference_experts(shift_bits)
     bits = gate_bits(experts, action)
     if bits is None:
@@ -177,7 +205,7 @@ def _follow(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """The value at each of `cells` (row-major indices into `values`, flattened), NOTHING
     where the cell is NOTHING: a lattice read through a map of cells, or one map of cells
     through another."""
-    return np.where(cells >= 0, values.reshape(-1)[cells.clip(0)], NOTHING)
+    return np.where(cells >= 0, values.reshape(-1)[np.maximum(cells, 0)], NOTHING)
 
 
 def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray:
@@ -533,10 +561,9 @@ def _placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int 
 
 
 @cache
-def _turned_cells(dihedral: int, shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray | None:
+def _turned_cells(dihedral: int, shape: tuple[int, int]) -> np.ndarray:
     """The input cell each cell of the turned lattice reads under a dihedral element."""
-    turned = shape[::-1] if dihedral >= 4 else shape
-    return source_cells(ExactAction(dihedral), shape, turned, shift_bits)
+    return apply_dihedral(np.arange(shape[0] * shape[1]).reshape(shape), dihedral).reshape(-1)
 
 
 def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tuple[int, int], bool]]:
@@ -565,23 +592,22 @@ def _scaled_cells(
     images (or, with fill, not at all), shift on the lattice before the dihedral element,
     then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
-    element = _turned_cells(action.dihedral, tuple(in_shape), shift_bits)
-    if element is None:
-        return None
+    element = _turned_cells(action.dihedral, tuple(in_shape))
     axes = []
     for n_out, n_in, f, delta, mirror in zip(out_shape, before, action.scale, action.shift, action.mirror, strict=True):
         i = np.arange(n_out)
         at = i * f if action.down else i // f
         if action.fill:
+            inside = at < n_in if action.down else np.ones(n_out, dtype=bool)  # samples past the edge: none
             at = at - delta
-            inside = (at >= 0) & (at < n_in)
+            inside &= (at >= 0) & (at < n_in)
         else:
             if mirror:
                 at = at % (2 * n_in)
                 at = np.where(at < n_in, at, 2 * n_in - 1 - at)
             at = (at % n_in - delta) % n_in
             inside = np.ones(n_out, dtype=bool)
-        axes.append((at.clip(0, n_in - 1), inside))
+        axes.append((np.minimum(np.maximum(at, 0), n_in - 1), inside))
     (rows, on_r), (cols, on_c) = axes
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
@@ -1033,7 +1059,7 @@ def moved_last(
                 continue
             alive, met = alive[valid[alive]], met[valid[alive]]
             screened = first if step == 0 else alive
-            keys = np.where(cells >= 0, block[np.ix_(screened, cells.clip(0))], 0)  # the shift's reading
+            keys = np.where(cells >= 0, block[np.ix_(screened, np.maximum(cells, 0))], 0)  # the shift's reading
             table = np.zeros((len(screened), 11, 10), dtype=bool) if step == 0 else met
             table[np.arange(len(screened))[:, None], keys, colours[None, :]] = True
             keep = (table.sum(2) <= 1).all(1)  # no reading asks for two colours
