@@ -36,6 +36,7 @@ from arcsolve.latformer.experts import (
 )
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import tile_cells
+from arcsolve.latformer.overlay_rules import MAX_OVERLAID, OverlayRule, overlay_rule
 from arcsolve.latformer.sizing import common_factor
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
 
@@ -687,10 +688,13 @@ class ActionSet:
     then: ExactAction | None = None
     window: bool = False  # the last head marks a window of the output (`windowed_sets`)
     counts: CountRule | None = None  # a pooling head's cell rule, when it counts (`counting_sets`)
+    overlay: OverlayRule | None = None  # the heads' cell rule, when it is an overlay (`overlay_sets`)
 
     def rank(self) -> tuple[int, int, int]:
-        """Sort key, simplest first: how many different actions, then the unexplained cells."""
-        return (len(set(self.actions)) + (self.then is not None), self.unseen, self.unsupported)
+        """Sort key, simplest first: how many different actions (those an overlay rule chose,
+        not the symmetries it adds for hidden cells), then the unexplained cells."""
+        actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
+        return (actions + (self.then is not None), self.unseen, self.unsupported)
 
 
 def consistent_sets(
@@ -755,6 +759,7 @@ def consistent_sets(
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
         single = [a for a in usable if not a.pool]
         found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
+    found += overlay_sets(found, pairs, symmetries)
     return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
 
 
@@ -774,6 +779,44 @@ def counting_sets(
         rule = count_rule(block_counts(np.concatenate(blocks)), outputs)
         if rule is not None and not _longer_than_the_data(len(pools) << 10, rule[1], outputs):
             found.append(ActionSet((action,), 0, 0, counts=rule[0]))
+    return found
+
+
+def overlay_sets(
+    sets: Sequence[ActionSet],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    symmetries: Sequence[ExactAction] = (),
+    shift_bits: int = 5,
+) -> list[ActionSet]:
+    """The sets of two or three heads (one action each, no second-layer action, no pooling)
+    whose train outputs an overlay rule gives (`arcsolve.latformer.overlay_rules`): each cell
+    the first head's reading, in some order, that is not a clear colour. It answers every
+    combination of readings, so it leaves no cell unexplained. One per set of actions. Each
+    is then given, last in its order, every output symmetry (`symmetries`) it does not hold
+    and that keeps the rule true on the train pairs, up to MAX_OVERLAID heads: on a test a
+    hidden cell that the first heads read clear is filled from one more mirror image."""
+    outputs, _ = _train_cells(pairs)
+    found, met = [], set()
+    for s in sets:
+        plain = s.tiles == (1, 1) and s.then is None and not s.window and s.counts is None
+        if not plain or len(s.actions) < 2 or any(a.pool for a in s.actions) or s.actions in met:
+            continue
+        met.add(s.actions)
+        read = set_readings(s, pairs)
+        rule = overlay_rule(read, outputs)
+        if rule is None:
+            continue
+        actions = list(s.actions)
+        for extra in symmetries:
+            if len(actions) == MAX_OVERLAID:
+                break
+            if extra in actions:
+                continue
+            more = np.concatenate([reading(extra, x, y.shape, shift_bits).reshape(1, -1) for x, y in pairs], 1)
+            wider = replace(rule, order=(*rule.order, len(actions)))
+            if np.array_equal(wider.apply(np.concatenate([read, more])), outputs):
+                actions, read, rule = [*actions, extra], np.concatenate([read, more]), wider
+        found.append(replace(s, actions=tuple(actions), unsupported=0, unseen=0, overlay=rule))
     return found
 
 
@@ -806,7 +849,7 @@ def _distinct(
     kept, seen = [], set()
     lattices = list(pairs) + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     for s in sets[:most]:
-        signature = (s.tiles, s.counts, set_readings(s, lattices, shift_bits).tobytes())
+        signature = (s.tiles, s.counts, s.overlay, set_readings(s, lattices, shift_bits).tobytes())
         if signature not in seen:
             seen.add(signature)
             kept.append(s)

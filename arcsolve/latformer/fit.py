@@ -147,8 +147,10 @@ def finish_solve(
     candidates = []
     for rank, (grids, f, soft) in enumerate(attempts(plan, fitted)):
         how = "soft gates" if soft else describe(f.model, applied)
-        if not soft and f.restart.start is not None and f.restart.start.counts is not None:
-            how += f"; cell rule: {f.restart.start.counts.words()}"
+        built = f.restart.start and (f.restart.start.counts or f.restart.start.overlay)
+        if not soft and built:  # the weights compute the rule as built, not a table the FFN learned
+            how = how.replace("combined cell by cell by the FFN", "combined cell by cell by the rule")
+            how += f"; cell rule: {built.words()}"
         elif not soft and isinstance(f.model, LatFormer):
             rule = describe_cell_rule(f.model, pairs)
             how += f"; cell rule: {rule}" if rule else ""

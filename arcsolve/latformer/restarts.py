@@ -34,6 +34,7 @@ from arcsolve.latformer.exact_actions import (
 )
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.model import N_COLOURS, LatFormerConfig
+from arcsolve.latformer.overlay_rules import set_overlay_rule
 from arcsolve.latformer.training import Example, FitConfig, FitResult, fit, fixed_colours, restart_model
 
 PLAIN_RESTARTS = 3
@@ -58,8 +59,8 @@ class Restart:
         keep the actions they start at and only the cell rule is learned (the readings
         determine the outputs, `consistent_sets`), a plain one by the paper's recipe."""
         fixed = self.start.fixed if self.start is not None else None
-        if self.start is not None and self.start.counts is not None:
-            steps = 0  # built to compute its count rule: only checked (`set_count_rule`)
+        if self.start is not None and (self.start.counts or self.start.overlay) is not None:
+            steps = 0  # built to compute its cell rule: only checked (`set_count_rule`, `set_overlay_rule`)
         return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact, fixed=fixed)
 
 
@@ -86,8 +87,8 @@ def plan_restarts(
         # its rule treats alike; elsewhere it keeps the default permutations, with the
         # colours its rule tells apart (two it swaps, the colour that cells reading nothing
         # take) left out of them too.
-        if s.counts is not None:
-            return tuple(range(N_COLOURS))  # its rare colours and tie order name colours
+        if (s.counts or s.overlay) is not None:
+            return tuple(range(N_COLOURS))  # its rule names colours (rare ones, a tie order, a clear one)
         told_apart = colours_to_fix(set_readings(s, pairs), outputs, background)
         return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))
 
@@ -119,6 +120,8 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         later_residual=not composed,
         later_experts=later,
         n_layers=max(config.n_layers, 2) if composed else config.n_layers,  # a second layer to act
+        # an overlay rule gives each head ten coordinates of its own, and one more for the offset
+        d_model=max(config.d_model, N_COLOURS * heads + 1) if start.overlay is not None else config.d_model,
     )
 
 
@@ -145,6 +148,8 @@ def exact_model(
     if start.counts is not None:
         (f_r, f_c) = start.actions[0].scale
         set_count_rule(model, start.counts, f_r * f_c)
+    if start.overlay is not None:
+        set_overlay_rule(model, start.overlay)
     return model
 
 
