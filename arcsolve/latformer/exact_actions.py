@@ -36,7 +36,7 @@ from arcsolve.latformer.experts import (
 )
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import tile_cells
-from arcsolve.latformer.overlay_rules import MAX_OVERLAID, OverlayRule, overlay_rule
+from arcsolve.latformer.overlay_rules import MAX_OVERLAID, OverlayRule, overlay_rules
 from arcsolve.latformer.sizing import common_factor
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
 
@@ -791,7 +791,8 @@ def overlay_sets(
     """The sets of two or three heads (one action each, no second-layer action, no pooling)
     whose train outputs an overlay rule gives (`arcsolve.latformer.overlay_rules`): each cell
     the first head's reading, in some order, that is not a clear colour. It answers every
-    combination of readings, so it leaves no cell unexplained. One per set of actions. Each
+    combination of readings, so it leaves no cell unexplained. One per set of actions and
+    order that the train pairs allow. Each
     is then given, last in its order, every output symmetry (`symmetries`) it does not hold
     and that keeps the rule true on the train pairs, up to MAX_OVERLAID heads: on a test a
     hidden cell that the first heads read clear is filled from one more mirror image."""
@@ -802,21 +803,19 @@ def overlay_sets(
         if not plain or len(s.actions) < 2 or any(a.pool for a in s.actions) or s.actions in met:
             continue
         met.add(s.actions)
-        read = set_readings(s, pairs)
-        rule = overlay_rule(read, outputs)
-        if rule is None:
-            continue
-        actions = list(s.actions)
-        for extra in symmetries:
-            if len(actions) == MAX_OVERLAID:
-                break
-            if extra in actions:
-                continue
-            more = np.concatenate([reading(extra, x, y.shape, shift_bits).reshape(1, -1) for x, y in pairs], 1)
-            wider = replace(rule, order=(*rule.order, len(actions)))
-            if np.array_equal(wider.apply(np.concatenate([read, more])), outputs):
-                actions, read, rule = [*actions, extra], np.concatenate([read, more]), wider
-        found.append(replace(s, actions=tuple(actions), unsupported=0, unseen=0, overlay=rule))
+        chosen = set_readings(s, pairs)
+        for rule in overlay_rules(chosen, outputs):
+            actions, read = list(s.actions), chosen
+            for extra in symmetries:
+                if len(actions) == MAX_OVERLAID:
+                    break
+                if extra in actions:
+                    continue
+                more = np.concatenate([reading(extra, x, y.shape, shift_bits).reshape(1, -1) for x, y in pairs], 1)
+                wider = replace(rule, order=(*rule.order, len(actions)))
+                if np.array_equal(wider.apply(np.concatenate([read, more])), outputs):
+                    actions, read, rule = [*actions, extra], np.concatenate([read, more]), wider
+            found.append(replace(s, actions=tuple(actions), unsupported=0, unseen=0, overlay=rule))
     return found
 
 

@@ -48,24 +48,32 @@ class OverlayRule:
         return f"overlay: heads {heads}, colour {self.clear} clear (the first that reads another colour gives it)"
 
 
-def overlay_rule(readings: np.ndarray, outputs: np.ndarray) -> OverlayRule | None:
-    """An overlay rule under which the heads' readings (heads, cells) give every cell its
-    output colour, or None: the first order (of the heads' permutations) and clear colour,
-    from 0 up, that do. Cells that no head reads take one colour, `rest`."""
+def overlay_rules(readings: np.ndarray, outputs: np.ndarray) -> list[OverlayRule]:
+    """The overlay rules under which the heads' readings (heads, cells) give every cell its
+    output colour: for the first clear colour, from 0 up, that has one, every order of the
+    heads that does (the train pairs may not show which image lies over which where two
+    differ, and each order is then an attempt). Cells that no head reads take one colour,
+    `rest`."""
     heads = len(readings)
     if not 2 <= heads <= MAX_OVERLAID:
-        return None
+        return []
     unread = (readings < 0).all(0)
     rests = set(outputs[unread].tolist())
     if len(rests) > 1:
-        return None
+        return []
     rest = rests.pop() if rests else 0
     for clear in range(N_COLOURS):
-        for order in itertools.permutations(range(heads)):
-            rule = OverlayRule(order, clear, rest, heads)
-            if np.array_equal(rule.apply(readings), outputs):
-                return rule
-    return None
+        rules = [OverlayRule(order, clear, rest, heads) for order in itertools.permutations(range(heads))]
+        rules = [rule for rule in rules if np.array_equal(rule.apply(readings), outputs)]
+        if rules:
+            return rules
+    return []
+
+
+def overlay_rule(readings: np.ndarray, outputs: np.ndarray) -> OverlayRule | None:
+    """The first of `overlay_rules`, or None."""
+    rules = overlay_rules(readings, outputs)
+    return rules[0] if rules else None
 
 
 def set_overlay_rule(model: LatFormer, rule: OverlayRule) -> None:

@@ -11,7 +11,7 @@ import torch
 from arcsolve.latformer.exact_actions import ActionSet, ExactAction, consistent_sets, reading
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
-from arcsolve.latformer.overlay_rules import OverlayRule, overlay_rule, set_overlay_rule
+from arcsolve.latformer.overlay_rules import OverlayRule, overlay_rule, overlay_rules, set_overlay_rule
 from arcsolve.latformer.restarts import exact_config, exact_model
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import apply_dihedral
@@ -25,6 +25,15 @@ def test_an_overlay_rule_is_found_with_its_order_and_clear_colour():
     assert (rule.order, rule.clear) == ((0, 1), 5)
     assert np.array_equal(rule.apply(readings), outputs)
     assert overlay_rule(readings, np.array([3, 4, 5, 6, 7])) is None  # 7 is no head's reading
+
+
+def test_orders_the_train_pairs_cannot_tell_apart_are_each_a_rule():
+    readings = np.array([[1, 0, 0, 0], [2, 3, 0, 0], [2, 0, 4, 0]])  # heads 1 and 2 never differ
+    outputs = np.array([1, 3, 4, 0])
+    orders = [rule.order for rule in overlay_rules(readings, outputs)]
+    assert (0, 1, 2) in orders and (0, 2, 1) in orders and all(order[0] == 0 for order in orders)
+    both = np.array([[0], [5], [6]])  # a test cell where they do
+    assert {int(OverlayRule(order, 0).apply(both)[0]) for order in orders} == {5, 6}
 
 
 @pytest.mark.parametrize("heads", [2, 3, 5, 8])
