@@ -788,7 +788,7 @@ def overlay_sets(
     symmetries: Sequence[ExactAction] = (),
     shift_bits: int = 5,
 ) -> list[ActionSet]:
-    """The sets of two or three heads (one action each, no second-layer action, no pooling)
+    """The sets of two to four heads (one action each, no second-layer action, no pooling)
     whose train outputs an overlay rule gives (`arcsolve.latformer.overlay_rules`): each cell
     the first head's reading, in some order, that is not a clear colour. It answers every
     combination of readings, so it leaves no cell unexplained. One per set of actions and

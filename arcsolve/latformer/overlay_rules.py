@@ -1,4 +1,4 @@
-"""Overlay rules: the cell rule of two or three heads where each cell takes the colour of the
+"""Overlay rules: the cell rule of several heads where each cell takes the colour of the
 first head, in a fixed order, that reads a colour other than a clear one (symmetry
 completion: y = x ∪ g·x, hidden cells filled from their mirror images).
 
