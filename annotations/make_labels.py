@@ -12,14 +12,14 @@ import argparse
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from arcsolve.priors.review import propose
+from arcsolve.loaders import load_tasks
 from arcsolve.priors.annotations import (
     Annotations,
     default_annotations_path,
     load_annotations,
     save_annotations,
 )
-from arcsolve.loaders import load_tasks
+from arcsolve.priors.review import propose
 from arcsolve.tasks import Task
 
 SPLITS = ("arc1/training", "arc1/evaluation")
