@@ -507,10 +507,8 @@ def one_head_actions(
         if down:
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
-            repeats = [
-                any(y.shape[axis] > side[axis] * factor[axis] for side, (_, y) in zip(sides[d], pairs, strict=False))
-                for axis in (0, 1)
-            ]
+            trained = list(zip(sides[d][: len(pairs)], pairs, strict=True))  # the train pairs' lattices
+            repeats = [any(y.shape[axis] > s[axis] * factor[axis] for s, (_, y) in trained) for axis in (0, 1)]
             for mirror in ((True, False), (False, True), (True, True)):
                 if all(repeats[axis] for axis in (0, 1) if mirror[axis]):
                     action = ExactAction(d, scale=factor, mirror=mirror)
@@ -690,6 +688,12 @@ class ActionSet:
     counts: CountRule | None = None  # a pooling head's cell rule, when it counts (`counting_sets`)
     overlay: OverlayRule | None = None  # the heads' cell rule, when it is an overlay (`overlay_sets`)
 
+    @property
+    def rule(self) -> CountRule | OverlayRule | None:
+        """The cell rule its model is built to compute (a count or an overlay rule), or None
+        when the FFN learns it."""
+        return self.counts or self.overlay
+
     def rank(self) -> tuple[int, int, int]:
         """Sort key, simplest first: how many different actions (those an overlay rule chose,
         not the symmetries it adds for hidden cells), then the unexplained cells."""
@@ -774,9 +778,8 @@ def counting_sets(
     outputs, _ = _train_cells(pairs)
     found = []
     for action in pools:
-        blocks = [np.stack([reading(b, x, y.shape, shift_bits).reshape(-1) for b in block_cells(action)], 1)
-                  for x, y in pairs]  # (cells, block): each block's colours
-        rule = count_rule(block_counts(np.concatenate(blocks)), outputs)
+        blocks = set_readings(ActionSet((action,), 0, 0), pairs, shift_bits).T  # (cells, block): its colours
+        rule = count_rule(block_counts(blocks), outputs)
         if rule is not None and not _longer_than_the_data(len(pools) << 10, rule[1], outputs):
             found.append(ActionSet((action,), 0, 0, counts=rule[0]))
     return found
@@ -792,12 +795,13 @@ def overlay_sets(
     whose train outputs an overlay rule gives (`arcsolve.latformer.overlay_rules`): each cell
     the first head's reading, in some order, that is not a clear colour. It answers every
     combination of readings, so it leaves no cell unexplained. One per set of actions and
-    order that the train pairs allow. Each
-    is then given, last in its order, every output symmetry (`symmetries`) it does not hold
-    and that keeps the rule true on the train pairs, up to MAX_OVERLAID heads: on a test a
-    hidden cell that the first heads read clear is filled from one more mirror image."""
+    order that the train pairs allow. Each is then given, last in its order, every output
+    symmetry (`symmetries`) it does not hold and that keeps the rule true on the train pairs,
+    up to MAX_OVERLAID heads: on a test a hidden cell that the first heads read clear is
+    filled from one more mirror image."""
     outputs, _ = _train_cells(pairs)
     found, met = [], set()
+    more = {a: set_readings(ActionSet((a,), 0, 0), pairs, shift_bits) for a in symmetries}  # (1, cells) each
     for s in sets:
         plain = s.tiles == (1, 1) and s.then is None and not s.window and s.counts is None
         if not plain or len(s.actions) < 2 or any(a.pool for a in s.actions) or s.actions in met:
@@ -811,10 +815,9 @@ def overlay_sets(
                     break
                 if extra in actions:
                     continue
-                more = np.concatenate([reading(extra, x, y.shape, shift_bits).reshape(1, -1) for x, y in pairs], 1)
                 wider = replace(rule, order=(*rule.order, len(actions)))
-                if np.array_equal(wider.apply(np.concatenate([read, more])), outputs):
-                    actions, read, rule = [*actions, extra], np.concatenate([read, more]), wider
+                if np.array_equal(wider.apply(np.concatenate([read, more[extra]])), outputs):
+                    actions, read, rule = [*actions, extra], np.concatenate([read, more[extra]]), wider
             found.append(replace(s, actions=tuple(actions), unsupported=0, unseen=0, overlay=rule))
     return found
 
@@ -1116,16 +1119,11 @@ def moved_last(
     test_read = _Readings(lambda h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests])
     # a shift with fill may clear most of a small grid (two fills from opposite edges)
     found = _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most, blank=0.9)
-    return [  # the heads read as the kernels read (the screen used quick numpy readings)
-        s
-        for s in found
-        if all(np.array_equal(reading(s.actions[0], x, y.shape, shift_bits), r)
-               for (x, y), r in zip(pairs, read[s.actions[0]], strict=True))
-    ]
+    return [s for s in found if expressible(s.actions[0], shift_bits)]  # the screen's numpy cells do not check
 
 
 class _Readings(dict):
-    """Each head's readings, computed with the kernels when first asked for."""
+    """Each head's readings, computed when first asked for."""
 
     def __init__(self, read: Callable[[ExactAction], list[np.ndarray]]):
         super().__init__()
@@ -1155,7 +1153,6 @@ def placed_then_moved(
     test_read = {h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests] for h in heads}
     thens = output_actions()
     combos = ((t, h) for t in thens for h in heads)
-    # a shift with fill may clear most of a small grid (two fills from opposite edges)
     return _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most)
 
 

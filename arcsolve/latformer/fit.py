@@ -147,8 +147,8 @@ def finish_solve(
     candidates = []
     for rank, (grids, f, soft) in enumerate(attempts(plan, fitted)):
         how = "soft gates" if soft else describe(f.model, applied)
-        built = f.restart.start and (f.restart.start.counts or f.restart.start.overlay)
-        if not soft and built:  # the weights compute the rule as built, not a table the FFN learned
+        built = f.restart.start.rule if f.restart.start is not None else None
+        if not soft and built is not None:  # the weights compute the rule as built, not a table the FFN learned
             how = how.replace("combined cell by cell by the FFN", "combined cell by cell by the rule")
             how += f"; cell rule: {built.words()}"
         elif not soft and isinstance(f.model, LatFormer):

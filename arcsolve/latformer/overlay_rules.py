@@ -4,8 +4,8 @@ completion: y = x ∪ g·x, hidden cells filled from their mirror images).
 
 A table from the heads' readings to a colour (what the FFN learns) only answers
 combinations of readings the train pairs show, and a completed test grid meets new ones at
-almost every hidden cell. An overlay rule answers every combination. `overlay_rule` finds
-one that the train pairs obey; `set_overlay_rule` writes it into a LatFormer's weights, so
+almost every hidden cell. An overlay rule answers every combination. `overlay_rules` finds
+those that the train pairs obey; `set_overlay_rule` writes it into a LatFormer's weights, so
 that the model computes it as built.
 """
 
@@ -68,12 +68,6 @@ def overlay_rules(readings: np.ndarray, outputs: np.ndarray) -> list[OverlayRule
         if rules:
             return rules
     return []
-
-
-def overlay_rule(readings: np.ndarray, outputs: np.ndarray) -> OverlayRule | None:
-    """The first of `overlay_rules`, or None."""
-    rules = overlay_rules(readings, outputs)
-    return rules[0] if rules else None
 
 
 def set_overlay_rule(model: LatFormer, rule: OverlayRule) -> None:

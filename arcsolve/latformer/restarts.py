@@ -59,7 +59,7 @@ class Restart:
         keep the actions they start at and only the cell rule is learned (the readings
         determine the outputs, `consistent_sets`), a plain one by the paper's recipe."""
         fixed = self.start.fixed if self.start is not None else None
-        if self.start is not None and (self.start.counts or self.start.overlay) is not None:
+        if self.start is not None and self.start.rule is not None:
             steps = 0  # built to compute its cell rule: only checked (`set_count_rule`, `set_overlay_rule`)
         return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact, fixed=fixed)
 
@@ -87,7 +87,7 @@ def plan_restarts(
         # its rule treats alike; elsewhere it keeps the default permutations, with the
         # colours its rule tells apart (two it swaps, the colour that cells reading nothing
         # take) left out of them too.
-        if (s.counts or s.overlay) is not None:
+        if s.rule is not None:
             return tuple(range(N_COLOURS))  # its rule names colours (rare ones, a tie order, a clear one)
         told_apart = colours_to_fix(set_readings(s, pairs), outputs, background)
         return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))

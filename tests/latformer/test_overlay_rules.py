@@ -11,7 +11,7 @@ import torch
 from arcsolve.latformer.exact_actions import ActionSet, ExactAction, consistent_sets, reading
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
-from arcsolve.latformer.overlay_rules import OverlayRule, overlay_rule, overlay_rules, set_overlay_rule
+from arcsolve.latformer.overlay_rules import OverlayRule, overlay_rules, set_overlay_rule
 from arcsolve.latformer.restarts import exact_config, exact_model
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import apply_dihedral
@@ -21,10 +21,10 @@ from arcsolve.tasks import Grid, Pair, Task, TrainPair
 def test_an_overlay_rule_is_found_with_its_order_and_clear_colour():
     readings = np.array([[3, 5, 5, -1, 2], [1, 4, 5, 6, 5]])  # head 0 over head 1, 5 clear
     outputs = np.array([3, 4, 5, 6, 2])
-    rule = overlay_rule(readings, outputs)
+    (rule,) = overlay_rules(readings, outputs)
     assert (rule.order, rule.clear) == ((0, 1), 5)
     assert np.array_equal(rule.apply(readings), outputs)
-    assert overlay_rule(readings, np.array([3, 4, 5, 6, 7])) is None  # 7 is no head's reading
+    assert overlay_rules(readings, np.array([3, 4, 5, 6, 7])) == []  # 7 is no head's reading
 
 
 def test_orders_the_train_pairs_cannot_tell_apart_are_each_a_rule():
