@@ -1,12 +1,13 @@
-"""The hybrid solver: DSL search first, then LatFormer, ranked by verification on the train pairs.
+"""The hybrid solver: DSL search and LatFormer, ranked by verification on the train pairs.
 
 Every candidate's solver has checked it against the train pairs (`Candidate.verified`). The
-hybrid keeps verified candidates first, alternating between the two solvers so that both
-attempts are used when both found something (the best DSL program, then the LatFormer whose
-discretised gates reproduce the train pairs, then the rest); unverified guesses come last,
-only to fill attempts that would otherwise be a copy of the input, and a blank guess (every
-cell 0) after every other. Where the DSL already has two distinct verified answers for every
-test input, LatFormer is not fitted.
+hybrid keeps verified candidates first: an answer that both solvers verified (two different
+models agreeing), then the two solvers alternating, so that both attempts are used when both
+found something (the best DSL program, then the LatFormer whose discretised gates reproduce
+the train pairs, then the rest); unverified guesses come last, only to fill attempts that
+would otherwise be a copy of the input, and a blank guess (every cell 0) after every other.
+LatFormer is fitted on every task, also where the DSL has two verified answers of its own:
+those disagree, and LatFormer's verified answer takes the second attempt.
 
 `combine` is the ranking alone, so that `arcsolve eval --model dsl --model latformer --model
 hybrid` can build the hybrid from its parts' recorded candidates instead of solving each
@@ -19,7 +20,7 @@ import math
 import time
 from itertools import chain, zip_longest
 
-from arcsolve.solution import N_ATTEMPTS, Candidate, Solution, SolveConfig, get_solver
+from arcsolve.solution import Candidate, Solution, SolveConfig, get_solver
 from arcsolve.tasks import Task
 
 # The solvers the hybrid is made of; `arcsolve eval` reuses their results when it runs them too.
@@ -32,29 +33,26 @@ def _interleave(*groups: list[Candidate]) -> list[Candidate]:
     return [c for c in chain.from_iterable(zip_longest(*groups)) if c is not None]
 
 
-def needs_neural(dsl: Solution, n_tests: int) -> bool:
-    """Whether LatFormer could still add a verified attempt: the DSL's verified candidates give
-    fewer than two distinct grids for some test input."""
-    verified = Solution(dsl.task_id, [c for c in dsl.candidates if c.verified])
-    return any(len(verified.distinct_grids(i)) < N_ATTEMPTS for i in range(n_tests))
+def _verified(part: Solution) -> list[Candidate]:
+    return sorted((c for c in part.candidates if c.verified), key=lambda c: -c.score)
 
 
 def _blank(candidate: Candidate) -> bool:
     return all(not any(any(row) for row in grid.cells) for grid in candidate.grids)
 
 
-def combine(dsl: Solution, neural: Solution | None, n_tests: int = 1) -> Solution:
-    """The hybrid's ranking of its parts' candidates: verified ones first, the two solvers
-    alternating, best score first within each; unverified guesses last, the DSL's first (a
-    program exact on every train pair whose test size breaks their pattern), then LatFormer's,
-    blank guesses after all others. `neural` is ignored, and may be None, when the DSL alone
-    fills both attempts of every test input."""
-    if neural is None or not needs_neural(dsl, n_tests):
+def combine(dsl: Solution, neural: Solution | None) -> Solution:
+    """The hybrid's ranking of its parts' candidates: verified ones first, those both solvers
+    verified before the others, the two solvers alternating, best score first within each;
+    unverified guesses last, the DSL's first (a program exact on every train pair whose test
+    size breaks their pattern), then LatFormer's, blank guesses after all others. `neural`
+    may be None (no LatFormer answer): the DSL's ranking then stands alone."""
+    if neural is None:
         return Solution(dsl.task_id, list(dsl.candidates), dsl.seconds)
-    verified = _interleave(
-        sorted((c for c in dsl.candidates if c.verified), key=lambda c: -c.score),
-        sorted((c for c in neural.candidates if c.verified), key=lambda c: -c.score),
-    )
+    by_dsl, by_neural = _verified(dsl), _verified(neural)
+    agreed = {c.grids for c in by_dsl} & {c.grids for c in by_neural}
+    alternating = _interleave(by_dsl, by_neural)
+    verified = [c for c in alternating if c.grids in agreed] + [c for c in alternating if c.grids not in agreed]
     guesses = [c for c in dsl.candidates + neural.candidates if not c.verified]
     rest = [c for c in guesses if not _blank(c)] + [c for c in guesses if _blank(c)]
     return Solution(dsl.task_id, verified + rest, dsl.seconds + neural.seconds)
@@ -73,7 +71,7 @@ def budgeted(model: str, config: SolveConfig, seconds: float) -> SolveConfig:
 def solve(task: Task, config: SolveConfig) -> Solution:
     start = time.perf_counter()
     dsl = get_solver(PARTS[0])(task, config)
-    neural = get_solver(PARTS[1])(task, config) if needs_neural(dsl, len(task.test)) else None
-    solution = combine(dsl, neural, len(task.test))
+    neural = get_solver(PARTS[1])(task, config)
+    solution = combine(dsl, neural)
     solution.seconds = time.perf_counter() - start
     return solution

@@ -22,7 +22,7 @@ from arcsolve.evaluation.runner import run_all
 from arcsolve.evaluation.scoring import truths
 from arcsolve.evaluation.selection import task_config
 from arcsolve.files import check_output_folder, exclusive
-from arcsolve.hybrid import PARTS, combine, needs_neural
+from arcsolve.hybrid import PARTS, combine
 from arcsolve.solution import Solution, SolveConfig, answer_settings, get_solver
 from arcsolve.tasks import Task
 
@@ -198,9 +198,7 @@ def _hybrid_from_parts(model: str, reports: dict[str, EvalReport]) -> FromParts 
         dsl = dsl_results[task.id].solution()
         if dsl is None:
             return None
-        if not needs_neural(dsl, len(task.test)):
-            return combine(dsl, None, len(task.test))
         neural = neural_results[task.id].solution()
-        return None if neural is None else combine(dsl, neural, len(task.test))
+        return None if neural is None else combine(dsl, neural)
 
     return build

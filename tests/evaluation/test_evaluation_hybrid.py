@@ -1,5 +1,6 @@
 """Attempts and the hybrid: the first two distinct candidates for every model, the hybrid's
-ranking (LatFormer skipped where the DSL fills both attempts, blank guesses last) and its share
+ranking (answers both parts verified first, then the parts alternating, blank guesses last)
+and its share
 of an export's total budget."""
 
 from __future__ import annotations
@@ -73,13 +74,27 @@ def parts(monkeypatch):
     return Parts
 
 
-def test_latformer_is_not_fitted_where_the_dsl_fills_both_attempts(parts):
+def test_latformer_s_verified_answer_takes_attempt_2_from_the_dsl_s_second_one(parts):
+    """Two verified DSL answers disagree; LatFormer is fitted all the same and its verified
+    answer comes second, before the DSL's other one."""
     task = make_task("000000a1", rotated=False)
     parts.dsl = [cand(1, "dsl", True), cand(2, "dsl", True), cand(3, "dsl")]
     parts.neural = [cand(7, "latformer", True)]
     answer = hybrid.solve(task, SolveConfig())
-    assert [name for name, _ in parts.seen] == ["dsl"]
+    assert [name for name, _ in parts.seen] == ["dsl", "neural"]
+    assert answer.attempts(1, lambda i: task.test[0].input) == [[full(1), full(7)]]
+    parts.neural = [cand(7, "latformer")]  # a guess does not displace a verified answer
+    answer = hybrid.solve(task, SolveConfig())
     assert answer.attempts(1, lambda i: task.test[0].input) == [[full(1), full(2)]]
+
+
+def test_an_answer_both_parts_verified_comes_first(parts):
+    task = make_task("000000a1", rotated=False)
+    parts.dsl = [cand(1, "dsl", True, score=0.9), cand(2, "dsl", True, score=0.5)]
+    parts.neural = [cand(7, "latformer", True, score=0.9), cand(2, "latformer", True, score=0.4)]
+    answer = hybrid.solve(task, SolveConfig())
+    assert answer.attempts(1, lambda i: task.test[0].input) == [[full(2), full(1)]]
+    assert answer.sources(1) == [["dsl", "dsl"]]
 
 
 def test_latformer_is_fitted_where_the_dsl_s_verified_answers_are_one_grid(parts):
@@ -111,13 +126,16 @@ def test_a_wall_share_is_split_between_the_search_and_the_fit():
     assert hybrid.budgeted("dsl", config, 60.0).time_budget == 60.0
 
 
-def test_an_export_s_total_budget_bounds_both_parts_and_skipped_fits_go_to_later_tasks(parts, monkeypatch, tmp_path):
+def test_an_export_s_total_budget_bounds_both_parts_and_time_left_goes_to_later_tasks(parts, monkeypatch, tmp_path):
     clock = {"now": 0.0}
 
     def spend(name):
         def solve(task, config):
             parts.seen.append((name, config))
-            clock["now"] += config.time_budget if name == "dsl" else config.fit_seconds
+            if name == "dsl":
+                clock["now"] += config.time_budget
+            else:  # the fit on a1 stops early, after 5 s of its share
+                clock["now"] += 5.0 if task.id == "000000a1" else config.fit_seconds
             return Solution(task.id, list(getattr(parts, name)(task)), 0.0)
 
         return solve
@@ -129,18 +147,19 @@ def test_an_export_s_total_budget_bounds_both_parts_and_skipped_fits_go_to_later
     tasks = [make_task(f"000000a{i}", rotated=False) for i in (1, 2, 3)]
     out = tmp_path / "sub.json"
     summary = export_submission(tasks, "hybrid", SolveConfig(), out, ExportOptions(total_seconds=100))
-    # 90 s to share (a tenth kept back): a1 gets 30, the DSL fills both attempts in 15 and the
-    # fit is skipped; a2 then gets (90 - 15) / 2 = 37.5 and a3 the 37.5 left
+    # 90 s to share (a tenth kept back): a1 gets 30, 15 for the search and 15 for the fit, which
+    # takes 5; a2 then gets (90 - 20) / 2 = 35 and a3 the 35 left
     assert [(name, c.time_budget if name == "dsl" else c.fit_seconds) for name, c in parts.seen] == [
         ("dsl", 15.0),
-        ("dsl", 18.75),
-        ("neural", 18.75),
-        ("dsl", 18.75),
-        ("neural", 18.75),
+        ("neural", 15.0),
+        ("dsl", 17.5),
+        ("neural", 17.5),
+        ("dsl", 17.5),
+        ("neural", 17.5),
     ]
     assert clock["now"] == pytest.approx(90.0) and summary.unreached == []
     records = [orjson.loads(line) for line in partial_path(out).read_bytes().splitlines()[1:]]
-    assert [r["time_budget"] for r in records] == pytest.approx([30.0, 37.5, 37.5])
+    assert [r["time_budget"] for r in records] == pytest.approx([30.0, 35.0, 35.0])
     header = orjson.loads(partial_path(out).read_bytes().splitlines()[0])["header"]
     assert header["config"]["time_budget"] == header["config"]["fit_seconds"] == "shared"
     assert not math.isinf(min(c.fit_seconds for name, c in parts.seen if name == "neural"))
