@@ -1164,15 +1164,17 @@ def sampled_then_scaled(
 ) -> list[ActionSet]:
     """Two scalings in a row: the first layer samples one cell of every f-block (after a
     rotation by 0 or 180 or a flip), the second up-scales the result by g, so output cell i
-    reads input cell f·(i // g) + offset (every second cell, then each blown up 4×). Per axis
-    (f, g) with output·f = input·g on every pair; some axis samples and some up-scales."""
+    reads input cell f·(i // g) + offset (every second cell, then each blown up 4×), wrapping
+    cyclically, so the sampled grid may be tiled before it is scaled. Per axis (f, g) with
+    output·f = input·g·t on every pair, t the same whole number of tiles on all of them; some
+    axis samples and some up-scales."""
     options = []
     for axis in (0, 1):
         axis_options = [
             (f, g)
             for f in (1, 2, 3)
             for g in sorted(set(SCALE_FACTORS) | {1})
-            if all(y.shape[axis] * f == x.shape[axis] * g for x, y in pairs)
+            if _tiles_of(f, g, [(x.shape[axis], y.shape[axis]) for x, y in pairs]) is not None
         ]
         options.append(axis_options)
     combos = []
@@ -1188,6 +1190,13 @@ def sampled_then_scaled(
     read = {h: [_scaled_reading(h, x, y.shape, shift_bits) for x, y in pairs] for h in heads}
     test_read = {h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests] for h in heads}
     return _composed(pairs, tests, combos, read, test_read, len(combos), shift_bits, most)
+
+
+def _tiles_of(f: int, g: int, sides: Sequence[tuple[int, int]]) -> int | None:
+    """The whole number of tiles t with out·f = in·g·t on every (in, out) side of one axis,
+    the same on all of them, or None."""
+    tiles = {(out * f) // (side * g) if (out * f) % (side * g) == 0 else 0 for side, out in sides}
+    return tiles.pop() if len(tiles) == 1 and min(tiles) > 0 else None
 
 
 def _composed(

@@ -113,12 +113,13 @@ def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str]
     return None
 
 
-def _axis_fraction(sides: list[tuple[int, int]], most: int = 6) -> tuple[int, int] | None:
-    """The fraction p/q (both at most `most`, the smallest q first) with out·q = in·p on every
-    (in, out) pair of one axis: up-scalings and down-scalings of different amounts per axis,
-    or composed (every second cell, then tripled: 3/2)."""
+def _axis_fraction(sides: list[tuple[int, int]], most: int = 6, most_up: int = 10) -> tuple[int, int] | None:
+    """The fraction p/q (p at most `most_up`, q at most `most`, the smallest q first) with
+    out·q = in·p on every (in, out) pair of one axis: up-scalings and down-scalings of
+    different amounts per axis, or composed (every second cell, then tripled: 3/2; tiled
+    three times, then tripled: 9)."""
     for q in range(1, most + 1):
-        for p in range(1, most + 1):
+        for p in range(1, most_up + 1):
             if math.gcd(p, q) == 1 and all(o * q == i * p for i, o in sides):
                 return p, q
     return None

@@ -235,6 +235,8 @@ def test_size_rules():
     assert infer_size_rule([((4, 6), (6, 9)), ((8, 4), (12, 6))])((6, 6)) == (9, 9)
     rule = infer_size_rule([((2, 4), (6, 2)), ((3, 6), (9, 3))])
     assert rule.name == "rows ×3/1, columns ×1/2" and rule((4, 8)) == (12, 4)
+    rule = infer_size_rule([((3, 6), (27, 9)), ((2, 2), (18, 3)), ((3, 8), (27, 12))])  # tiled 9×; sampled, tiled 3×
+    assert rule.name == "rows ×9/1, columns ×3/2" and rule((2, 6)) == (18, 9)
     # a fixed side, or the input's side (or a multiple of it) plus a constant: a padding
     rule = infer_size_rule([((4, 4), (6, 9)), ((5, 7), (7, 9))])
     assert rule.name == "rows n+2, columns fixed 9" and rule((3, 2)) == (5, 9)

@@ -370,6 +370,24 @@ def test_a_sampling_then_an_up_scaling_is_two_layers_that_fit():
     assert solution.candidates[0].grids[0] == test.output
 
 
+def test_a_sampling_tiled_then_up_scaled_is_two_layers():
+    """Every second row, the result tiled twice, then each row tripled: the second layer's
+    up-scaling reads a sampled grid that wraps (a tiling) on the output lattice."""
+    from arcsolve.latformer.exact_actions import sampled_then_scaled
+
+    rng = np.random.default_rng(10)
+    xs = [rng.integers(0, 6, size=s) for s in [(4, 3), (6, 4), (4, 5)]]
+    pairs = [(x, np.repeat(np.tile(x[::2, :], (2, 3)), 3, axis=0)) for x in xs]
+    found = sampled_then_scaled(pairs)
+    assert found, "no sampling then up-scaling reads the tiled rows"
+    first = found[0]
+    assert first.then == ExactAction(0, scale=(3, 1))
+    assert first.actions[0].down and first.actions[0].scale == (2, 1)
+    for x, y in pairs:
+        head = reading(first.actions[0], x, y.shape)
+        assert np.array_equal(head[np.arange(y.shape[0]) // 3], y)
+
+
 def test_a_sampling_in_one_direction_and_a_tiling_in_the_other_is_one_head():
     rng = np.random.default_rng(9)
     xs = [rng.integers(0, 6, size=s) for s in [(4, 3), (6, 4), (4, 5)]]
