@@ -30,6 +30,8 @@ from arcsolve.latformer.experts import (
     MAX_FACTOR,
     SCALE_CHAIN,
     SCALE_FACTORS,
+    STRIDE_CHAIN,
+    STRIDES,
     MaskExperts,
     chain_factor,
     chain_product,
@@ -53,7 +55,9 @@ class ExactAction:
     down-scaling picks another cell of each block and one of an up-scaling moves a window),
     wrapping cyclically (or, per output axis with `mirror`, as mirror images: tiles that
     alternate with their reflections) or, with `fill`, reading nothing past the edge; then
-    the dihedral element `dihedral`."""
+    the dihedral element `dihedral`. An up-scaling may be followed per axis by a `stride`
+    s: output cell i reads input cell ⌊i·s/f⌋ (scaled by 3, then every second cell: each
+    pair of cells as three; or, by 1, a sampling of one axis while the other grows)."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -62,6 +66,7 @@ class ExactAction:
     down: bool = False
     pool: bool = False  # with `down`: each block read whole (a pooling), not its first cell
     mirror: tuple[bool, bool] = (False, False)  # per output axis: wrap as mirror images
+    stride: tuple[int, int] = (1, 1)  # per axis, after an up-scaling: every s-th cell of it
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -69,6 +74,8 @@ class ExactAction:
             how = "down-scale" if self.down else "up-scale"
             by = (" by pooling" if self.pool else " by sampling") if self.down else ""
             parts.append(f"{how} {self.scale[0]}x{self.scale[1]}{by}")
+        if self.stride != (1, 1):
+            parts.append(f"down-scale {self.stride[0]}x{self.stride[1]} by sampling")
         if any(self.mirror):
             axes = [name for name, on in zip(("rows", "columns"), self.mirror, strict=True) if on]
             parts.append(f"mirror-wrap {' and '.join(axes)}")
@@ -91,7 +98,7 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
     """0/1 per gate of `experts` giving exactly `action`, or None when its experts (those
     switched on) cannot express it."""
     bits = torch.zeros(len(experts.gate_bias))
-    live = {name for name in experts.enabled if bool(experts.gate_on[experts.gate_slice(name)].all())}
+    live = {name for name in experts.enabled if bool(experts.gate_on[experts.gate_slice(name)][0])}
     if action.dihedral:
         found = False
         rot = experts.gate_slice("rotate") if "rotate" in live else None
@@ -139,6 +146,15 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
         bits[where.start + 2 * k + 1] = float(action.down and not action.pool)  # by sampling
     elif action.down:
         return None
+    if action.stride != (1, 1):
+        if "scale" not in live or action.down or not set(action.stride) <= set(STRIDES):
+            return None
+        where, n = experts.stride_slice(), len(STRIDE_CHAIN)
+        if not bool(experts.gate_on[where].all()):
+            return None  # the strides are off in this model
+        for axis, stride in enumerate(action.stride):
+            start = where.start + axis * n
+            bits[start : start + n] = torch.tensor([float(stride % f == 0) for f in STRIDE_CHAIN], dtype=bits.dtype)
     return bits
 
 
@@ -155,7 +171,7 @@ def set_action(experts: MaskExperts, action: ExactAction, strength: float = GATE
 
 @cache
 def _reference_experts(shift_bits: int) -> MaskExperts:
-    return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits)
+    return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True)
 
 
 def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
@@ -165,6 +181,8 @@ def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
     if any(action.mirror) and action.fill:
         return False
     if any(abs(delta) >= 2**shift_bits for delta in action.shift):
+        return False
+    if action.stride != (1, 1) and (action.down or not set(action.stride) <= set(STRIDES)):
         return False
     if action.scale == (1, 1):
         return not action.down
@@ -428,7 +446,9 @@ def one_head_actions(
     one size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings
     (up by the size ratio or a part of it, the rest tiled, or down by sampling) after every
     dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill, and
-    the up-scalings tiled as mirror images. Without `placed`, no placements. Cyclic shifts of
+    the up-scalings tiled as mirror images; where the output's size is not the input's,
+    up-scalings followed by a stride (`_strided_scalings`), shifted by up to
+    MAX_STRIDE_SHIFT input cells. Without `placed`, no placements. Cyclic shifts of
     a scaling that read alike on every input lattice, the train pairs' and those of `also`
     (the test inputs' shapes), are listed once."""
     same = all(x.shape == y.shape for x, y in pairs)
@@ -485,16 +505,20 @@ def one_head_actions(
                     return ((np.arange(H)[:, None] // f + r) * w + np.arange(W)[None, :] // f + c).reshape(-1)
 
                 yield ExactAction(0, (-r, -c), (f, f)), zoomed
-    # scalings (up by the size ratio or a part of it, the rest tiled; down by sampling), each
-    # after any dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill
+    # scalings (up by the size ratio or a part of it, the rest tiled; down by sampling; up,
+    # then a stride), each after any dihedral element and a shift of up to `max_shift` input
+    # cells (MAX_STRIDE_SHIFT with a stride), cyclic or with fill
     near = sorted(
         itertools.product(range(-max_shift, max_shift + 1), repeat=2), key=lambda s: (abs(s[0]) + abs(s[1]), s)
     )
     inputs = [x.shape for x, _ in pairs] + list(also)
     sides = {d: [shape[::-1] if d >= 4 else shape for shape in inputs] for d in range(8)}  # shifted lattices
-    for factor, down in _scalings(pairs):
+    scalings = [(factor, down, (1, 1), range(8)) for factor, down in _scalings(pairs)] + _strided_scalings(pairs)
+    for factor, down, stride, elements in scalings:
         met: dict[int, set] = {d: set() for d in range(8)}  # cyclic shifts alike on every pair's lattice are one
-        for delta, fill, d in itertools.product(near, (False, True), range(8)):
+        for delta, fill, d in itertools.product(near, (False, True), elements):
+            if stride != (1, 1) and max(abs(delta[0]), abs(delta[1])) > MAX_STRIDE_SHIFT:
+                continue
             if fill and (delta == (0, 0) or all(abs(delta[0]) >= h or abs(delta[1]) >= w for h, w in sides[d])):
                 continue  # no shift, or one that pushes every input out of its lattice
             if not fill:
@@ -502,9 +526,9 @@ def one_head_actions(
                 if alike in met[d]:
                     continue
                 met[d].add(alike)
-            action = ExactAction(d, delta, factor, fill, down)
+            action = ExactAction(d, delta, factor, fill, down, stride=stride)
             yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
-        if down:
+        if down or stride != (1, 1):
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
             trained = list(zip(sides[d][: len(pairs)], pairs, strict=True))  # the train pairs' lattices
@@ -583,6 +607,39 @@ def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tupl
     return found
 
 
+MAX_STRIDE_TILES = 2  # a strided up-scaling may wrap (tile) at most this many times
+MAX_STRIDE_SHIFT = 2  # and is shifted by at most this many input cells a side
+
+
+def _strided_scalings(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+) -> list[tuple[tuple[int, int], bool, tuple[int, int], range]]:
+    """(factor, down, stride, dihedral elements) for up-scalings followed by a stride on some
+    axis (output cell i reads ⌊i·s/f⌋): per output axis, f and s (coprime, s in STRIDES) with
+    out·s = in·f·t on every pair, t the same whole number of tiles (at most MAX_STRIDE_TILES),
+    for the input read straight (elements 0–3) or turned (4–7). None where every output has
+    its input's size or its transpose: a stride there only tiles a sampled grid."""
+    if all(y.shape in (x.shape, x.shape[::-1]) for x, y in pairs):
+        return []
+    found = []
+    scales = sorted(set(SCALE_FACTORS) | {1})
+    for turned in (False, True):
+        per_axis = []
+        for axis in (0, 1):
+            sides = [(x.shape[axis ^ turned], y.shape[axis]) for x, y in pairs]
+            per_axis.append([
+                (f, s)
+                for s in STRIDES
+                for f in scales
+                if math.gcd(f, s) == 1 and (tiles := _tiles_of(s, f, sides)) is not None and tiles <= MAX_STRIDE_TILES
+            ])
+        elements = range(4, 8) if turned else range(4)
+        for (f_r, s_r), (f_c, s_c) in itertools.product(*per_axis):
+            if (s_r, s_c) != (1, 1):
+                found.append(((f_r, f_c), False, (s_r, s_c), elements))
+    return found
+
+
 def _scaled_cells(
     action: ExactAction, in_shape: tuple[int, int], out_shape: tuple[int, int], shift_bits: int
 ) -> np.ndarray | None:
@@ -593,9 +650,10 @@ def _scaled_cells(
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape))
     axes = []
-    for n_out, n_in, f, delta, mirror in zip(out_shape, before, action.scale, action.shift, action.mirror, strict=True):
+    axes_of = zip(out_shape, before, action.scale, action.shift, action.mirror, action.stride, strict=True)
+    for n_out, n_in, f, delta, mirror, stride in axes_of:
         i = np.arange(n_out)
-        at = i * f if action.down else i // f
+        at = i * f if action.down else i * stride // f
         if action.fill:
             inside = at < n_in if action.down else np.ones(n_out, dtype=bool)  # samples past the edge: none
             at = at - delta

@@ -51,6 +51,12 @@ def chain_factor(bits) -> int:
 
 SCALE_FACTORS = tuple(sorted({chain_factor(bits) for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))}))
 
+# per axis, a stride after up-scaling: output cell i reads input cell ⌊i·s/f⌋, so an
+# up-scaling by f then sampled every s-th cell (3 then 2: each pair of cells as three) or,
+# with f = 1, a sampling of one axis while the other is up-scaled; the chain's products
+STRIDE_CHAIN = (2, 3)
+STRIDES = (1, 2, 3, 6)
+
 
 @cache
 def _dihedral_index(device: torch.device) -> torch.Tensor:
@@ -103,6 +109,12 @@ def _scale_combinations(device: torch.device, dtype: torch.dtype) -> tuple[torch
     return bits.to(device), to_factor.to(device, dtype)
 
 
+def stride_distribution(gates: torch.Tensor) -> torch.Tensor:
+    """Weights over STRIDES from the two stride gates (×2, ×3)."""
+    two, three = gates.unbind(-1)
+    return torch.stack([(1 - two) * (1 - three), two * (1 - three), (1 - two) * three, two * three])
+
+
 def scale_distribution(gates: torch.Tensor) -> torch.Tensor:
     """Weights over SCALE_FACTORS from the chained up-scaling gates."""
     bits, to_factor = _scale_combinations(gates.device, gates.dtype)
@@ -153,6 +165,8 @@ class Actions:
     fill_cols: torch.Tensor | None = None  # source is outside reads nothing (translate expert)
     sample: torch.Tensor | None = None  # () probability that down-scaling reads the first cell of
     # each block (a stride) rather than the whole block (scale expert)
+    stride_rows: torch.Tensor | None = None  # (len(STRIDES),) the stride after up-scaling, per
+    stride_cols: torch.Tensor | None = None  # axis (scale expert)
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -170,6 +184,8 @@ class Actions:
             self.fill_rows,
             self.fill_cols,
             self.sample,
+            self.stride_rows,
+            self.stride_cols,
         )
 
 
@@ -181,8 +197,14 @@ class MaskExperts(nn.Module):
 
     # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns;
     # translate: per axis, a shift's bits and its sign, then per axis whether it fills;
-    # scale: per axis the chain's bits, then down-scaling, then sampling (a stride) when down
-    GATES = {"rotate": 2, "reflect": 5, "translate": 2 * 6 + 2, "scale": 2 * len(SCALE_CHAIN) + 2}
+    # scale: per axis the chain's bits, then down-scaling, then sampling (a stride) when down,
+    # then per axis the stride chain's bits (a stride after up-scaling)
+    GATES = {
+        "rotate": 2,
+        "reflect": 5,
+        "translate": 2 * 6 + 2,
+        "scale": 2 * len(SCALE_CHAIN) + 2 + 2 * len(STRIDE_CHAIN),
+    }
 
     def __init__(
         self,
@@ -190,9 +212,11 @@ class MaskExperts(nn.Module):
         cond_dim: int = 0,
         shift_bits: int = 5,
         init_logits: dict[str, float] | None = None,
+        strides: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
+        self.strides = strides  # the scale expert's strides after up-scaling on (else they read 0)
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 2}
         n = sum(self.GATES[e] for e in self.enabled)
@@ -208,14 +232,24 @@ class MaskExperts(nn.Module):
             nn.init.zeros_(self.gate_ffn.bias)
         # 1 for the gates of experts a task may use, 0 for those its priors rule out (`allow`)
         self.register_buffer("gate_on", torch.ones(n))
+        self.allow(self.enabled)
 
     def allow(self, experts: tuple[str, ...]) -> None:
         """Switch off every expert not in `experts`: its gates read 0, exactly the identity
         action, so the layer computes what a layer built with only `experts` computes, and
         its gate logits get no gradient. Models with different priors then share one
-        architecture (and a batch, `arcsolve.latformer.batched`)."""
+        architecture (and a batch, `arcsolve.latformer.batched`). Without `strides`, the
+        scale expert's stride gates stay off: only an exact start that uses one turns them
+        on, so a plain fit searches the actions it always has."""
         for name in self.enabled:
             self.gate_on[self.gate_slice(name)] = float(name in experts)
+        if "scale" in self.enabled and not self.strides:
+            self.gate_on[self.stride_slice()] = 0.0
+
+    def stride_slice(self) -> slice:
+        """Where the scale expert's stride gates sit in the gate vector (its last ones)."""
+        where = self.gate_slice("scale")
+        return slice(where.stop - 2 * len(STRIDE_CHAIN), where.stop)
 
     def gate_slice(self, name: str) -> slice:
         """Where expert `name`'s gates sit in the gate vector."""
@@ -266,10 +300,17 @@ class MaskExperts(nn.Module):
             k = len(SCALE_CHAIN)
             srows, scols, down = scale_distribution(s[:k]), scale_distribution(s[k : 2 * k]), s[2 * k]
             sample = s[2 * k + 1]
+            stride_rows = stride_cols = None  # strides off: every up-scaling reads ⌊i/f⌋
+            if self.strides:
+                n = len(STRIDE_CHAIN)
+                strides = s[2 * k + 2 :]
+                stride_rows, stride_cols = stride_distribution(strides[:n]), stride_distribution(strides[n:])
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
-            down, sample = zero, None
-        return Actions(dihedral, rows, cols, srows, scols, down, mirror[0], mirror[1], fill[0], fill[1], sample)
+            down, sample, stride_rows, stride_cols = zero, None, None, None
+        return Actions(
+            dihedral, rows, cols, srows, scols, down, *mirror, *fill, sample, stride_rows, stride_cols
+        )
 
 
 def _identity(size: int, like: torch.Tensor, at: int = 0) -> torch.Tensor:

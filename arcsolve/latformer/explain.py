@@ -10,7 +10,7 @@ import numpy as np
 import torch
 
 from arcsolve.latformer.exact_actions import NOTHING
-from arcsolve.latformer.experts import SCALE_FACTORS, MaskExperts
+from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
 from arcsolve.latformer.model import LatFormer, tile_cells, tiled_mask
 from arcsolve.latformer.sizing import Shape
@@ -70,6 +70,10 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         if down and acts.sample is not None:  # the first cell of each block, or the block whole
             how = " by sampling" if bool(acts.sample > 0.5) else " by pooling"
         words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}{how}")
+    if acts.stride_rows is not None and not down:
+        stride = (STRIDES[int(acts.stride_rows.argmax())], STRIDES[int(acts.stride_cols.argmax())])
+        if stride != (1, 1):
+            words.append(f"down-scale {stride[0]}x{stride[1]} by sampling")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
     transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
     mirrored = []

@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 import torch
 
-from arcsolve.latformer.experts import SCALE_FACTORS, Actions
+from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, Actions
 
 WRAPS = ("cyclic", "mirror", "none")  # how coordinates past the input's edge are read
 
@@ -39,15 +39,17 @@ class AxisBases(NamedTuple):
     """Frozen 1-D kernels for one output axis reading one input axis, zero-padded to a
     canvas (n_out ≤ N_out output cells, n_in ≤ N_in input cells; no padding outside a batch)."""
 
-    up: torch.Tensor  # (3, F, N_out, N_in): up-scaling by each factor, wrapped as each of WRAPS
+    up: torch.Tensor  # (S, 3, F, N_out, N_in): up-scaling by each factor, then each stride of
+    # STRIDES (cell i reads ⌊i·s/f⌋; stride 1 first, a contiguous block), wrapped as each of WRAPS
     down: torch.Tensor  # (3, F, N_out, N_in): down-scaling likewise, each block read whole
     shift: torch.Tensor  # (2, 2·span+1, N_in, N_in): shifts on the n_in real cells, [0] cyclic, [1] filling
     reverse: torch.Tensor  # (N_in, N_in): reverses the n_in real cells (a flip)
-    # up-scaling by each factor then shifting, unwrapped (a placement or a shift with fill):
-    # output cell i reads input cell i // f − δ, so its weight is the shift distribution at
-    # index span + i // f − j (`placed_index`, long), where that lies in the input (`placed_on`)
-    placed_index: torch.Tensor  # (F, N_out, N_in)
-    placed_on: torch.Tensor  # (F, N_out, N_in)
+    # up-scaling by each factor and stride then shifting, unwrapped (a placement or a shift
+    # with fill): output cell i reads input cell ⌊i·s/f⌋ − δ, so its weight is the shift
+    # distribution at index span + ⌊i·s/f⌋ − j (`placed_index`, long), where that lies in the
+    # input (`placed_on`)
+    placed_index: torch.Tensor  # (S, F, N_out, N_in)
+    placed_on: torch.Tensor  # (S, F, N_out, N_in)
     sample: torch.Tensor  # (3, F, N_out, N_in): down-scaling by a stride, the first cell of each block
 
 class MaskBases(NamedTuple):
@@ -68,13 +70,14 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
     beyond the real cells when a canvas (N_out, N_in) pads them."""
     N_out, N_in = canvas or (n_out, n_in)
     i, j = torch.arange(n_out), torch.arange(n_in)
-    up = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
+    up = torch.zeros(len(STRIDES), len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     down = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     sample = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     for m, wrap in enumerate(WRAPS):
         for k, f in enumerate(SCALE_FACTORS):
-            source, inside = _wrap(i // f, n_in, wrap)
-            up[m, k, i, source] = inside.float()
+            for t, stride in enumerate(STRIDES):
+                source, inside = _wrap(i * stride // f, n_in, wrap)
+                up[t, m, k, i, source] = inside.float()
             source, inside = _wrap(i * f, n_in, wrap)
             sample[m, k, i, source] = inside.float()
             for offset in range(f):
@@ -87,12 +90,13 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
         shift[1, k, j, source] = inside.float()
     reverse = torch.zeros(N_in, N_in)
     reverse[j, n_in - 1 - j] = 1.0
-    placed_index = torch.zeros(len(SCALE_FACTORS), N_out, N_in, dtype=torch.long)
-    placed_on = torch.zeros(len(SCALE_FACTORS), N_out, N_in)
-    for k, f in enumerate(SCALE_FACTORS):
-        index = span + (i // f)[:, None] - j[None, :]  # (n_out, n_in)
-        placed_index[k, :n_out, :n_in] = index.clamp(0, 2 * span)
-        placed_on[k, :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
+    placed_index = torch.zeros(len(STRIDES), len(SCALE_FACTORS), N_out, N_in, dtype=torch.long)
+    placed_on = torch.zeros(len(STRIDES), len(SCALE_FACTORS), N_out, N_in)
+    for t, stride in enumerate(STRIDES):
+        for k, f in enumerate(SCALE_FACTORS):
+            index = span + (i * stride // f)[:, None] - j[None, :]  # (n_out, n_in)
+            placed_index[t, k, :n_out, :n_in] = index.clamp(0, 2 * span)
+            placed_on[t, k, :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
     return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample)
 
 
@@ -123,23 +127,31 @@ def axis_matrix(
     fill: torch.Tensor | None,
     bases: AxisBases,
     sample: torch.Tensor | None = None,
+    stride: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The per-axis factor of the mask, (N_out × N_in): scale (down-scaling reads each block
-    whole or, with probability `sample`, its first cell) and wrap (cyclic or mirrored; with
-    probability `fill` not at all), then shift on the input lattice (so a shift of a
-    smaller output is a crop at an offset, and of a sampled one another cell of each block),
-    cyclically or, with probability `fill`, filling."""
+    """The per-axis factor of the mask, (N_out × N_in): scale (up-scaling by a factor, then a
+    `stride` over STRIDES; down-scaling reads each block whole or, with probability `sample`,
+    its first cell) and wrap (cyclic or mirrored; with probability `fill` not at all), then
+    shift on the input lattice (so a shift of a smaller output is a crop at an offset, and of
+    a sampled one another cell of each block), cyclically or, with probability `fill`, filling."""
     # as a difference, which is exactly zero where sampling and pooling agree (factor 1), so
     # that the sampling gate gets no gradient there, not even from rounding
     shrink = bases.down if sample is None else bases.down + sample * (bases.sample - bases.down)
-    up, dn = (scale * (1 - down)) @ bases.up.flatten(2), (scale * down) @ shrink.flatten(2)
+    if stride is None:  # strides off: every up-scaling reads ⌊i/f⌋ (stride 1, the first)
+        grown, ups = scale * (1 - down), bases.up[0]
+        placed_index, placed_on = bases.placed_index[0], bases.placed_on[0]
+    else:  # (S·F,) the up-scalings by each factor and stride
+        grown = (stride[:, None] * (scale * (1 - down))[None, :]).reshape(-1)
+        ups = bases.up.transpose(0, 1).flatten(1, 2)  # (3, S·F, N_out, N_in)
+        placed_index, placed_on = bases.placed_index.flatten(0, 1), bases.placed_on.flatten(0, 1)
+    up, dn = grown @ ups.flatten(2), (scale * down) @ shrink.flatten(2)
     scaling = up + dn  # (3, N_out·N_in): cyclic, mirrored, unwrapped
     wrapped = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * scaling[1]
-    n_out, n_in = bases.up.shape[2:]
+    n_out, n_in = bases.up.shape[3:]
     if fill is None:
         return wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
     cyclic = wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
-    placed = torch.einsum("f,fij->ij", scale * (1 - down), shift[bases.placed_index] * bases.placed_on)
+    placed = torch.einsum("g,gij->ij", grown, shift[placed_index] * placed_on)
     shrunk = ((scale * down) @ shrink[2].flatten(1)).view(n_out, n_in)
     filled = placed + shrunk @ (shift @ bases.shift[1].flatten(1)).view(n_in, n_in)
     return (1 - fill) * cyclic + fill * filled
@@ -163,6 +175,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.fill_rows,
             row_bases,
             actions.sample,
+            actions.stride_rows,
         )
         a_c = axis_matrix(
             actions.shift_cols,
@@ -172,6 +185,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.fill_cols,
             col_bases,
             actions.sample,
+            actions.stride_cols,
         )
         return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
 

@@ -49,6 +49,9 @@ class LatFormerConfig:
     # later layers add their input back (a residual); off, a later layer's output is what its
     # mask reads, so a shift there moves the first layer's result instead of adding to it
     later_residual: bool = True
+    # the scale expert's strides after up-scaling (output cell i reads ⌊i·s/f⌋); off, they read
+    # 0, and only exact starts whose actions use one switch them on
+    strides: bool = False
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -162,9 +165,9 @@ class LatFormerLayer(nn.Module):
         self.tiles_shape = config.tiles if first else (1, 1)
         self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
-        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates)  # head 0 (tile 0)
+        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, config.strides)  # head 0
         self.more_experts = nn.ModuleList(
-            MaskExperts(experts, config.cond_dim, config.shift_bits, gates)
+            MaskExperts(experts, config.cond_dim, config.shift_bits, gates, config.strides)
             for _ in range((extra + 1) * self.tiles - 1)
         )
         self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))

@@ -9,7 +9,15 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from arcsolve.latformer.exact_actions import ExactAction, consistent_sets, reading, single_actions
+from arcsolve.latformer.exact_actions import (
+    ExactAction,
+    consistent_sets,
+    gate_bits,
+    reading,
+    set_action,
+    single_actions,
+)
+from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.restarts import Restart, fit_is_done
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
 from tests.grids import shifted_with_fill
@@ -386,6 +394,39 @@ def test_a_sampling_tiled_then_up_scaled_is_two_layers():
     for x, y in pairs:
         head = reading(first.actions[0], x, y.shape)
         assert np.array_equal(head[np.arange(y.shape[0]) // 3], y)
+
+
+def test_an_up_scaling_then_a_sampling_is_one_head_with_a_stride():
+    """Columns tripled, then every second one (each pair of columns as three), rows as they
+    are: output cell j reads input cell ⌊2j/3⌋, one head with a stride; fitted, it answers."""
+    from arcsolve.latformer.experts import MaskExperts
+    from arcsolve.latformer.explain import describe_head
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(11)
+
+    def pair(h, w, cls=TrainPair):
+        x = rng.integers(0, 6, size=(h, w))
+        y = np.repeat(x, 3, axis=1)[:, ::2]
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    train = [pair(3, 4), pair(4, 6), pair(2, 2)]
+    test = pair(5, 4, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    action = ExactAction(0, scale=(1, 3), stride=(1, 2))
+    assert action in single_actions(pairs)
+    for x, y in pairs:
+        assert np.array_equal(reading(action, x, y.shape), y)
+    plain, strided = MaskExperts(EXPERTS, 0, 5), MaskExperts(EXPERTS, 0, 5, strides=True)
+    assert gate_bits(plain, action) is None  # a plain model's strides stay off
+    assert set_action(strided, action)
+    assert describe_head(strided, [((3, 4), (3, 6))]) == "up-scale 1x3, then down-scale 1x2 by sampling"
+    solution = solve(Task(id="up-then-sample", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert "down-scale 1x2 by sampling" in solution.candidates[0].detail.replace("\n", " ")
+    assert solution.candidates[0].grids[0] == test.output
 
 
 def test_a_sampling_in_one_direction_and_a_tiling_in_the_other_is_one_head():

@@ -17,7 +17,9 @@ def random_action(rng: np.random.Generator) -> ExactAction:
     scale = tuple(int(rng.choice(factors)) if rng.random() < 0.5 else 1 for _ in range(2))
     mirror = tuple(bool(rng.random() < 0.15) for _ in range(2))
     fill, down = bool(rng.random() < 0.4), bool(rng.random() < 0.3)
-    return ExactAction(int(rng.integers(8)), shift, scale, fill, down, False, mirror)
+    # strides after an up-scaling (4: one the stride chain does not hold; with down, none is)
+    stride = tuple(int(rng.choice([2, 3, 4, 6])) if rng.random() < 0.3 else 1 for _ in range(2))
+    return ExactAction(int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride)
 
 
 @pytest.mark.parametrize("seed", range(4))
