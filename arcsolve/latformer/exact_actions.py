@@ -1225,13 +1225,15 @@ def sampled_then_scaled(
     reads input cell f·(i // g) + offset (every second cell, then each blown up 4×), wrapping
     cyclically, so the sampled grid may be tiled before it is scaled. Per axis (f, g) with
     output·f = input·g·t on every pair, t the same whole number of tiles on all of them; some
-    axis samples and some up-scales."""
+    axis samples and some up-scales. Where an axis is up-scaled, then sampled, then scaled
+    again, the first layer's head takes a stride instead (`_strided_then_scaled`)."""
+    scales = sorted(set(SCALE_FACTORS) | {1})
     options = []
     for axis in (0, 1):
         axis_options = [
             (f, g)
-            for f in (1, 2, 3)
-            for g in sorted(set(SCALE_FACTORS) | {1})
+            for f in (1, 2, 3, 4)
+            for g in scales
             if _tiles_of(f, g, [(x.shape[axis], y.shape[axis]) for x, y in pairs]) is not None
         ]
         options.append(axis_options)
@@ -1242,12 +1244,44 @@ def sampled_then_scaled(
         then = ExactAction(0, scale=(g_r, g_c))
         for d, r, c in itertools.product(range(4), range(f_r), range(f_c)):  # the elements that keep the axes
             combos.append((then, ExactAction(d, (-r, -c), (f_r, f_c), down=True)))
+    combos += _strided_then_scaled(pairs)
     if not combos:
         return []
     heads = dict.fromkeys(h for _, h in combos)
     read = {h: [_scaled_reading(h, x, y.shape, shift_bits) for x, y in pairs] for h in heads}
     test_read = {h: [_scaled_reading(h, x, shape, shift_bits) for x, shape in tests] for h in heads}
     return _composed(pairs, tests, combos, read, test_read, len(combos), shift_bits, most)
+
+
+def _strided_then_scaled(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[ExactAction, ExactAction]]:
+    """(then, head) for a head that up-scales by p and strides by s per axis, then the second
+    layer's up-scaling by g: output cell i reads input cell ⌊⌊i/g⌋·s/p⌋, with
+    output·s = input·p·g·t on every pair (t whole, the same on all, at most
+    MAX_STRIDE_TILES). Only where some axis is up-scaled, then sampled (p, s > 1), which the
+    samplings of `sampled_then_scaled` do not write, and some axis is up-scaled again."""
+    scales = sorted(set(SCALE_FACTORS) | {1})
+    options = []
+    for axis in (0, 1):
+        sides = [(x.shape[axis], y.shape[axis]) for x, y in pairs]
+        options.append([
+            (p, s, g)
+            for s in STRIDES
+            for p in scales
+            for g in scales
+            if math.gcd(p, s) == 1
+            and (tiles := _tiles_of(s, p * g, sides)) is not None
+            and tiles <= MAX_STRIDE_TILES
+        ])
+    combos = []
+    for (p_r, s_r, g_r), (p_c, s_c, g_c) in itertools.product(*options):
+        if not any(p > 1 and s > 1 for p, s in ((p_r, s_r), (p_c, s_c))) or (g_r, g_c) == (1, 1):
+            continue
+        then = ExactAction(0, scale=(g_r, g_c))
+        # an axis sampled without scaling picks one cell of each block; an up-scaled one is not moved
+        rows, cols = (range(s) if p == 1 else range(1) for p, s in ((p_r, s_r), (p_c, s_c)))
+        for d, r, c in itertools.product(range(4), rows, cols):
+            combos.append((then, ExactAction(d, (-r, -c), (p_r, p_c), stride=(s_r, s_c))))
+    return combos
 
 
 def _tiles_of(f: int, g: int, sides: Sequence[tuple[int, int]]) -> int | None:

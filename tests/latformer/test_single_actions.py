@@ -429,6 +429,23 @@ def test_an_up_scaling_then_a_sampling_is_one_head_with_a_stride():
     assert solution.candidates[0].grids[0] == test.output
 
 
+def test_rows_sampled_then_scaled_and_columns_scaled_then_sampled_are_two_layers():
+    """Every second row, each then tripled; columns tripled, then every second one: the head
+    samples the rows and strides the up-scaled columns, the second layer triples the rows."""
+    from arcsolve.latformer.exact_actions import _then_reading, sampled_then_scaled
+
+    rng = np.random.default_rng(12)
+    xs = [rng.integers(0, 6, size=s) for s in [(4, 4), (6, 2), (4, 6)]]
+    pairs = [(x, np.repeat(np.repeat(x[::2], 3, axis=0), 3, axis=1)[:, ::2]) for x in xs]
+    found = sampled_then_scaled(pairs)
+    assert found, "no head with a stride then an up-scaling reads the pairs"
+    first = found[0]
+    assert first.then == ExactAction(0, scale=(3, 1))
+    assert first.actions[0].scale == (1, 3) and first.actions[0].stride == (2, 2)
+    for x, y in pairs:
+        assert np.array_equal(_then_reading(first.then, reading(first.actions[0], x, y.shape)), y)
+
+
 def test_a_sampling_in_one_direction_and_a_tiling_in_the_other_is_one_head():
     rng = np.random.default_rng(9)
     xs = [rng.integers(0, 6, size=s) for s in [(4, 3), (6, 4), (4, 5)]]
