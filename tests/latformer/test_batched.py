@@ -290,3 +290,29 @@ def test_unit_buckets_hold_their_units_waste_at_most_a_third_and_keep_a_capture_
     assert sorted(set(sizes))[:7] == [8, 12, 16, 24, 32, 48, 64]
     assert unit_bucket(40, 64) == 64  # still more than half full: the captured graph stays
     assert unit_bucket(32, 64) == 32 and unit_bucket(65, 64) == 96
+
+
+def test_a_strided_exact_start_follows_in_a_batch_the_trajectory_fit_gives_it_alone():
+    """Columns tripled, then every second one, on pairs of other sizes: the batch pads them
+    to one canvas, and its kernels' strides read as the model's own do."""
+    from arcsolve.latformer.exact_actions import ActionSet, ExactAction
+    from arcsolve.latformer.restarts import exact_model
+
+    draws = torch.Generator().manual_seed(3)
+    xs = [torch.randint(0, 5, size, generator=draws) for size in [(3, 4), (2, 6), (4, 2)]]
+    examples = [(x, x.repeat_interleave(3, dim=1)[:, ::2].contiguous()) for x in xs]
+    start = ActionSet((ExactAction(0, scale=(1, 3), stride=(1, 2)),), 0, 0)
+
+    def model():
+        return exact_model(lambda c: LatFormer(c).to(torch.float64), LatFormerConfig(), start, 0)
+
+    config = FitConfig(steps=4, seed=1, check_every=100)  # soft gates: the strides' mixtures train too
+    expected = fit(model(), examples, config)
+    results: dict = {}
+    fit_many([FitJob("strided", model(), examples, config)], collect(results), capacity=2)
+    got = results["strided"][1]
+    assert got.steps == expected.steps == 4
+    assert got.losses[:2] == pytest.approx(expected.losses[:2], rel=1e-9)
+    assert got.losses == pytest.approx(expected.losses, rel=1e-2)
+    rounded = fit(model(), examples, FitConfig(steps=60, seed=1, rounded_gates=True))
+    assert rounded.solved_train  # the start's own action, kept rounded, reproduces the pairs
