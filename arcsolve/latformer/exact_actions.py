@@ -974,50 +974,60 @@ def windowed_sets(
     """Outputs that are one head's action of the input inside a window of a larger canvas,
     the rest one colour: a grid tiled, mirrored, scaled or shifted, then padded or set on a
     canvas. The window is K_r·h × K_c·w input-sized (or turned) cells at one offset (top, left)
-    on every pair (with margins that vary by pair only for K ≤ `MAX_LOOSE_WINDOW`), and its
-    content is any one-head action (`single_actions`) of the outputs cut to it. As a model:
-    the first layer's heads are the content's action on the whole output lattice and a window
-    head (the input up-scaled by K with fill: it reads something exactly inside a K_r·h × K_c·w
-    window at the lattice's start), and the second layer shifts that by (top, left) with fill.
-    At most `most` sets, the tightest window first."""
+    on every pair (with margins that vary by pair only for K ≤ `MAX_LOOSE_WINDOW`), K whole or
+    a fraction p/q (q of 2 or 3, with fixed margins: a grid scaled by 3/2, then padded), and
+    its content is any one-head action (`single_actions`) of the outputs cut to it. As a
+    model: the first layer's heads are the content's action on the whole output lattice and a
+    window head (the input up-scaled by p with fill, strided by q: it reads something exactly
+    inside a K_r·h × K_c·w window at the lattice's start), and the second layer shifts that by
+    (top, left) with fill. At most `most` sets, the tightest window first."""
     outs = [y.shape for _, y in pairs]
     # a margin colour: one that every output holds; the window then holds each output's other cells
     colours = sorted(set.intersection(*(set(np.unique(y).tolist()) for _, y in pairs)))
     windows = []
+    # fractional windows only where the outputs' sizes differ from the inputs' (on a task of
+    # one size, a window of part of the input with fixed margins is a crop's business)
+    fractions = (1,) if all(x.shape == y.shape for x, y in pairs) else (1, 2, 3)
     for turned in (False, True):
         sides = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
         per_axis = []
         for axis in (0, 1):
-            options = []  # (K, the least room, any room) with out ≥ K·side on every pair
-            for k in range(1, MAX_FACTOR + 1):
-                rooms = {o[axis] - k * s[axis] for s, o in zip(sides, outs, strict=True)}
+            options = []  # ((p, q), the least room, any room) with out ≥ side·p/q on every pair
+            for q, k in itertools.product(fractions, range(1, MAX_FACTOR + 1)):
+                if math.gcd(k, q) > 1 or any(s[axis] * k % q for s in sides):
+                    continue  # the window's side is no whole number of cells
+                rooms = {o[axis] - s[axis] * k // q for s, o in zip(sides, outs, strict=True)}
                 if min(rooms) < 0 or (k > 1 and _scale_bits(k) is None):
                     continue  # past some output's edge, or no scaling of the experts
-                if len(rooms) == 1 or k <= MAX_LOOSE_WINDOW:
-                    options.append((k, min(rooms), max(rooms) > 0))
+                if len(rooms) == 1 or (q == 1 and k <= MAX_LOOSE_WINDOW):
+                    options.append(((k, q), min(rooms), max(rooms) > 0))
             per_axis.append(options)
         for margin in colours:
             boxes = [_box(y != margin) for _, y in pairs]
             for (k_r, c_r, room_r), (k_c, c_c, room_c) in itertools.product(*per_axis):
                 if not (room_r or room_c):
                     continue  # no margin: the content's own action
-                tops = _offsets(boxes, [s[0] * k_r for s in sides], c_r, 0)
-                lefts = _offsets(boxes, [s[1] * k_c for s in sides], c_c, 1)
+                tops = _offsets(boxes, [_window_side(s[0], k_r) for s in sides], c_r, 0)
+                lefts = _offsets(boxes, [_window_side(s[1], k_c) for s in sides], c_c, 1)
                 windows += [(turned, (k_r, k_c), (top, left), margin) for top in tops for left in lefts]
     windows = list({w[:3]: w for w in reversed(windows)}.values())  # one margin colour a window: the first
-    windows.sort(key=lambda w: (w[1][0] * w[1][1], w[2][0] + w[2][1], w[2]))
+    windows.sort(key=lambda w: (w[1][0][0] * w[1][1][0] / (w[1][0][1] * w[1][1][1]), w[2][0] + w[2][1], w[2]))
     outputs, pair_of = _train_cells(pairs)
     test_lattices = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     found: list[ActionSet] = []
     ranked = []  # the windows, with how tight they are
     for turned, (k_r, k_c), (top, left), margin in windows[:MAX_SCREENED_WINDOWS]:
         sizes = [x.shape[::-1] if turned else x.shape for x, _ in pairs]
-        cut = [y[top : top + k_r * h, left : left + k_c * w] for (_, y), (h, w) in zip(pairs, sizes, strict=True)]
+        cut = [
+            y[top : top + _window_side(h, k_r), left : left + _window_side(w, k_c)]
+            for (_, y), (h, w) in zip(pairs, sizes, strict=True)
+        ]
         ranked.append((-_tight_edges(cut, margin), turned, (k_r, k_c), (top, left), cut))
     ranked.sort(key=lambda w: w[0])  # stable: the least moved first among equally tight windows
     choices = len(ranked) * 8  # windows, and contents (`single_actions`, at most 8) in each
     for _, turned, (k_r, k_c), (top, left), cut in ranked[:MAX_WINDOWS]:
-        window = ExactAction(4 if turned else 0, scale=(k_r, k_c), fill=True)
+        (p_r, q_r), (p_c, q_c) = k_r, k_c
+        window = ExactAction(4 if turned else 0, scale=(p_r, p_c), fill=True, stride=(q_r, q_c))
         then = ExactAction(0, (top, left), fill=True)
         inner = [(x, c) for (x, _), c in zip(pairs, cut, strict=True)]
         for content in single_actions(inner, shift_bits=shift_bits, placed=False):  # not padded again
@@ -1068,6 +1078,11 @@ def _offsets(boxes: Sequence[tuple[int, int, int, int] | None], sides: Sequence[
     return range(low, high + 1)
 
 
+def _window_side(side: int, fraction: tuple[int, int]) -> int:
+    """A window's side: `side` input cells scaled by the fraction (p, q), p/q."""
+    return side * fraction[0] // fraction[1]
+
+
 def _window_keys(
     start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5
 ) -> np.ndarray | None:
@@ -1078,8 +1093,9 @@ def _window_keys(
     keys = []
     for x, y in pairs:
         inside = reading(window, x, y.shape, shift_bits) != NOTHING
-        (k_r, k_c), (h, w) = window.scale, (x.shape[::-1] if window.dihedral >= 4 else x.shape)
-        if start.then.shift[0] + k_r * h > y.shape[0] or start.then.shift[1] + k_c * w > y.shape[1]:
+        (h, w) = x.shape[::-1] if window.dihedral >= 4 else x.shape
+        rows, cols = (side * k // q for side, k, q in zip((h, w), window.scale, window.stride, strict=True))
+        if start.then.shift[0] + rows > y.shape[0] or start.then.shift[1] + cols > y.shape[1]:
             return None
         first = np.where(inside, reading(content, x, y.shape, shift_bits), NOTHING)
         keys.append(_then_reading(start.then, first, shift_bits).reshape(-1) + 1)

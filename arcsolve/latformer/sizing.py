@@ -91,7 +91,8 @@ def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str]
     """One axis's side from the input's, the first that every (in, out) pair of the axis
     obeys: a fraction (`_axis_fraction`), one fixed side, the input's plus a constant (a
     padding, or a crop of fixed margins), or a multiple or a fraction 1/q of it plus a
-    constant (tiled or sampled, then padded)."""
+    constant (tiled or sampled, then padded), or a fraction p/q of it (q of 2 or 3) plus a
+    constant."""
     fraction = _axis_fraction(sides)
     if fraction is not None:
         p, q = fraction
@@ -110,6 +111,14 @@ def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str]
         if len(offsets) == 1 and all(i % q == 0 for i, _ in sides):
             c = offsets.pop()
             return (lambda n, q=q, c=c: n // q + c), f"n/{q}{c:+d}"
+    for q in (2, 3):  # scaled by a fraction (tripled, then every second cell), then padded
+        for p in range(1, 7):
+            if math.gcd(p, q) > 1 or any(i * p % q for i, _ in sides):
+                continue
+            offsets = {o - i * p // q for i, o in sides}
+            if len(offsets) == 1:
+                c = offsets.pop()
+                return (lambda n, p=p, q=q, c=c: n * p // q + c), f"{p}n/{q}{c:+d}"
     return None
 
 

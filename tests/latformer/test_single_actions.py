@@ -613,6 +613,27 @@ def test_a_rolled_grid_set_on_a_fixed_canvas_is_a_window_whose_margins_vary():
     assert np.array_equal(np.maximum(_window_keys(found, [(test, expected)]) - 1, 0), expected.reshape(-1))
 
 
+def test_a_grid_scaled_by_three_halves_then_padded_is_a_fractional_window():
+    """Columns tripled, then every second one (3/2 of the input's width), then two columns of
+    0 on the left: the window is 1 × 3/2 input-sized cells, its head strided."""
+    from arcsolve.latformer.exact_actions import _window_keys, windowed_sets
+    from arcsolve.latformer.sizing import infer_size_rule
+
+    def pair(x):
+        y = np.repeat(x, 3, axis=1)[:, ::2]
+        return x, np.pad(y, ((0, 0), (2, 0)))
+
+    pairs = [pair(x) for x in grids([(3, 4), (4, 2), (2, 6)])]
+    rule = infer_size_rule([(x.shape, y.shape) for x, y in pairs])
+    assert rule.name == "rows ×1/1, columns 3n/2+2" and rule((5, 8)) == (5, 14)
+    test = RNG.integers(1, 6, size=(5, 8))
+    (found,) = windowed_sets(pairs, [(test, (5, 14))])
+    assert found.actions[1].stride == (1, 2) and found.actions[1].scale == (1, 3)  # the window head
+    assert found.then == ExactAction(0, (0, 2), fill=True)
+    expected = pair(test)[1]
+    assert np.array_equal(np.maximum(_window_keys(found, [(test, expected)]) - 1, 0), expected.reshape(-1))
+
+
 def test_windows_are_placed_by_the_outputs_boxes_so_that_tiny_inputs_on_big_canvases_stay_cheap():
     from arcsolve.latformer.exact_actions import _box, _offsets
 
