@@ -617,8 +617,8 @@ def _strided_scalings(
     """(factor, down, stride, dihedral elements) for up-scalings followed by a stride on some
     axis (output cell i reads ⌊i·s/f⌋): per output axis, f and s (coprime, s in STRIDES) with
     out·s = in·f·t on every pair, t the same whole number of tiles (at most MAX_STRIDE_TILES),
-    for the input read straight (elements 0–3) or turned (4–7). None where every output has
-    its input's size or its transpose: a stride there only tiles a sampled grid."""
+    for the input read straight (elements 0–3) or turned (4–7). None at all where every
+    output has its input's size or its transpose: a stride there only tiles a sampled grid."""
     if all(y.shape in (x.shape, x.shape[::-1]) for x, y in pairs):
         return []
     found = []

@@ -13,7 +13,9 @@ The action, read from an output cell back to the input cell it attends to:
     output (H×W) --scale up/down by f--> --wrap into (h'×w')--> --translate δ (cyclic)-->
     --dihedral element d (rotations / reflections)--> input (h×w)
 Wrapping cyclically into the input lattice makes an output larger than its input a tiling
-and a smaller one a crop at an offset, so crops and tiles come out of the same experts.
+and a smaller one a crop at an offset, so crops and tiles come out of the same experts. An
+up-scaling by f may be followed per axis by a stride s (cell i reads ⌊i·s/f⌋: a rational
+scaling), whose gates only exact starts switch on (`MaskExperts.strides`).
 
 Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
 LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent
