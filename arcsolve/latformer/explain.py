@@ -24,9 +24,12 @@ def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool) -> bool:
     return last >= n_in
 
 
-def describe_actions(model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = ()) -> str:
+def describe_actions(
+    model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = (), combined_by: str = "the FFN"
+) -> str:
     """The action each layer performs with discretised gates, in words (for --explain); a
-    layer of several heads names each head's action and how they are combined.
+    layer of several heads names each head's action and what combines them (`combined_by`:
+    the FFN, or a rule built into the weights).
 
     `shapes`: the (input, output) shapes the model is applied to; mirror-wrapping an axis is
     mentioned only if it changes the result for one of them (all of them when none are given)."""
@@ -38,7 +41,7 @@ def describe_actions(model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = (
             parts.append(f"layer {i}: {heads[0]}")
         else:
             named = "; ".join(f"head {k}: {words}" for k, words in enumerate(heads))
-            parts.append(f"layer {i}: {len(heads)} heads ({named}), combined cell by cell by the FFN")
+            parts.append(f"layer {i}: {len(heads)} heads ({named}), combined cell by cell by {combined_by}")
     return "; ".join(parts)
 
 

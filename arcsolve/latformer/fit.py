@@ -128,7 +128,7 @@ def finish_solve(
     fitted: list[Fitted],
     start: float,
     source: str = "latformer",
-    describe: Callable[[nn.Module, Sequence[tuple[Shape, Shape]]], str] = describe_actions,
+    describe: Callable[[nn.Module, Sequence[tuple[Shape, Shape]], str], str] = describe_actions,
     clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
     """Predict the test outputs of the fitted restarts (best first): two distinct attempts
@@ -146,10 +146,10 @@ def finish_solve(
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     candidates = []
     for rank, (grids, f, soft) in enumerate(attempts(plan, fitted)):
-        how = "soft gates" if soft else describe(f.model, applied)
         built = f.restart.start.rule if f.restart.start is not None else None
-        if not soft and built is not None:  # the weights compute the rule as built, not a table the FFN learned
-            how = how.replace("combined cell by cell by the FFN", "combined cell by cell by the rule")
+        # the weights compute a built rule as built, not a table the FFN learned
+        how = "soft gates" if soft else describe(f.model, applied, "the FFN" if built is None else "the rule")
+        if not soft and built is not None:
             how += f"; cell rule: {built.words()}"
         elif not soft and isinstance(f.model, LatFormer):
             rule = describe_cell_rule(f.model, pairs)
@@ -168,7 +168,7 @@ def solve(
     on_step: Callable[[int, float], None] | None = None,
     make_model: Callable[[LatFormerConfig], nn.Module] = LatFormer,
     source: str = "latformer",
-    describe: Callable[[nn.Module, Sequence[tuple[Shape, Shape]]], str] = describe_actions,
+    describe: Callable[[nn.Module, Sequence[tuple[Shape, Shape]], str], str] = describe_actions,
     clock: Callable[[], float] = time.perf_counter,
     exact_restarts: int = EXACT_RESTARTS,
 ) -> Solution:

@@ -103,10 +103,10 @@ def solve(
     embedding = task_embedding(task) if text is None else text
     base = model_config or LatFormerConfig()
 
-    def describe(model: LatFormerNL, shapes: Sequence[tuple[Shape, Shape]]) -> str:
+    def describe(model: LatFormerNL, shapes: Sequence[tuple[Shape, Shape]], combined_by: str = "the FFN") -> str:
         with_text = "text" if torch.any(embedding) else "no text"
         folded = _fold_text_into_gates(model, embedding.to(model.embed.weight.device))
-        return f"{with_text}; {describe_actions(folded, shapes)}"
+        return f"{with_text}; {describe_actions(folded, shapes, combined_by)}"
 
     return fit_solve(
         task,
