@@ -70,33 +70,34 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
     beyond the real cells when a canvas (N_out, N_in) pads them."""
     N_out, N_in = canvas or (n_out, n_in)
     i, j = torch.arange(n_out), torch.arange(n_in)
+    factors, strides = torch.tensor(SCALE_FACTORS), torch.tensor(STRIDES)
+    grown = i[None, None, :] * strides[:, None, None] // factors[None, :, None]  # (S, F, n_out): ⌊i·s/f⌋
+    sampled = i[None, :] * factors[:, None]  # (F, n_out): the first cell of each block
+    offsets = torch.arange(max(SCALE_FACTORS))
+    blocks = sampled[:, :, None] + offsets  # (F, n_out, most): every cell of each block
+    in_block = (offsets < factors[:, None, None]).expand_as(blocks)
     up = torch.zeros(len(STRIDES), len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     down = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     sample = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     for m, wrap in enumerate(WRAPS):
-        for k, f in enumerate(SCALE_FACTORS):
-            for t, stride in enumerate(STRIDES):
-                source, inside = _wrap(i * stride // f, n_in, wrap)
-                up[t, m, k, i, source] = inside.float()
-            source, inside = _wrap(i * f, n_in, wrap)
-            sample[m, k, i, source] = inside.float()
-            for offset in range(f):
-                source, inside = _wrap(i * f + offset, n_in, wrap)
-                down[m, k, i, source] += inside.float()
+        source, inside = _wrap(grown, n_in, wrap)
+        up[:, m, :, :n_out].scatter_(-1, source[..., None], inside[..., None].float())
+        source, inside = _wrap(sampled, n_in, wrap)
+        sample[m, :, :n_out].scatter_(-1, source[..., None], inside[..., None].float())
+        source, inside = _wrap(blocks, n_in, wrap)
+        down[m, :, :n_out].scatter_add_(-1, source, (inside & in_block).float())
+    deltas = torch.arange(-span, span + 1)[:, None]  # (2·span+1, 1)
     shift = torch.zeros(2, 2 * span + 1, N_in, N_in)
-    for k, delta in enumerate(range(-span, span + 1)):
-        shift[0, k, j, (j - delta) % n_in] = 1.0
-        source, inside = _wrap(j - delta, n_in, "none")
-        shift[1, k, j, source] = inside.float()
+    shift[0, :, :n_in].scatter_(-1, ((j - deltas) % n_in)[..., None], 1.0)
+    source, inside = _wrap(j - deltas, n_in, "none")
+    shift[1, :, :n_in].scatter_(-1, source[..., None], inside[..., None].float())
     reverse = torch.zeros(N_in, N_in)
     reverse[j, n_in - 1 - j] = 1.0
+    index = span + grown[..., None] - j  # (S, F, n_out, n_in)
     placed_index = torch.zeros(len(STRIDES), len(SCALE_FACTORS), N_out, N_in, dtype=torch.long)
     placed_on = torch.zeros(len(STRIDES), len(SCALE_FACTORS), N_out, N_in)
-    for t, stride in enumerate(STRIDES):
-        for k, f in enumerate(SCALE_FACTORS):
-            index = span + (i * stride // f)[:, None] - j[None, :]  # (n_out, n_in)
-            placed_index[t, k, :n_out, :n_in] = index.clamp(0, 2 * span)
-            placed_on[t, k, :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
+    placed_index[..., :n_out, :n_in] = index.clamp(0, 2 * span)
+    placed_on[..., :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
     return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample)
 
 
