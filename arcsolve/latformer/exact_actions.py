@@ -622,22 +622,30 @@ def _strided_scalings(
     if all(y.shape in (x.shape, x.shape[::-1]) for x, y in pairs):
         return []
     found = []
-    scales = sorted(set(SCALE_FACTORS) | {1})
     for turned in (False, True):
         per_axis = []
         for axis in (0, 1):
             sides = [(x.shape[axis ^ turned], y.shape[axis]) for x, y in pairs]
-            per_axis.append([
-                (f, s)
-                for s in STRIDES
-                for f in scales
-                if math.gcd(f, s) == 1 and (tiles := _tiles_of(s, f, sides)) is not None and tiles <= MAX_STRIDE_TILES
-            ])
+            per_axis.append([(f, s) for f, s, _ in _axis_strides(sides)])
         elements = range(4, 8) if turned else range(4)
         for (f_r, s_r), (f_c, s_c) in itertools.product(*per_axis):
             if (s_r, s_c) != (1, 1):
                 found.append(((f_r, f_c), False, (s_r, s_c), elements))
     return found
+
+
+def _axis_strides(sides: Sequence[tuple[int, int]], thens: Sequence[int] = (1,)) -> list[tuple[int, int, int]]:
+    """For one axis's (in, out) sides: (f, s, g), an up-scaling by f then a stride s (coprime,
+    s in STRIDES), then the second layer's up-scaling by g among `thens` (1: none), with
+    out·s = in·f·g·t on every side, t the same whole number of tiles, at most MAX_STRIDE_TILES."""
+    scales = sorted(set(SCALE_FACTORS) | {1})
+    return [
+        (f, s, g)
+        for s in STRIDES
+        for f in scales
+        for g in thens
+        if math.gcd(f, s) == 1 and (tiles := _tiles_of(s, f * g, sides)) is not None and tiles <= MAX_STRIDE_TILES
+    ]
 
 
 def _scaled_cells(
@@ -1094,7 +1102,8 @@ def _window_keys(
     for x, y in pairs:
         inside = reading(window, x, y.shape, shift_bits) != NOTHING
         (h, w) = x.shape[::-1] if window.dihedral >= 4 else x.shape
-        rows, cols = (side * k // q for side, k, q in zip((h, w), window.scale, window.stride, strict=True))
+        rows = _window_side(h, (window.scale[0], window.stride[0]))
+        cols = _window_side(w, (window.scale[1], window.stride[1]))
         if start.then.shift[0] + rows > y.shape[0] or start.then.shift[1] + cols > y.shape[1]:
             return None
         first = np.where(inside, reading(content, x, y.shape, shift_bits), NOTHING)
@@ -1276,18 +1285,7 @@ def _strided_then_scaled(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
     MAX_STRIDE_TILES). Only where some axis is up-scaled, then sampled (p, s > 1), which the
     samplings of `sampled_then_scaled` do not write, and some axis is up-scaled again."""
     scales = sorted(set(SCALE_FACTORS) | {1})
-    options = []
-    for axis in (0, 1):
-        sides = [(x.shape[axis], y.shape[axis]) for x, y in pairs]
-        options.append([
-            (p, s, g)
-            for s in STRIDES
-            for p in scales
-            for g in scales
-            if math.gcd(p, s) == 1
-            and (tiles := _tiles_of(s, p * g, sides)) is not None
-            and tiles <= MAX_STRIDE_TILES
-        ])
+    options = [_axis_strides([(x.shape[axis], y.shape[axis]) for x, y in pairs], scales) for axis in (0, 1)]
     combos = []
     for (p_r, s_r, g_r), (p_c, s_c, g_c) in itertools.product(*options):
         if not any(p > 1 and s > 1 for p, s in ((p_r, s_r), (p_c, s_c))) or (g_r, g_c) == (1, 1):

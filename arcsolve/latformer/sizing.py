@@ -101,24 +101,18 @@ def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str]
     if len(outs) == 1:
         fixed = outs.pop()
         return (lambda n: fixed), f"fixed {fixed}"
-    for k in range(1, 7):
-        offsets = {o - k * i for i, o in sides}
+    # a multiple k (tiled), a fraction 1/q (sampled) or p/q (q of 2 or 3: tripled, then every
+    # second cell) of the input's side, then padded: the first that every side obeys
+    for p, q in [(k, 1) for k in range(1, 7)] + [(1, q) for q in range(2, 7)] + [
+        (p, q) for q in (2, 3) for p in range(2, 7) if math.gcd(p, q) == 1
+    ]:
+        if any(i * p % q for i, _ in sides):
+            continue
+        offsets = {o - i * p // q for i, o in sides}
         if len(offsets) == 1:
             c = offsets.pop()
-            return (lambda n, k=k, c=c: k * n + c), f"{'' if k == 1 else k}n{c:+d}"
-    for q in range(2, 7):  # sampled, then padded
-        offsets = {o - i // q for i, o in sides if i % q == 0}
-        if len(offsets) == 1 and all(i % q == 0 for i, _ in sides):
-            c = offsets.pop()
-            return (lambda n, q=q, c=c: n // q + c), f"n/{q}{c:+d}"
-    for q in (2, 3):  # scaled by a fraction (tripled, then every second cell), then padded
-        for p in range(1, 7):
-            if math.gcd(p, q) > 1 or any(i * p % q for i, _ in sides):
-                continue
-            offsets = {o - i * p // q for i, o in sides}
-            if len(offsets) == 1:
-                c = offsets.pop()
-                return (lambda n, p=p, q=q, c=c: n * p // q + c), f"{p}n/{q}{c:+d}"
+            scaled = f"{'' if p == 1 else p}n" + ("" if q == 1 else f"/{q}")
+            return (lambda n, p=p, q=q, c=c: n * p // q + c), f"{scaled}{c:+d}"
     return None
 
 
