@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from arcsolve.dsl import registry as P
@@ -9,6 +11,9 @@ from arcsolve.dsl.learned.cell_tables import (
     _NONE,
     FIRST_PAINT,
     LOOKS,
+    MAX_FEATURES,
+    MAX_TABLES,
+    _answers,
     _first_seen,
     _first_seen_diagonal,
     _grid_colours,
@@ -87,6 +92,55 @@ def test_no_table_when_one_key_needs_two_answers():
     # the same cell, twice, must become 1 once and 2 once
     assert fit_tables([g([[0]]), g([[0]])], [g([[1]]), g([[2]])]) == []
     assert fit_tables([g([[0, 0]])], [g([[0]])]) == []  # the sizes differ
+
+
+def _fit_tables_one_by_one(grids, targets):
+    """`fit_tables` written plainly: each combination of features in turn, on every cell."""
+    answers = np.concatenate([_answers(x, y) for x, y in zip(grids, targets, strict=True)]).tolist()
+    names = list(features(grids[0]))
+    cells = [tuple(int(features(x)[n].flat[i]) for n in names) for x in grids for i in range(x.size)]
+    tables = []
+    for k in range(MAX_FEATURES + 1):
+        for combo in itertools.combinations(range(len(names)), k):
+            common = {}
+            for cell, answer in zip(cells, answers, strict=True):
+                key = sum(cell[f] * 16 ** (k - 1 - j) for j, f in enumerate(combo))
+                common[key] = common.get(key, -1) & answer
+            if all(common.values()):
+                keys = sorted(common)
+                lowest = [(common[key] & -common[key]).bit_length() - 1 for key in keys]
+                tables.append((tuple(names[f] for f in combo), tuple(keys), tuple(lowest)))
+                if len(tables) == MAX_TABLES:
+                    return tables
+        if tables:
+            return tables
+    return tables
+
+
+def test_fit_tables_finds_what_trying_each_combination_on_every_cell_finds():
+    # large grids, so that combinations are screened on samples of the cells first
+    rng = np.random.default_rng(5)
+    names = list(features(g([[0]])))
+    found = 0
+    for trial in range(12):
+        grids = []
+        for _ in range(3):
+            x = rng.integers(1, 5, rng.integers(8, 21, 2)).astype(np.int8)
+            x[rng.random(x.shape) < 0.6] = 0
+            grids.append(x)
+        if trial % 3 == 0:  # no table: random colours
+            targets = [rng.integers(0, 5, x.shape).astype(np.int8) for x in grids]
+        else:  # a random table over two random features: keep the colour or paint one
+            f1, f2 = rng.choice(len(names), 2, replace=False)
+            rule = rng.integers(-1, 10, 256)  # per key: -1 keeps the colour, else paints one
+            targets = []
+            for x in grids:
+                paint = rule[features(x)[names[f1]] * 16 + features(x)[names[f2]]]
+                targets.append(np.where(paint < 0, x, paint).astype(np.int8))
+        expected = _fit_tables_one_by_one(grids, targets)
+        assert fit_tables(grids, targets) == expected
+        found += bool(expected)
+    assert found >= 6
 
 
 def test_the_search_falls_back_on_a_cell_table():

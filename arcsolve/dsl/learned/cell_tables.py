@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, compress
 from types import MappingProxyType
 
 import numpy as np
@@ -38,6 +38,8 @@ CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features
 
 MAX_FEATURES = 2  # features in one key
 MAX_TABLES = 3  # tables kept, of the fewest features that fit
+_CHUNK = 256  # combinations of features fitted at once, between looks at the clock
+_SAMPLES = (16, 4)  # combinations are first tried on every 16th cell, then every 4th (`_fitting`)
 _NONE = 10  # no colour seen
 _BASE = 16  # every feature's values are below it
 
@@ -66,17 +68,15 @@ def _first_seen(g: Array) -> Array:
 
 def _first_seen_diagonal(g: Array, dy: int, dx: int) -> Array:
     """The first non-zero colour strictly beyond each cell along the diagonal (dy, dx)."""
+    if dy < 0:
+        return _first_seen_diagonal(g[::-1], -dy, dx)[::-1]
     h, w = g.shape
     out = np.full((h, w), _NONE, dtype=np.int64)
-    for k in range(1, max(h, w)):
-        shifted = np.zeros((h, w), dtype=np.int64)
-        ys, xs = slice(max(0, -k * dy), min(h, h - k * dy)), slice(max(0, -k * dx), min(w, w - k * dx))
-        src_y = slice(ys.start + k * dy, ys.stop + k * dy)
-        src_x = slice(xs.start + k * dx, xs.stop + k * dx)
-        if ys.start >= ys.stop or xs.start >= xs.stop:
-            break
-        shifted[ys, xs] = g[src_y, src_x]
-        out = np.where((out == _NONE) & (shifted != 0), shifted, out)
+    beyond = slice(1, None) if dx > 0 else slice(None, -1)  # a row's cells one step along, seen from the row above
+    here = slice(None, -1) if dx > 0 else slice(1, None)
+    for y in range(h - 2, -1, -1):
+        below = np.where(g[y + 1] != 0, g[y + 1], out[y + 1])
+        out[y, here] = below[beyond]
     return out
 
 
@@ -157,7 +157,8 @@ def _object_colours(g: Array) -> tuple[Array, Array]:
 def _around(g: Array, shape: str, outside: int) -> Array:
     """(k, h, w): each cell's neighbours in `NEIGHBOURS[shape]`, `outside` beyond the edge."""
     h, w = g.shape
-    p = np.pad(g.astype(np.int64), 1, constant_values=outside)
+    p = np.full((h + 2, w + 2), outside, dtype=np.int64)
+    p[1:-1, 1:-1] = g
     return np.stack([p[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w] for dy, dx in NEIGHBOURS[shape]])
 
 
@@ -265,7 +266,7 @@ def _answers(g: Array, target: Array) -> Array:
     return (bits | (np.int64(1) << (FIRST_PAINT + t))).ravel()
 
 
-def _fold(columns: Sequence[Array], size: int) -> Array:
+def _fold(columns: Sequence[Array], size: int | tuple[int, ...]) -> Array:
     """Each cell's key from its values of some features (the first the most significant):
     the one encoding that fitting and applying a table share."""
     key = np.zeros(size, dtype=np.int64)
@@ -288,25 +289,66 @@ def fit_tables(grids: Sequence[Array], targets: Sequence[Array], deadline: float
     answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
     names = list(features(grids[0]))
     values = np.concatenate([np.stack([f.ravel() for f in features(g).values()]) for g in grids], axis=1)
+    _, alone = _common(values, answers, [(f,) for f in range(len(names))], 1)
+    torn = np.take_along_axis(alone, values, axis=1) == 0  # per feature: cells of keys with no common answer
     tables: list[CellTable] = []
     for k in range(MAX_FEATURES + 1):
-        for n, combo in enumerate(combinations(range(len(names)), k)):
-            if deadline is not None and n % 64 == 0 and time.monotonic() > deadline:
+        combos = list(combinations(range(len(names)), k))
+        for start in range(0, len(combos), _CHUNK):
+            if deadline is not None and time.monotonic() > deadline:
                 return tables
-            keys = _fold([values[f] for f in combo], answers.size)
-            allowed = np.full(_BASE**k, -1, dtype=np.int64)  # every key below _BASE**k: no sorting
-            np.bitwise_and.at(allowed, keys, answers)
-            seen = np.bincount(keys, minlength=allowed.size) > 0
-            if (allowed[seen] == 0).any():
-                continue
-            lowest = allowed[seen] & -allowed[seen]  # keep first, then take a look, then paint
-            named = tuple(names[f] for f in combo)
-            tables.append((named, tuple(np.flatnonzero(seen).tolist()), tuple(np.log2(lowest).astype(int).tolist())))
-            if len(tables) == MAX_TABLES:
-                return tables
+            for combo in _fitting(values, answers, combos[start : start + _CHUNK], k, torn):
+                seen, allowed = _common(values, answers, [combo], k)
+                tables.append(_table(tuple(names[f] for f in combo), seen[0], allowed[0]))
+                if len(tables) == MAX_TABLES:
+                    return tables
         if tables:
             return tables
     return tables
+
+
+def _fitting(values: Array, answers: Array, combos: Sequence[tuple[int, ...]], k: int,
+             torn: Array) -> list[tuple[int, ...]]:
+    """The combinations of k features under which every key's cells have an answer in common.
+
+    Two things make this cheaper than fitting each on every cell. A combination of several
+    features is tried only on the cells that its first feature alone tears (`torn`): every
+    other key of the first feature has a common answer, which the keys that split it keep.
+    And most combinations fail, which shows on a sample of the cells, so only those that fit
+    every 16th cell, then every 4th (`_SAMPLES`), are tried on all of them."""
+    for step in [*(step for step in _SAMPLES if answers.size >= step * _BASE), 1]:
+        cells = slice(None, None, step)
+        mask = torn[[combo[0] for combo in combos]][:, cells] if k > 1 else None
+        seen, allowed = _common(values[:, cells], answers[cells], combos, k, mask)
+        combos = list(compress(combos, ~((allowed == 0) & seen).any(1)))
+        if not combos:
+            break
+    return combos
+
+
+def _common(values: Array, answers: Array, combos: Sequence[tuple[int, ...]], k: int,
+            cells: Array | None = None) -> tuple[Array, Array]:
+    """For each combination of k features (rows of `values`), (C, _BASE**k) arrays: which
+    keys its cells have (only the `cells`, a (C, n) mask, if given), and each key's answers
+    right for all of its cells (bits ANDed). The combinations are fitted together, each on a
+    range of keys of its own."""
+    span = _BASE**k  # every key of k features is below it: no sorting
+    keys = _fold([values[[combo[j] for combo in combos]] for j in range(k)], (len(combos), answers.size))
+    keys += np.arange(len(combos))[:, None] * span
+    answers = np.broadcast_to(answers, keys.shape)
+    keys, answers = (keys.ravel(), answers.ravel()) if cells is None else (keys[cells], answers[cells])
+    allowed = np.full(len(combos) * span, -1, dtype=np.int64)
+    np.bitwise_and.at(allowed, keys, answers)
+    seen = np.bincount(keys, minlength=allowed.size) > 0
+    return seen.reshape(len(combos), span), allowed.reshape(len(combos), span)
+
+
+def _table(names: tuple[str, ...], seen: Array, allowed: Array) -> CellTable:
+    """The table of these features: each key seen, with the first of its common answers
+    (keep first, then take a look, then paint)."""
+    keys = np.flatnonzero(seen)
+    lowest = allowed[keys] & -allowed[keys]
+    return names, tuple(keys.tolist()), tuple(np.log2(lowest).astype(int).tolist())
 
 
 def fit_table(grids: Sequence[Array], targets: Sequence[Array], names: Sequence[str]) -> CellTable | None:
@@ -315,14 +357,11 @@ def fit_table(grids: Sequence[Array], targets: Sequence[Array], names: Sequence[
     if not same_shapes(grids, targets):
         return None
     answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
-    keys = np.concatenate([_keys(g, names) for g in grids])
-    allowed = np.full(_BASE ** len(names), -1, dtype=np.int64)
-    np.bitwise_and.at(allowed, keys, answers)
-    seen = np.bincount(keys, minlength=allowed.size) > 0
-    if (allowed[seen] == 0).any():
+    values = np.concatenate([np.stack([features(g)[name].ravel() for name in names]) for g in grids], axis=1)
+    seen, allowed = _common(values, answers, [tuple(range(len(names)))], len(names))
+    if (seen[0] & (allowed[0] == 0)).any():
         return None
-    lowest = allowed[seen] & -allowed[seen]
-    return tuple(names), tuple(np.flatnonzero(seen).tolist()), tuple(np.log2(lowest).astype(int).tolist())
+    return _table(tuple(names), seen[0], allowed[0])
 
 
 def apply_table(g: Array, table: CellTable) -> Array | None:
