@@ -21,6 +21,7 @@ from arcsolve.dsl.learned.cell_tables import (
     _neighbours,
     _object_colours,
     features,
+    fit_table,
     fit_tables,
 )
 from arcsolve.dsl.program import format_program
@@ -141,6 +142,16 @@ def test_fit_tables_finds_what_trying_each_combination_on_every_cell_finds():
         assert fit_tables(grids, targets) == expected
         found += bool(expected)
     assert found >= 6
+
+
+def test_a_table_fitted_again_on_fewer_pairs_is_the_one_fit_tables_gives():
+    tables = fit_tables(BRIDGE_IN, BRIDGE_OUT)
+    for names, _, _ in tables:
+        assert fit_table(BRIDGE_IN, BRIDGE_OUT, names) in tables
+        assert fit_table(BRIDGE_IN[:1], BRIDGE_OUT[:1], names) is not None
+    painted = fit_tables([g([[0, 0], [0, 0]])], [g([[1, 1], [1, 1]])])[0]  # a table of no feature
+    assert fit_table([g([[0, 0]])], [g([[1, 1]])], ()) == painted
+    assert fit_table([g([[0]]), g([[0]])], [g([[1]]), g([[2]])], ()) is None
 
 
 def test_the_search_falls_back_on_a_cell_table():

@@ -357,7 +357,8 @@ def fit_table(grids: Sequence[Array], targets: Sequence[Array], names: Sequence[
     if not same_shapes(grids, targets):
         return None
     answers = np.concatenate([_answers(g, t) for g, t in zip(grids, targets, strict=True)])
-    values = np.concatenate([np.stack([features(g)[name].ravel() for name in names]) for g in grids], axis=1)
+    values = np.array([np.concatenate([features(g)[name].ravel() for g in grids]) for name in names],
+                      dtype=np.int64).reshape(len(names), answers.size)  # (0, n) for a table of no feature
     seen, allowed = _common(values, answers, [tuple(range(len(names)))], len(names))
     if (seen[0] & (allowed[0] == 0)).any():
         return None
