@@ -70,6 +70,13 @@ def release_memory() -> None:
         pass
 
 
+def freeze_imports() -> None:
+    """Set a new worker's objects (its imports) aside from the cyclic garbage collector, so
+    that the collection before each task (`release_memory`) and those during it scan only
+    what tasks made: a full scan of a worker's objects takes tens of milliseconds."""
+    gc.freeze()
+
+
 def reset_peak() -> None:
     """Start a new peak resident size for this process (Linux; elsewhere the peak runs on)."""
     try:
@@ -164,7 +171,7 @@ def main() -> None:
     context = worker_context()
     # multiprocessing's Pool, not concurrent.futures: ProcessPoolExecutor's max_tasks_per_child
     # can hang on Python 3.11 once a worker is replaced
-    with context.Pool(args.jobs, maxtasksperchild=args.tasks_per_worker or None) as pool:
+    with context.Pool(args.jobs, initializer=freeze_imports, maxtasksperchild=args.tasks_per_worker or None) as pool:
         jobs = [(task, args.time_budget, depth, states) for task in tasks]
         results = list(pool.imap(run_job, jobs, chunksize=1))
     wall = time.perf_counter() - start

@@ -41,9 +41,11 @@ after the plain view's programs of length 2 (`_run_views`).
 
 from __future__ import annotations
 
+import gc
 import heapq
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from types import MappingProxyType
@@ -598,17 +600,36 @@ def search(
     pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
     step results. The per-grid memos are cleared when the search ends, so a worker's memory
     does not grow task after task."""
-    plain = _Search(task, time_budget, max_depth, max_states)
-    others = [
-        _Search(task, time_budget, min(max_depth, 2), max_states, view=name)
-        for name in _views_for(plain.train_in + plain.test_in)
-    ]
-    for other in others:
-        other.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks
+    with _older_objects_frozen():
+        plain = _Search(task, time_budget, max_depth, max_states)
+        others = [
+            _Search(task, time_budget, min(max_depth, 2), max_states, view=name)
+            for name in _views_for(plain.train_in + plain.test_in)
+        ]
+        for other in others:
+            other.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks
+        try:
+            return distinct(_run_views(plain, others, time_budget))
+        finally:
+            clear_memos()  # the per-grid answers are about this task's grids alone
+
+
+@contextmanager
+def _older_objects_frozen() -> Iterator[None]:
+    """Keep the cyclic garbage collector off the objects that lived before the search (the
+    modules, the caller's data) while it runs: a full collection would scan them all, tens of
+    milliseconds each time in a process that holds a dataset, for a search that makes
+    garbage of its own only. They are handed back afterwards (`gc.unfreeze`). A caller that
+    froze objects itself (`gc.freeze`, as a worker may after its imports) keeps its own
+    arrangement."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
     try:
-        return distinct(_run_views(plain, others, time_budget))
+        yield
     finally:
-        clear_memos()  # the per-grid answers are about this task's grids alone
+        gc.unfreeze()
 
 
 def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES) -> Solution:

@@ -295,3 +295,31 @@ def test_colour_table_is_extended_only_consistently():
     assert not fit_colours(table.copy(), np.array([[1]]), np.array([[4]]))  # 1 is already 3
     assert not fit_colours(table.copy(), np.array([[5, 5]]), np.array([[6, 7]]))  # 5 -> 6 and 7
     assert fit_colours(table, np.array([[5, 1]]), np.array([[6, 3]])) and table[5] == 6
+
+
+def test_the_garbage_collector_leaves_older_objects_alone_during_a_search(monkeypatch):
+    import gc
+
+    import arcsolve.dsl.search as search_module
+
+    seen = []
+    run_views = search_module._run_views
+
+    def recording(*args):
+        seen.append(gc.get_freeze_count())
+        return run_views(*args)
+
+    monkeypatch.setattr(search_module, "_run_views", recording)
+    task = make_task([([[1, 0]], [[0, 1]])], [[[2, 0]]])
+    assert gc.get_freeze_count() == 0
+    older = [object() for _ in range(10)]
+    search(task, time_budget=0.5)
+    assert seen[-1] >= len(older)  # frozen while the search ran
+    assert gc.get_freeze_count() == 0  # and handed back
+    gc.freeze()  # a caller's own freeze is kept as it is
+    try:
+        frozen = gc.get_freeze_count()
+        search(task, time_budget=0.5)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
