@@ -599,7 +599,8 @@ def search(
     The task is searched as given and in each view of `_views_for` (colours renumbered per
     pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
     step results. The per-grid memos are cleared when the search ends, so a worker's memory
-    does not grow task after task."""
+    does not grow task after task. The garbage collector leaves the objects older than the
+    search alone while it runs (`_older_objects_frozen`)."""
     with _older_objects_frozen():
         plain = _Search(task, time_budget, max_depth, max_states)
         others = [
@@ -617,10 +618,10 @@ def search(
 @contextmanager
 def _older_objects_frozen() -> Iterator[None]:
     """Keep the cyclic garbage collector off the objects that lived before the search (the
-    modules, the caller's data) while it runs: a full collection would scan them all, tens of
-    milliseconds each time in a process that holds a dataset, for a search that makes
-    garbage of its own only. They are handed back afterwards (`gc.unfreeze`). A caller that
-    froze objects itself (`gc.freeze`, as a worker may after its imports) keeps its own
+    modules, the caller's data) while it runs. A full collection would scan them all, tens of
+    milliseconds each time in a process that holds a dataset, although the garbage is the
+    search's own. They are handed back afterwards (`gc.unfreeze`). A caller that froze
+    objects itself (`gc.freeze`, as a worker may after its imports) keeps its own
     arrangement."""
     if gc.get_freeze_count():
         yield
