@@ -9,6 +9,9 @@ any load. That mode checks that a change to the code leaves the search's answers
 
     python benchmarks/dsl.py --dataset arc1/training --max-states 2000 --out /tmp/programs.json
 
+The search's speed is reported as the states it reached and the steps it applied
+(`arcsolve.dsl.search.SearchCounts`) per second of the tasks' own time, learners included.
+
 Precision is the share of the tasks with a verified program (one that reproduces every train
 pair) whose test outputs are right.
 
@@ -45,7 +48,7 @@ from pathlib import Path
 
 import orjson
 
-from arcsolve.dsl.search import MAX_DEPTH, MAX_STATES, solve
+from arcsolve.dsl.search import MAX_DEPTH, MAX_STATES, SearchCounts, solve
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import Solution, SolveConfig
 from arcsolve.tasks import Task
@@ -112,8 +115,9 @@ def run_one(task: Task, time_budget: float, max_depth: int = MAX_DEPTH, max_stat
     reset_peak()
     start = _status_mb("VmRSS")
     start_mb = None if start is None else round(start, 1)
+    counts = SearchCounts()
     try:
-        solution = solve(task, SolveConfig(time_budget=time_budget), max_depth, max_states)
+        solution = solve(task, SolveConfig(time_budget=time_budget), max_depth, max_states, counts)
     except Exception as exc:  # noqa: BLE001 - one task's failure must not cost the others
         return {"id": task.id, "solved": False, "programs": [], "verified": False,
                 "error": f"{type(exc).__name__}: {exc}", "seconds": None, "peak_mb": round(peak_mb(), 1),
@@ -124,6 +128,8 @@ def run_one(task: Task, time_budget: float, max_depth: int = MAX_DEPTH, max_stat
         "programs": [c.detail for c in solution.candidates],
         "verified": any(c.verified for c in solution.candidates),
         "seconds": round(solution.seconds, 3),
+        "states": counts.states,
+        "steps": counts.steps,
         "peak_mb": round(peak_mb(), 1),
         "start_mb": start_mb,
     }
@@ -185,10 +191,14 @@ def main() -> None:
     growth = [r["peak_mb"] - r["start_mb"] for r in results if r["start_mb"] is not None]
     grew_median, grew_most = (statistics.median(growth), max(growth)) if growth else (None, None)
     grew = f" (growth in the task {grew_median:.0f} MB median, {grew_most:.0f} MB largest)" if growth else ""
+    ran = [r for r in results if "error" not in r]
+    searched = sum(r["seconds"] for r in ran) or math.nan  # the tasks' own seconds, learners included
+    states_per_s, steps_per_s = (sum(r[key] for r in ran) / searched for key in ("states", "steps"))
     print(f"{args.dataset}: solved {n_solved}/{len(tasks)} "
           f"(a verified program for {n_found}: {n_right} right, {n_found - n_right} wrong on the test, "
           f"precision {'-' if precision is None else f'{precision:.1%}'}), wall {wall:.1f} s, "
           f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
+          f"{states_per_s:,.0f} states and {steps_per_s:,.0f} steps per second of a task, "
           f"jobs {args.jobs}, "
           + (f"at most {states} states to depth {depth}" if args.max_states else f"budget {args.time_budget} s/task"))
     for r in results:
@@ -204,6 +214,7 @@ def main() -> None:
             "median_task_mb": round(median),
             "median_growth_mb": None if grew_median is None else round(grew_median),
             "peak_growth_mb": None if grew_most is None else round(grew_most),
+            "states_per_second": round(states_per_s), "steps_per_second": round(steps_per_s),
             "jobs": args.jobs, "time_budget": None if args.max_states else args.time_budget,
             "max_states": args.max_states or None, "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),

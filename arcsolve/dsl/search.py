@@ -123,6 +123,17 @@ class Found:
         return self.sized and not self.doubt
 
 
+@dataclass
+class SearchCounts:
+    """What a search did, summed over its views: the distinct states it reached by applying
+    a step to every grid of a state (`states`), and the steps it applied to a state, in full
+    expansions and in last-step passes that stop at the first pair a step gets wrong
+    (`steps`)."""
+
+    states: int = 0
+    steps: int = 0
+
+
 def size_rule(inputs: Sequence[Array], targets: Sequence[Array]) -> Callable[[Shape, Shape], bool]:
     """Which output sizes the train pairs allow: same, fixed, transposed, or a multiple of input."""
     pairs = [(a.shape, b.shape) for a, b in zip(inputs, targets, strict=True)]
@@ -233,6 +244,7 @@ class _Search:
         self.found: list[Found] = []
         self.verified_found: list[Found] = []
         self.seen: set[int] = set()
+        self.tried = 0  # steps applied to a state, in full expansions and last-step passes
         self.apply = StepCache(MAX_CACHED)
         self.resized = any(i.shape != t.shape for i, t in zip(self.train_in, self.targets, strict=True))
         self.resized_states: list[tuple[Program, State]] = []  # for cell tables, if resized
@@ -318,6 +330,7 @@ class _Search:
         for step in self.steps(state, last=False):
             if self.out_of_time():
                 return False
+            self.tried += 1
             new = []
             for g, key in zip(state, keys, strict=True):
                 g = self.apply(step, g, key)
@@ -426,6 +439,7 @@ class _Search:
         for step in self.steps(state, last=True):
             if self.out_of_time():
                 return False
+            self.tried += 1
             table = UNSET.copy()
             train_out = list(state[: self.n_train])
             for k in self.order:
@@ -591,7 +605,8 @@ def _views_for(grids: Sequence[Array]) -> list[str]:
 
 
 def search(
-    task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES
+    task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES,
+    counts: SearchCounts | None = None,
 ) -> list[Found]:
     """Programs that reproduce every train pair, each with distinct test predictions: the
     verified ones first, shortest first (`distinct`), then the guesses.
@@ -600,7 +615,8 @@ def search(
     pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
     step results. The per-grid memos are cleared when the search ends, so a worker's memory
     does not grow task after task. The garbage collector leaves the objects older than the
-    search alone while it runs (`_older_objects_frozen`)."""
+    search alone while it runs (`_older_objects_frozen`). What the search did is added to
+    `counts`, if given."""
     with _older_objects_frozen():
         plain = _Search(task, time_budget, max_depth, max_states)
         others = [
@@ -613,6 +629,9 @@ def search(
             return distinct(_run_views(plain, others, time_budget))
         finally:
             clear_memos()  # the per-grid answers are about this task's grids alone
+            if counts is not None:
+                counts.states += sum(len(view.seen) for view in (plain, *others))
+                counts.steps += sum(view.tried for view in (plain, *others))
 
 
 @contextmanager
@@ -633,12 +652,14 @@ def _older_objects_frozen() -> Iterator[None]:
         gc.unfreeze()
 
 
-def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES) -> Solution:
+def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES,
+          counts: SearchCounts | None = None) -> Solution:
     """Search DSL programs for the task; candidates are the verified programs, shortest first,
     then as unverified guesses those whose test sizes break the train pairs' pattern or whose
     learned part does not hold out a train pair. With an
     infinite `config.time_budget` the search is bounded by `max_depth` and `max_states` alone,
-    and its answers do not depend on the machine's speed."""
+    and its answers do not depend on the machine's speed. What it did is added to `counts`, if
+    given (`SearchCounts`)."""
     start = time.monotonic()
     candidates = [
         Candidate(
@@ -650,6 +671,6 @@ def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_state
             + ("" if f.sized else " (test size unlike the train outputs')")
             + (f" ({f.doubt})" if f.doubt else ""),
         )
-        for f in search(task, config.time_budget, max_depth, max_states)[:MAX_CANDIDATES]
+        for f in search(task, config.time_budget, max_depth, max_states, counts)[:MAX_CANDIDATES]
     ]
     return Solution(task.id, candidates, time.monotonic() - start)

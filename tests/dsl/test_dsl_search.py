@@ -1,5 +1,7 @@
 """The DSL search: verified programs only, colour maps, size rules, real ARC tasks."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -323,3 +325,19 @@ def test_the_garbage_collector_leaves_older_objects_alone_during_a_search(monkey
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_the_search_counts_the_states_it_reached_and_the_steps_it_tried():
+    from arcsolve.dsl.search import SearchCounts
+
+    task = make_task([([[1, 2], [3, 4]], [[4, 3], [2, 1]]), ([[5, 0], [0, 6]], [[6, 0], [0, 5]])], [[[7, 8], [9, 1]]])
+    counts = SearchCounts()
+    found = search(task, time_budget=math.inf, max_depth=2, max_states=50, counts=counts)
+    assert found and found[0].verified
+    assert counts.states >= 2  # the inputs, and what a step made of them
+    assert counts.steps >= counts.states - 1  # every new state took a step
+    once = (counts.states, counts.steps)
+    search(task, time_budget=math.inf, max_depth=2, max_states=50, counts=counts)
+    assert (counts.states, counts.steps) == (2 * once[0], 2 * once[1])  # the same search, added again
+    solve(task, SolveConfig(time_budget=math.inf), 2, 50, counts)
+    assert (counts.states, counts.steps) == (3 * once[0], 3 * once[1])
