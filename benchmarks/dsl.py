@@ -22,10 +22,10 @@ whose test size breaks the train pairs' pattern; no other fallback answers).
 Memory is the resident size a worker reaches while it solves a task (its own start-up, about
 40 MB of Python, numpy and arcsolve, included). Workers are forked from a server process that
 has imported the search and nothing else (`forkserver`, `spawn` where there is none), so they
-start in milliseconds and do not inherit the parent's copy of the whole dataset. Each is
-replaced after `--tasks-per-worker` tasks,
-so that what the allocator keeps from earlier tasks does not pile up; before each task the
-worker also hands freed memory back (`release_memory`). On Linux the peak is reset before
+start in milliseconds and do not inherit the parent's copy of the whole dataset; each
+freezes its imports for the garbage collector (`freeze_imports`). Each is replaced after
+`--tasks-per-worker` tasks, so that what the allocator keeps from earlier tasks does not pile
+up; before each task the worker also hands freed memory back (`release_memory`). On Linux the peak is reset before
 each task (`/proc/self/clear_refs`), so each task gets its own figure;
 elsewhere it is the worker's peak so far. Each result also keeps the worker's resident size
 when the task began (`start_mb`, Linux only): the peak less that is what the task itself
