@@ -1,14 +1,17 @@
 """The DSL search: verified programs only, colour maps, size rules, real ARC tasks."""
 
+import gc
 import math
 
 import numpy as np
 import pytest
 
+import arcsolve.dsl.search as search_module
 from arcsolve.dsl.occam import fit_colours
 from arcsolve.dsl.program import Step, format_program
 from arcsolve.dsl.search import Found as _Found
 from arcsolve.dsl.search import (
+    SearchCounts,
     _run_views,
     _Search,
     background_colours,
@@ -300,10 +303,6 @@ def test_colour_table_is_extended_only_consistently():
 
 
 def test_the_garbage_collector_leaves_older_objects_alone_during_a_search(monkeypatch):
-    import gc
-
-    import arcsolve.dsl.search as search_module
-
     seen = []
     run_views = search_module._run_views
 
@@ -328,8 +327,6 @@ def test_the_garbage_collector_leaves_older_objects_alone_during_a_search(monkey
 
 
 def test_the_search_counts_the_states_it_reached_and_the_steps_it_tried():
-    from arcsolve.dsl.search import SearchCounts
-
     task = make_task([([[1, 2], [3, 4]], [[4, 3], [2, 1]]), ([[5, 0], [0, 6]], [[6, 0], [0, 5]])], [[[7, 8], [9, 1]]])
     counts = SearchCounts()
     found = search(task, time_budget=math.inf, max_depth=2, max_states=50, counts=counts)
