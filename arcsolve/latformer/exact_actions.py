@@ -274,12 +274,11 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
     halves, thirds, quarters), and short shifts with fill."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
-    scales = set(SCALE_FACTORS) | {1}
     for a, b in {(H, W), (W, H)}:  # up-scaling, and up-scaling of a transposed image
         if a % h or b % w or (a, b) == (h, w):
             continue
         # by the size ratio, or by a part of it with the rest tiled (the reading wraps)
-        for f_r, f_c in itertools.product(sorted(scales), sorted(scales)):
+        for f_r, f_c in itertools.product(SCALE_FACTORS, SCALE_FACTORS):
             if (f_r, f_c) != (1, 1) and (a // h) % f_r == 0 and (b // w) % f_c == 0:
                 actions += [ExactAction(d, scale=(f_r, f_c)) for d in range(8)]
     if H <= h and W <= w and (H, W) != (h, w):
@@ -558,7 +557,7 @@ def _placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int 
         per_axis = []
         for axis in (0, 1):
             options = []  # (factor, down, offsets in input cells)
-            for f in sorted(set(SCALE_FACTORS) | {1}):
+            for f in SCALE_FACTORS:
                 room = min(o[axis] - s[axis] * f for s, o in zip(sides, outs, strict=True))
                 if room >= 0:  # placed inside, or moved back by up to MAX_CUT cells (cut at the start)
                     back = min(MAX_CUT, min(s[axis] for s in sides) - 1)
@@ -594,14 +593,13 @@ def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tupl
     stride (`_down_factors`), and up-scalings by the size ratio between each input (or its
     transpose) and its output, or by a part of it (1×1 too) whose rest is tiled."""
     found = [(f, True) for f in _down_factors(pairs) + _tiled_down_factors(pairs)]
-    scales = sorted(set(SCALE_FACTORS) | {1})
     shapes = [(x.shape, y.shape) for x, y in pairs]
     for turned in (False, True):
         ratio = common_factor(shapes, turned, down=False)
         if ratio is None or ratio == (1, 1):
             continue
         a, b = ratio
-        for f in itertools.product(scales, scales):  # (1, 1): the input tiled or placed
+        for f in itertools.product(SCALE_FACTORS, SCALE_FACTORS):  # (1, 1): the input tiled or placed
             if a % f[0] == 0 and b % f[1] == 0 and (f, False) not in found:
                 found.append((f, False))
     return found
@@ -638,11 +636,10 @@ def _axis_strides(sides: Sequence[tuple[int, int]], thens: Sequence[int] = (1,))
     """For one axis's (in, out) sides: (f, s, g), an up-scaling by f then a stride s (coprime,
     s in STRIDES), then the second layer's up-scaling by g among `thens` (1: none), with
     out·s = in·f·g·t on every side, t the same whole number of tiles, at most MAX_STRIDE_TILES."""
-    scales = sorted(set(SCALE_FACTORS) | {1})
     return [
         (f, s, g)
         for s in STRIDES
-        for f in scales
+        for f in SCALE_FACTORS
         for g in thens
         if math.gcd(f, s) == 1 and (tiles := _tiles_of(s, f * g, sides)) is not None and tiles <= MAX_STRIDE_TILES
     ]
@@ -696,7 +693,7 @@ def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[
             continue
         a, b = ratio[::-1] if turned else ratio  # per output axis when the output is transposed
         for f in ((a, b), (b, a)):
-            if f != (1, 1) and set(f) <= set(SCALE_FACTORS) | {1} and f not in found:
+            if f != (1, 1) and set(f) <= set(SCALE_FACTORS) and f not in found:
                 found.append(f)
     return found
 
@@ -899,7 +896,7 @@ def _counted_pools(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[Exact
     if len(strides) != 1 or None in strides:
         return []
     (f_r, f_c) = strides.pop()
-    if MAX_POOLED < f_r * f_c <= MAX_COUNTED and {f_r, f_c} <= set(SCALE_FACTORS) | {1}:
+    if MAX_POOLED < f_r * f_c <= MAX_COUNTED and {f_r, f_c} <= set(SCALE_FACTORS):
         return [ExactAction(0, scale=(f_r, f_c), down=True, pool=True)]
     return []
 
@@ -1252,13 +1249,12 @@ def sampled_then_scaled(
     output·f = input·g·t on every pair, t the same whole number of tiles on all of them; some
     axis samples and some up-scales. Where an axis is up-scaled, then sampled, then scaled
     again, the first layer's head takes a stride instead (`_strided_then_scaled`)."""
-    scales = sorted(set(SCALE_FACTORS) | {1})
     options = []
     for axis in (0, 1):
         axis_options = [
             (f, g)
             for f in (1, 2, 3, 4)
-            for g in scales
+            for g in SCALE_FACTORS
             if _tiles_of(f, g, [(x.shape[axis], y.shape[axis]) for x, y in pairs]) is not None
         ]
         options.append(axis_options)
@@ -1284,8 +1280,7 @@ def _strided_then_scaled(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
     output·s = input·p·g·t on every pair (t whole, the same on all, at most
     MAX_STRIDE_TILES). Only where some axis is up-scaled, then sampled (p, s > 1), which the
     samplings of `sampled_then_scaled` do not write, and some axis is up-scaled again."""
-    scales = sorted(set(SCALE_FACTORS) | {1})
-    options = [_axis_strides([(x.shape[axis], y.shape[axis]) for x, y in pairs], scales) for axis in (0, 1)]
+    options = [_axis_strides([(x.shape[axis], y.shape[axis]) for x, y in pairs], SCALE_FACTORS) for axis in (0, 1)]
     combos = []
     for (p_r, s_r, g_r), (p_c, s_c, g_c) in itertools.product(*options):
         if not any(p > 1 and s > 1 for p, s in ((p_r, s_r), (p_c, s_c))) or (g_r, g_c) == (1, 1):

@@ -51,6 +51,7 @@ def chain_factor(bits) -> int:
     return min(chain_product(bits), MAX_FACTOR)
 
 
+# every factor the chain gives, ascending; 1 (no gate on, the empty product) first
 SCALE_FACTORS = tuple(sorted({chain_factor(bits) for bits in np.ndindex(*(2,) * len(SCALE_CHAIN))}))
 
 # per axis, a stride after up-scaling: output cell i reads input cell ⌊i·s/f⌋, so an

@@ -180,6 +180,11 @@ def test_smoothing_is_heat_diffusion_over_the_group_graph():
     assert path[0, 1] > path[0, 2] > 0
 
 
+def test_scale_factors_ascend_from_one():
+    # the action lists take SCALE_FACTORS for an axis's factor, "not scaled" included
+    assert SCALE_FACTORS[0] == 1 and list(SCALE_FACTORS) == sorted(set(SCALE_FACTORS))
+
+
 def test_dihedral_table_covers_the_group():
     x = np.arange(6).reshape(2, 3)
     images = {apply_dihedral(x, e).tobytes() + bytes(apply_dihedral(x, e).shape) for e in range(len(DIHEDRAL))}
