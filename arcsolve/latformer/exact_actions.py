@@ -147,7 +147,7 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
     elif action.down:
         return None
     if action.stride != (1, 1):
-        if "scale" not in live or action.down or not set(action.stride) <= set(STRIDES):
+        if "scale" not in live or not _stride_expressible(action):
             return None
         where, n = experts.stride_slice(), len(STRIDE_CHAIN)
         if not bool(experts.gate_on[where].all()):
@@ -174,6 +174,12 @@ def _reference_experts(shift_bits: int) -> MaskExperts:
     return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True)
 
 
+def _stride_expressible(action: ExactAction) -> bool:
+    """Whether the scale expert's stride gates can give the action's stride: one of STRIDES
+    per axis, after an up-scaling (never after a down-scaling)."""
+    return not action.down and set(action.stride) <= set(STRIDES)
+
+
 def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
     """Can the four experts write `action` with exact gates (`gate_bits` finds bits)? Every
     dihedral element; shifts shorter than 2^shift_bits; scale factors of the chain; a
@@ -182,7 +188,7 @@ def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
         return False
     if any(abs(delta) >= 2**shift_bits for delta in action.shift):
         return False
-    if action.stride != (1, 1) and (action.down or not set(action.stride) <= set(STRIDES)):
+    if action.stride != (1, 1) and not _stride_expressible(action):
         return False
     if action.scale == (1, 1):
         return not action.down
