@@ -621,10 +621,9 @@ def _strided_scalings(
     """(factor, down, stride, dihedral elements) for up-scalings followed by a stride on some
     axis (output cell i reads ⌊i·s/f⌋): per output axis, f and s (coprime, s in STRIDES) with
     out·s = in·f·t on every pair, t the same whole number of tiles (at most MAX_STRIDE_TILES),
-    for the input read straight (elements 0–3) or turned (4–7). None at all where every
-    output has its input's size or its transpose: a stride there only tiles a sampled grid."""
-    if all(y.shape in (x.shape, x.shape[::-1]) for x, y in pairs):
-        return []
+    for the input read straight (elements 0–3) or turned (4–7). On an axis where every
+    output has its input's side, a stride of 2 wraps twice: a sampled grid tiled back to
+    the input's size (on an odd side, every second cell, then the others)."""
     found = []
     for turned in (False, True):
         per_axis = []
@@ -1597,8 +1596,11 @@ def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 
         return not _is_function(keys, np.concatenate([outputs, lut[outputs + 1]]))
 
     clashes = {c: {d for d in seen if d != c and conflict(c, d)} for c in seen}
+    kept = {c for c in seen if ((readings == c) & (readings == outputs[None])).any()}
     free: list[int] = []
-    for c in sorted(seen, key=lambda c: (len(clashes[c]), c)):
+    # among colours that clash alike, one that some cell keeps goes free first: permuting it
+    # teaches that a colour the pairs never show keeps itself, not that it takes another's
+    for c in sorted(seen, key=lambda c: (len(clashes[c]), c not in kept, c)):
         if not clashes[c] & set(free):
             free.append(c)
     return tuple(sorted(fixed | (set(seen) - set(free))))

@@ -24,6 +24,15 @@ def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool) -> bool:
     return last >= n_in
 
 
+def _stride_wraps(
+    inp: tuple[int, int], out: tuple[int, int], factor: tuple[int, int], stride: tuple[int, int], transposed: bool
+) -> bool:
+    """Does an up-scaling by `factor` then a stride read past the input's edge on some axis
+    (output cell i reads ⌊i·s/f⌋, wrapped: the sampled grid tiled)?"""
+    sides = inp[::-1] if transposed else inp
+    return any((n_out - 1) * s // f >= n_in for n_out, n_in, f, s in zip(out, sides, factor, stride, strict=True))
+
+
 def describe_actions(
     model: LatFormer, shapes: Sequence[tuple[Shape, Shape]] = (), combined_by: str = "the FFN"
 ) -> str:
@@ -77,6 +86,9 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         stride = (STRIDES[int(acts.stride_rows.argmax())], STRIDES[int(acts.stride_cols.argmax())])
         if stride != (1, 1):
             words.append(f"down-scale {stride[0]}x{stride[1]} by sampling")
+            if any(_stride_wraps(inp, out, (f_r, f_c), stride, transposed=DIHEDRAL[dihedral][0] == 1)
+                   for inp, out in layer_shapes):
+                words.append("wrapped cyclically (tiled)")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
     transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
     mirrored = []

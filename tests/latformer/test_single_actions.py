@@ -86,6 +86,17 @@ def test_colours_a_rule_treats_alike_are_free_and_the_rest_fixed():
     assert colours_to_fix(kept[None], kept) == (0,)  # a pure move: every colour free
 
 
+def test_of_two_colours_that_clash_the_one_kept_goes_free():
+    """4 becomes 3 and 5 stays 5: permuting 5 teaches that an unseen colour keeps itself;
+    permuting 4 would teach that every unseen colour becomes 3."""
+    from arcsolve.latformer.exact_actions import colours_to_fix
+
+    read = np.array([4, 5, 0, 4, 0, 5])
+    assert colours_to_fix(read[None], np.where(read == 4, 3, read)) == (0, 3, 4)
+    read = np.array([5, 4, 0, 5, 0, 4])  # the same rule, the colours met in the other order
+    assert colours_to_fix(read[None], np.where(read == 4, 3, read)) == (0, 3, 4)
+
+
 def test_an_exact_fit_learns_colours_the_train_pairs_never_show():
     rng = np.random.default_rng(1)  # its own draws, whichever tests run before
     from arcsolve.latformer.fit import solve
@@ -682,3 +693,38 @@ def test_a_window_around_a_shift_with_fill_fits_under_colour_permutations():
     overlay = ActionSet((ExactAction(), ExactAction(1), ExactAction(2)), 0, 0)  # heads alike in role
     model = exact_model(LatFormer, LatFormerConfig(), overlay, seed=3)
     assert all(torch.equal(o.weight, torch.eye(o.weight.shape[0])) for o in model.layers[0].more_o)
+
+
+def test_a_sampled_grid_tiled_back_to_its_size_is_one_head_with_a_stride():
+    """Every second row and column, tiled 2×2 back to the input's size (on an odd side, every
+    second cell then the others): output cell i reads 2i mod n, a stride of 2 that wraps."""
+    from arcsolve.latformer.experts import MaskExperts
+    from arcsolve.latformer.explain import describe_head
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(13)
+
+    def sampled_and_tiled(x):
+        rows, cols = (2 * np.arange(n) % n for n in x.shape)
+        return x[np.ix_(rows, cols)]
+
+    def pair(h, w, cls=TrainPair):
+        x = rng.integers(0, 6, size=(h, w))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(sampled_and_tiled(x)))
+
+    train = [pair(4, 6), pair(6, 4), pair(4, 4)]
+    test = pair(6, 5, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    action = ExactAction(0, stride=(2, 2))
+    assert action in single_actions(pairs)
+    x = test.input.to_numpy()
+    assert np.array_equal(reading(action, x, x.shape), sampled_and_tiled(x))
+    strided = MaskExperts(EXPERTS, 0, 5, strides=True)
+    assert set_action(strided, action)
+    assert describe_head(strided, [((4, 6), (4, 6))]).endswith("wrapped cyclically (tiled)")
+    assert describe_head(strided, [((4, 8), (2, 4))]) == "down-scale 2x2 by sampling"  # no wrap: not named
+    solution = solve(Task(id="sampled-then-tiled", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
