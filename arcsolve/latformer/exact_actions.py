@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -54,10 +54,12 @@ class ExactAction:
     lattice by `shift` (δ input cells: i reads i // f − δ, or i·f − δ, so a shift of a
     down-scaling picks another cell of each block and one of an up-scaling moves a window),
     wrapping cyclically (or, per output axis with `mirror`, as mirror images: tiles that
-    alternate with their reflections) or, with `fill`, reading nothing past the edge; then
-    the dihedral element `dihedral`. An up-scaling may be followed per axis by a `stride`
-    s: output cell i reads input cell ⌊i·s/f⌋ (scaled by 3, then every second cell: each
-    pair of cells as three; or, by 1, a sampling of one axis while the other grows)."""
+    alternate with their reflections) or, with `fill`, reading nothing past the edge (with
+    `tiled_fill` too, wrapping as ever, then reading nothing past the edge of the shift: each
+    tile or mirror image is the input shifted with fill); then the dihedral element
+    `dihedral`. An up-scaling may be followed per axis by a `stride` s: output cell i reads
+    input cell ⌊i·s/f⌋ (scaled by 3, then every second cell: each pair of cells as three;
+    or, by 1, a sampling of one axis while the other grows)."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -67,6 +69,7 @@ class ExactAction:
     pool: bool = False  # with `down`: each block read whole (a pooling), not its first cell
     mirror: tuple[bool, bool] = (False, False)  # per output axis: wrap as mirror images
     stride: tuple[int, int] = (1, 1)  # per axis, after an up-scaling: every s-th cell of it
+    tiled_fill: bool = False  # with `fill`: the shift with fill acts inside each tile
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -81,7 +84,8 @@ class ExactAction:
             parts.append(f"mirror-wrap {' and '.join(axes)}")
         if self.shift != (0, 0):
             unit = " input cells" if self.scale != (1, 1) else ""
-            parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}" + (" with fill" if self.fill else ""))
+            fill = " with fill inside each tile" if self.tiled_fill else " with fill" if self.fill else ""
+            parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}{fill}")
         return ", then ".join(parts) or "identity"
 
 
@@ -117,8 +121,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
                 break
         if not found:
             return None
+    if action.tiled_fill and not (action.fill and "translate" in live and experts.tiled_fills):
+        return None
     if any(action.mirror):
-        if "reflect" not in live or action.fill:
+        if "reflect" not in live or (action.fill and not action.tiled_fill):
             return None
         where = experts.gate_slice("reflect")
         bits[where.start + 3 : where.start + 5] = torch.tensor(action.mirror, dtype=bits.dtype)
@@ -132,7 +138,8 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
             start = where.start + axis * (n + 1)
             bits[start : start + n] = torch.tensor([(abs(delta) >> k) & 1 for k in range(n)], dtype=bits.dtype)
             bits[start + n] = float(delta < 0)
-        bits[where.stop - 2 : where.stop] = float(action.fill)
+        bits[experts.fill_slice()] = float(action.fill)
+        bits[experts.tiled_fill_slice()] = float(action.tiled_fill)
     if action.scale != (1, 1):
         if "scale" not in live:
             return None
@@ -171,7 +178,7 @@ def set_action(experts: MaskExperts, action: ExactAction, strength: float = GATE
 
 @cache
 def _reference_experts(shift_bits: int) -> MaskExperts:
-    return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True)
+    return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True, tiled_fills=True)
 
 
 def _stride_expressible(action: ExactAction) -> bool:
@@ -183,8 +190,11 @@ def _stride_expressible(action: ExactAction) -> bool:
 def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
     """Can the four experts write `action` with exact gates (`gate_bits` finds bits)? Every
     dihedral element; shifts shorter than 2^shift_bits; scale factors of the chain; a
-    down-scaling only with a factor; a mirror wrap only without fill."""
-    if any(action.mirror) and action.fill:
+    down-scaling only with a factor; a mirror wrap only without fill, or with a tiled one;
+    a tiled fill only with fill."""
+    if action.tiled_fill and not action.fill:
+        return False
+    if any(action.mirror) and action.fill and not action.tiled_fill:
         return False
     if any(abs(delta) >= 2**shift_bits for delta in action.shift):
         return False
@@ -400,14 +410,17 @@ def single_actions(
     most: int = 8,
     shift_bits: int = 5,
     placed: bool = True,
+    also: Sequence[tuple[int, int]] = (),
 ) -> list[ExactAction]:
     """One-head actions beyond `candidate_actions` (those `one_head_actions` lists), screened
     in numpy and kept when every train output is a function of their reading, cell by cell.
-    The kernels' own reading confirms each; at most `most`, the least shifted first."""
+    The kernels' own reading confirms each; at most `most`, the least shifted first. Cyclic
+    shifts that read alike on the train lattices but not on those of `also` (the test
+    inputs' shapes) are kept apart."""
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
     found: list[ExactAction] = []
-    for action, cells in one_head_actions(pairs, max_shift, shift_bits, placed):
+    for action, cells in one_head_actions(pairs, max_shift, shift_bits, placed, also):
         if len(found) >= most:
             break
         if action in found:
@@ -533,14 +546,21 @@ def one_head_actions(
                 met[d].add(alike)
             action = ExactAction(d, delta, factor, fill, down, stride=stride)
             yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
+            if fill and _wraps(action, sides[d][: len(pairs)], pairs):  # the shift with fill inside each tile
+                action = replace(action, tiled_fill=True)
+                yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
         if down or stride != (1, 1):
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
             trained = list(zip(sides[d][: len(pairs)], pairs, strict=True))  # the train pairs' lattices
             repeats = [any(y.shape[axis] > s[axis] * factor[axis] for s, (_, y) in trained) for axis in (0, 1)]
             for mirror in ((True, False), (False, True), (True, True)):
-                if all(repeats[axis] for axis in (0, 1) if mirror[axis]):
-                    action = ExactAction(d, scale=factor, mirror=mirror)
+                if not all(repeats[axis] for axis in (0, 1) if mirror[axis]):
+                    continue
+                # unshifted, then the input shifted with fill in each mirror image
+                for delta in [(0, 0)] + [s for s in near if s != (0, 0) and max(map(abs, s)) <= MAX_STRIDE_SHIFT]:
+                    fill = delta != (0, 0)
+                    action = ExactAction(d, delta, factor, fill, mirror=mirror, tiled_fill=fill)
                     yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
 
 
@@ -664,7 +684,13 @@ def _scaled_cells(
     for n_out, n_in, f, delta, mirror, stride in axes_of:
         i = np.arange(n_out)
         at = i * f if action.down else i * stride // f
-        if action.fill:
+        if action.tiled_fill:  # wrapped as ever, then shifted with fill inside the tile
+            if mirror:
+                at = at % (2 * n_in)
+                at = np.where(at < n_in, at, 2 * n_in - 1 - at)
+            at = at % n_in - delta
+            inside = (at >= 0) & (at < n_in)
+        elif action.fill:
             inside = at < n_in if action.down else np.ones(n_out, dtype=bool)  # samples past the edge: none
             at = at - delta
             inside &= (at >= 0) & (at < n_in)
@@ -678,6 +704,18 @@ def _scaled_cells(
     (rows, on_r), (cols, on_c) = axes
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
+
+
+def _wraps(
+    action: ExactAction, sides: Sequence[tuple[int, int]], pairs: Sequence[tuple[np.ndarray, np.ndarray]]
+) -> bool:
+    """Does the scaled `action` read past the edge of some input lattice (`sides`, turned as
+    its dihedral element turns them) on some pair's output, so that it tiles there?"""
+    for (n_rows, n_cols), (_, y) in zip(sides, pairs, strict=True):
+        for n_out, n_in, f, s in zip(y.shape, (n_rows, n_cols), action.scale, action.stride, strict=True):
+            if ((n_out - 1) * f if action.down else (n_out - 1) * s // f) >= n_in:
+                return True
+    return False
 
 
 def _scaled_reading(
@@ -704,10 +742,11 @@ def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[
 
 
 def _tiled_down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]], most: int = 3) -> list[tuple[int, int]]:
-    """Strides (a, b), one of them above 1, whose sampled grid the output tiles along some axis
-    (every output side a whole multiple, the same on every pair and above 1 on some axis, of
-    its input side over the stride; outputs read straight or transposed): a down-scaling in
-    one direction and a tiling in the other, which a sampling that wraps cyclically reads."""
+    """Strides (a, b) per output axis, one of them above 1, whose sampled grid the output
+    tiles along some axis (every output side a whole multiple, the same on every pair and
+    above 1 on some axis, of its input side over the stride; outputs read straight or
+    transposed): a down-scaling in one direction and a tiling in the other, which a sampling
+    that wraps cyclically reads."""
     found = []
     for turned in (False, True):
         per_axis = []
@@ -726,8 +765,9 @@ def _tiled_down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]], most: in
             per_axis.append(options)
         for (a, k_r), (b, k_c) in itertools.product(*per_axis):
             resized = (k_r, k_c) != (a, b)  # a grid of its input's own size is no down-scaling
-            if (a, b) != (1, 1) and (k_r, k_c) != (1, 1) and resized and (a, b) not in found:
-                found.append((a, b))
+            stride = (b, a) if turned else (a, b)  # per output axis
+            if (a, b) != (1, 1) and (k_r, k_c) != (1, 1) and resized and stride not in found:
+                found.append(stride)
     return found
 
 
@@ -783,13 +823,15 @@ def consistent_sets(
     three or four heads are tried among the crops (parts), the dihedral elements, the cells
     of a down-scaled block and the outputs' symmetries and periods (`output_symmetries`,
     `output_periods`) only. Where no one head explains the pairs, two actions in a row are
-    tried: a head's, then the second layer's on the output lattice (`composed_sets`). Sets
+    tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
+    sampling, then each tile's action (`per_tile_sets` with `sampled`). Sets
     that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape)
     candidates += [a for a in symmetries if a not in candidates]
-    singles = [a for a in single_actions(pairs, shift_bits=shift_bits) if a not in candidates]
+    test_shapes = [x.shape for x, _ in tests]
+    singles = [a for a in single_actions(pairs, shift_bits=shift_bits, also=test_shapes) if a not in candidates]
     candidates += singles
     usable = []
     read: dict[ExactAction, list[np.ndarray]] = {}
@@ -829,6 +871,7 @@ def consistent_sets(
     found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
     found += per_tile_sets(pairs, tests, shift_bits)
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
+        found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
         single = [a for a in usable if not a.pool]
         found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
     found += overlay_sets(found, pairs, symmetries)
@@ -1166,7 +1209,9 @@ def moved_last(
         maps.setdefault(action, cells)
     # the least moved first, across kinds; as many as the screen's cells allow
     most_heads = max(1, MOVED_SCREEN_CELLS // pairs[order[0]][1].size)
-    heads = sorted(maps, key=lambda a: (abs(a.shift[0]) + abs(a.shift[1]), a.dihedral > 0, a.fill))[:most_heads]
+    # (tiled fills last: a shift with fill in each tile, then the whole output shifted, is rare)
+    heads = sorted(maps, key=lambda a: (a.tiled_fill, abs(a.shift[0]) + abs(a.shift[1]), a.dihedral > 0, a.fill))
+    heads = heads[:most_heads]
     thens = [t for t in output_actions() if t.dihedral == 0]
     # (then, head) combos still standing, per then: the heads, and the (reading, colour) pairs met
     standing = {t: (np.arange(len(heads)), np.zeros((len(heads), 11, 10), dtype=bool)) for t in thens}
@@ -1372,12 +1417,16 @@ def _then_reading(then: ExactAction, first: np.ndarray, shift_bits: int = 5) -> 
     return _follow(first, cells).reshape(first.shape)
 
 
-def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[int, int] | None:
+def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]], factor: tuple[int, int] = (1, 1)) -> tuple[int, int] | None:
     """(a, b) when every train output is an a×b tiling of input-sized tiles (2 to MAX_TILES
-    tiles, the same for every pair), else None."""
+    tiles, the same for every pair), else None; with a `factor`, of tiles the size of the
+    input sampled by it (every input side a multiple of it)."""
     found = set()
     for x, y in pairs:
         (h, w), (H, W) = x.shape, y.shape
+        if h % factor[0] or w % factor[1]:
+            return None
+        h, w = h // factor[0], w // factor[1]
         if H % h or W % w:
             return None
         found.add((H // h, W // w))
@@ -1430,12 +1479,15 @@ def _support(
     return unsupported, unseen
 
 
-def _tile_index(in_shape: tuple[int, int], out_shape: tuple[int, int], tiles: tuple[int, int]) -> np.ndarray:
+def _tile_index(out_shape: tuple[int, int], tiles: tuple[int, int]) -> np.ndarray:
     """The tile of each output cell (row-major), as the model's per-tile heads see it."""
-    return tile_cells(tuple(in_shape), tuple(out_shape), tiles).argmax(0).numpy()
+    return tile_cells(tuple(out_shape), tiles).argmax(0).numpy()
 
 
 MAX_TILE_SHIFT = 3  # per-tile actions may shift their tile's copy cyclically by at most this much a side
+
+
+MAX_TILE_SAMPLING = 3  # per-tile actions may sample their tile's copy every 2nd or 3rd cell a side
 
 
 def per_tile_sets(
@@ -1443,6 +1495,7 @@ def per_tile_sets(
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
     shift_bits: int = 5,
     max_tries: int = 512,
+    sampled: bool = False,
 ) -> list[ActionSet]:
     """Where every output is a tiling of the input's size: one action per tile such that the
     output is one function of the head's reading, cell by cell, in every tile (each tile a
@@ -1450,45 +1503,85 @@ def per_tile_sets(
     of tilings among them); at most one such set, and none when one action serves every tile
     (a plain tiling, which `consistent_sets` has). The tiles' actions are dihedral elements
     or, where those explain no set, dihedral elements of the input shifted cyclically by at
-    most `MAX_TILE_SHIFT` a side (a tiling of a rolled grid's mirror images)."""
-    tiles = tiling(pairs)
+    most `MAX_TILE_SHIFT` a side (a tiling of a rolled grid's mirror images). With
+    `sampled`, instead: tilings of the input sampled every f-th cell a side (f up to
+    `MAX_TILE_SAMPLING`), each tile a rotated or reflected copy of the sampled grid, read as
+    a sampling after the element, at the cell of each block that the element brings first
+    (the first factor that gives a set)."""
+    if not sampled:
+        return _per_tile_set(pairs, tests, shift_bits, max_tries)
+    factors = itertools.product(range(1, MAX_TILE_SAMPLING + 1), repeat=2)
+    for factor in sorted((f for f in factors if f != (1, 1)), key=lambda f: (f[0] * f[1], f)):
+        found = _per_tile_set(pairs, tests, shift_bits, max_tries, factor)
+        if found:
+            return found
+    return []
+
+
+def _per_tile_set(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    shift_bits: int,
+    max_tries: int,
+    factor: tuple[int, int] = (1, 1),
+) -> list[ActionSet]:
+    """`per_tile_sets` on tiles of the input's size (`factor` (1, 1)) or of the input
+    sampled by `factor`."""
+    tiles = tiling(pairs, factor)
     if tiles is None:
         return []
-    tile_of = np.concatenate([_tile_index(x.shape, y.shape, tiles) for x, y in pairs])
+    tile_of = np.concatenate([_tile_index(y.shape, tiles) for _, y in pairs])
     outputs, pair_of = _train_cells(pairs)
-    dihedral = {}
-    for d in range(8):
-        try:
-            read = [reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs]
-        except ValueError:
-            continue
-        dihedral[d] = np.concatenate(read)
-    reads = {(d, (0, 0)): r for d, r in dihedral.items()}
-    found = _tile_choice(reads, tile_of, outputs, tiles[0] * tiles[1], max_tries)
-    if found is None:
-        reads.update(_rolled_readings(pairs, list(dihedral), shift_bits))
-        found = _tile_choice(reads, tile_of, outputs, tiles[0] * tiles[1], max_tries)
-    if found is None:
-        return []
-    choice, keys = found
-    as_action = {option: _shifted_action(*option, pairs, reads[option], shift_bits) for option in set(choice)}
-    if None in as_action.values():
-        return []  # a roll that none of the experts' shifts reads
-    actions = tuple(as_action[option] for option in choice)
+    n_tiles = tiles[0] * tiles[1]
+    if factor != (1, 1):
+        # a block's f cells, in any order the elements bring them: the least moved first
+        offsets = sorted(itertools.product(range(factor[0]), range(factor[1])), key=lambda o: (sum(o), o))
+        sampled = {}
+        for offset, d in itertools.product(offsets, range(8)):
+            action = ExactAction(d, (-offset[0], -offset[1]), factor, down=True)
+            try:
+                read = [reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]
+            except ValueError:
+                continue
+            sampled[action] = np.concatenate(read)
+        found = _tile_choice(sampled, tile_of, outputs, n_tiles, max_tries)
+        if found is None:
+            return []
+        actions, keys = found
+    else:
+        dihedral = {}
+        for d in range(8):
+            try:
+                read = [reading(ExactAction(d), x, y.shape, shift_bits).reshape(-1) for x, y in pairs]
+            except ValueError:
+                continue
+            dihedral[d] = np.concatenate(read)
+        reads = {(d, (0, 0)): r for d, r in dihedral.items()}
+        found = _tile_choice(reads, tile_of, outputs, n_tiles, max_tries)
+        if found is None:
+            reads.update(_rolled_readings(pairs, list(dihedral), shift_bits))
+            found = _tile_choice(reads, tile_of, outputs, n_tiles, max_tries)
+        if found is None:
+            return []
+        choice, keys = found
+        as_action = {option: _shifted_action(*option, pairs, reads[option], shift_bits) for option in set(choice)}
+        if None in as_action.values():
+            return []  # a roll that none of the experts' shifts reads
+        actions = tuple(as_action[option] for option in choice)
     test_keys = []
     for x, shape in tests:
         read_test = np.stack([reading(act, x, shape, shift_bits).reshape(-1) for act in actions])
-        tile = _tile_index(x.shape, shape, tiles)
+        tile = _tile_index(shape, tiles)
         test_keys.append(read_test[tile, np.arange(len(tile))] + 1)
-    return [ActionSet(actions, *_support(keys, pair_of, len(pairs), test_keys), tiles)]
+    return [ActionSet(tuple(actions), *_support(keys, pair_of, len(pairs), test_keys), tiles)]
 
 
 TileOption = tuple[int, tuple[int, int]]  # a dihedral element of the input rolled by (a, b)
 
 
 def _tile_choice(
-    reads: dict[TileOption, np.ndarray], tile_of: np.ndarray, outputs: np.ndarray, n_tiles: int, max_tries: int
-) -> tuple[tuple[TileOption, ...], np.ndarray] | None:
+    reads: dict[Hashable, np.ndarray], tile_of: np.ndarray, outputs: np.ndarray, n_tiles: int, max_tries: int
+) -> tuple[tuple[Hashable, ...], np.ndarray] | None:
     """One option per tile, from `reads` (each option's reading of every train output cell,
     in the order given: the simplest first), under which each tile's outputs and then all of
     them together are one function of the reading; None when there is none, or when one
@@ -1573,7 +1666,7 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
     per_action = np.stack([np.concatenate([read(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in actions])
     if start.tiles == (1, 1):
         return per_action
-    tile_of = np.concatenate([_tile_index(x.shape, y.shape, start.tiles) for x, y in pairs])
+    tile_of = np.concatenate([_tile_index(y.shape, start.tiles) for x, y in pairs])
     return per_action[tile_of, np.arange(len(tile_of))][None]
 
 

@@ -15,7 +15,9 @@ The action, read from an output cell back to the input cell it attends to:
 Wrapping cyclically into the input lattice makes an output larger than its input a tiling
 and a smaller one a crop at an offset, so crops and tiles come out of the same experts. An
 up-scaling by f may be followed per axis by a stride s (cell i reads ⌊i·s/f⌋: a rational
-scaling), whose gates only exact starts switch on (`MaskExperts.strides`).
+scaling), whose gates only exact starts switch on (`MaskExperts.strides`); so may the
+translate expert's tiled fills (a shift with fill inside each tile: the input shifted with
+fill, then scaled and wrapped; `MaskExperts.tiled_fills`).
 
 Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
 LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent
@@ -170,6 +172,10 @@ class Actions:
     # each block (a stride) rather than the whole block (scale expert)
     stride_rows: torch.Tensor | None = None  # (len(STRIDES),) the stride after up-scaling, per
     stride_cols: torch.Tensor | None = None  # axis (scale expert)
+    # () probability that a filling axis still wraps, per axis: the shift with fill acts inside
+    # each tile (or mirror image) of the scaled input (translate expert, with tiled fills on)
+    tiled_rows: torch.Tensor | None = None
+    tiled_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -189,6 +195,8 @@ class Actions:
             self.sample,
             self.stride_rows,
             self.stride_cols,
+            self.tiled_rows,
+            self.tiled_cols,
         )
 
 
@@ -199,13 +207,14 @@ class MaskExperts(nn.Module):
     """The four lattice mask experts of one LatFormer layer, gated by σ(FFN(c))."""
 
     # reflect: flip rows, flip columns, transpose, mirror-wrap rows, mirror-wrap columns;
-    # translate: per axis, a shift's bits and its sign, then per axis whether it fills;
+    # translate: per axis, a shift's bits and its sign, then per axis whether it fills, then
+    # per axis whether a fill still wraps (tiled fills);
     # scale: per axis the chain's bits, then down-scaling, then sampling (a stride) when down,
     # then per axis the stride chain's bits (a stride after up-scaling)
     GATES = {
         "rotate": 2,
         "reflect": 5,
-        "translate": 2 * 6 + 2,
+        "translate": 2 * 6 + 4,
         "scale": 2 * len(SCALE_CHAIN) + 2 + 2 * len(STRIDE_CHAIN),
     }
 
@@ -216,12 +225,14 @@ class MaskExperts(nn.Module):
         shift_bits: int = 5,
         init_logits: dict[str, float] | None = None,
         strides: bool = False,
+        tiled_fills: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
         self.strides = strides  # the scale expert's strides after up-scaling on (else they read 0)
+        self.tiled_fills = tiled_fills  # the translate expert's tiled fills on (else they read 0)
         self.shift_bits = shift_bits
-        self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 2}
+        self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
         init = init_logits or {}
         self.gate_bias = nn.Parameter(
@@ -242,12 +253,26 @@ class MaskExperts(nn.Module):
         action, so the layer computes what a layer built with only `experts` computes, and
         its gate logits get no gradient. Models with different priors then share one
         architecture (and a batch, `arcsolve.latformer.batched`). Without `strides`, the
-        scale expert's stride gates stay off: only an exact start that uses one turns them
-        on, so a plain fit searches the actions it always has."""
+        scale expert's stride gates stay off, and without `tiled_fills` the translate
+        expert's: only an exact start that uses one turns them on, so a plain fit searches
+        the actions it always has."""
         for name in self.enabled:
             self.gate_on[self.gate_slice(name)] = float(name in experts)
         if "scale" in self.enabled and not self.strides:
             self.gate_on[self.stride_slice()] = 0.0
+        if "translate" in self.enabled and not self.tiled_fills:
+            self.gate_on[self.tiled_fill_slice()] = 0.0
+
+    def tiled_fill_slice(self) -> slice:
+        """Where the translate expert's tiled-fill gates sit in the gate vector (its last two,
+        after the two fills)."""
+        where = self.gate_slice("translate")
+        return slice(where.stop - 2, where.stop)
+
+    def fill_slice(self) -> slice:
+        """Where the translate expert's fill gates (rows, columns) sit in the gate vector."""
+        where = self.gate_slice("translate")
+        return slice(where.stop - 4, where.stop - 2)
 
     def stride_slice(self) -> slice:
         """Where the scale expert's stride gates sit in the gate vector (its last ones)."""
@@ -291,11 +316,13 @@ class MaskExperts(nn.Module):
             if rot is not None and ref is not None
             else (rot if rot is not None else ref if ref is not None else _identity(8, gates))
         )
-        fill = (None, None)
+        fill = tiled = (None, None)
         if "translate" in parts:
-            t = parts["translate"][:-2].view(2, -1)
+            t = parts["translate"][:-4].view(2, -1)
             rows, cols = (shift_distribution(t[i, :-1], t[i, -1]) for i in range(2))
-            fill = parts["translate"][-2], parts["translate"][-1]
+            fill = parts["translate"][-4], parts["translate"][-3]
+            if self.tiled_fills:
+                tiled = parts["translate"][-2], parts["translate"][-1]
         else:
             rows = cols = _identity(2 * (2**self.shift_bits - 1) + 1, gates, 2**self.shift_bits - 1)
         if "scale" in parts:
@@ -312,7 +339,7 @@ class MaskExperts(nn.Module):
             srows = scols = _identity(len(SCALE_FACTORS), gates)
             down, sample, stride_rows, stride_cols = zero, None, None, None
         return Actions(
-            dihedral, rows, cols, srows, scols, down, *mirror, *fill, sample, stride_rows, stride_cols
+            dihedral, rows, cols, srows, scols, down, *mirror, *fill, sample, stride_rows, stride_cols, *tiled
         )
 
 

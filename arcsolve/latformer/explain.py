@@ -102,8 +102,10 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
     if mirrored:
         words.append(f"mirror-wrap {' and '.join(mirrored)}")
     fills = acts.fill_rows is not None and bool(acts.fill_rows > 0.5 or acts.fill_cols > 0.5)
+    tiled = fills and acts.tiled_rows is not None and bool(acts.tiled_rows > 0.5 or acts.tiled_cols > 0.5)
     if shift != (0, 0):
-        words.append(f"shift {shift[0]:+d},{shift[1]:+d}" + (" with fill (no wrap)" if fills else " (cyclic)"))
+        how = " with fill inside each tile" if tiled else " with fill (no wrap)" if fills else " (cyclic)"
+        words.append(f"shift {shift[0]:+d},{shift[1]:+d}{how}")
     elif fills and any(out[0] > inp[0] or out[1] > inp[1] for inp, out in layer_shapes):
         words.append("placed without wrapping")
     return ", then ".join(words) if words else "identity"
@@ -120,7 +122,7 @@ def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray
         read = []
         for x, y in pairs:
             with torch.no_grad():
-                tile_on = tile_cells(x.shape, y.shape, layer.tiles_shape) if len(acts) > 1 else None
+                tile_on = tile_cells(y.shape, layer.tiles_shape) if len(acts) > 1 else None
                 mask = tiled_mask([build_mask(a, x.shape, y.shape) for a in acts], tile_on).cpu().numpy()
             read.append(np.where(mask.sum(1) > 0.5, x.reshape(-1)[mask.argmax(1)], NOTHING))
         columns.append(np.concatenate(read))

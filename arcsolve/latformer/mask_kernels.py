@@ -129,12 +129,15 @@ def axis_matrix(
     bases: AxisBases,
     sample: torch.Tensor | None = None,
     stride: torch.Tensor | None = None,
+    tiled: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """The per-axis factor of the mask, (N_out × N_in): scale (up-scaling by a factor, then a
     `stride` over STRIDES; down-scaling reads each block whole or, with probability `sample`,
     its first cell) and wrap (cyclic or mirrored; with probability `fill` not at all), then
     shift on the input lattice (so a shift of a smaller output is a crop at an offset, and of
-    a sampled one another cell of each block), cyclically or, with probability `fill`, filling."""
+    a sampled one another cell of each block), cyclically or, with probability `fill`, filling:
+    unwrapped (a placement) or, with probability `tiled`, wrapped as ever (each tile, or
+    mirror image, of the input shifted with fill)."""
     # as a difference, which is exactly zero where sampling and pooling agree (factor 1), so
     # that the sampling gate gets no gradient there, not even from rounding
     shrink = bases.down if sample is None else bases.down + sample * (bases.sample - bases.down)
@@ -154,7 +157,10 @@ def axis_matrix(
     cyclic = wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
     placed = torch.einsum("g,gij->ij", grown, shift[placed_index] * placed_on)
     shrunk = ((scale * down) @ shrink[2].flatten(1)).view(n_out, n_in)
-    filled = placed + shrunk @ (shift @ bases.shift[1].flatten(1)).view(n_in, n_in)
+    filling = (shift @ bases.shift[1].flatten(1)).view(n_in, n_in)
+    filled = placed + shrunk @ filling
+    if tiled is not None:
+        filled = filled + tiled * (wrapped.view(n_out, n_in) @ filling - filled)
     return (1 - fill) * cyclic + fill * filled
 
 
@@ -177,6 +183,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             row_bases,
             actions.sample,
             actions.stride_rows,
+            actions.tiled_rows,
         )
         a_c = axis_matrix(
             actions.shift_cols,
@@ -187,6 +194,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             col_bases,
             actions.sample,
             actions.stride_cols,
+            actions.tiled_cols,
         )
         return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
 

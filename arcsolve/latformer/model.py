@@ -52,6 +52,9 @@ class LatFormerConfig:
     # the scale expert's strides after up-scaling (output cell i reads ⌊i·s/f⌋); off, they read
     # 0, and only exact starts whose actions use one switch them on
     strides: bool = False
+    # the translate expert's tiled fills (a shift with fill inside each tile of a scaled or
+    # tiled input); off, they read 0, and only exact starts whose actions use one switch them on
+    tiled_fills: bool = False
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -73,15 +76,13 @@ class Lattices(NamedTuple):
     tile_on: torch.Tensor | None = None  # (tiles, n_out) 1 where an output cell lies in a tile
 
 
-def tile_cells(
-    in_shape: tuple[int, int], out_shape: tuple[int, int], tiles: tuple[int, int], side: int | None = None
-) -> torch.Tensor:
-    """(a·b, cells) 1 where an output cell lies in tile t of an a×b tiling of input-sized
-    tiles (row-major tiles; cells past the last tile belong to it); cells row-major on the
-    output lattice, or on a side×side canvas (its padding in no tile)."""
-    (h, w), (H, W), (a, b) = in_shape, out_shape, tiles
-    rows = (torch.arange(H) // h).clamp(max=a - 1)
-    cols = (torch.arange(W) // w).clamp(max=b - 1)
+def tile_cells(out_shape: tuple[int, int], tiles: tuple[int, int], side: int | None = None) -> torch.Tensor:
+    """(a·b, cells) 1 where an output cell lies in tile t when the output lattice is cut into
+    a×b equal tiles (row-major tiles; cells past the last tile belong to it); cells
+    row-major on the output lattice, or on a side×side canvas (its padding in no tile)."""
+    (H, W), (a, b) = out_shape, tiles
+    rows = (torch.arange(H) // max(1, H // a)).clamp(max=a - 1)
+    cols = (torch.arange(W) // max(1, W // b)).clamp(max=b - 1)
     index = (rows[:, None] * b + cols[None, :]).reshape(-1)
     cells = torch.arange(H * W)
     at = cells if side is None else (cells // W) * side + cells % W
@@ -110,7 +111,7 @@ def lattices(
     later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
     tile_on = None
     if tiles != (1, 1) or canvas is not None:  # batched lattices stack: each has one
-        tile_on = tile_cells(in_shape, out_shape, tiles, None if canvas is None else canvas[0]).to(device, dtype)
+        tile_on = tile_cells(out_shape, tiles, None if canvas is None else canvas[0]).to(device, dtype)
     if canvas is None:
         if H * W != h * w:
             return Lattices(first, later, None, None, tile_on)
@@ -165,9 +166,10 @@ class LatFormerLayer(nn.Module):
         self.tiles_shape = config.tiles if first else (1, 1)
         self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
-        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, config.strides)  # head 0
+        options = (config.strides, config.tiled_fills)
+        self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(
-            MaskExperts(experts, config.cond_dim, config.shift_bits, gates, config.strides)
+            MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)
             for _ in range((extra + 1) * self.tiles - 1)
         )
         self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))

@@ -48,11 +48,11 @@ def pairs_of(task: Task):
 
 
 def test_tile_cells_mark_each_output_cell_with_its_tile():
-    on = tile_cells((2, 3), (4, 6), (2, 2))
+    on = tile_cells((4, 6), (2, 2))
     tiles = on.argmax(0).view(4, 6)
     assert on.sum(0).eq(1).all()
     assert tiles.tolist() == [[0, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1], [2, 2, 2, 3, 3, 3], [2, 2, 2, 3, 3, 3]]
-    canvas = tile_cells((2, 3), (4, 6), (2, 2), side=8)
+    canvas = tile_cells((4, 6), (2, 2), side=8)
     assert canvas.shape == (4, 64) and canvas.sum() == 24 and canvas[:, 6:8].sum() == 0  # padding in no tile
 
 
@@ -88,7 +88,7 @@ def test_per_tile_sets_reach_tilings_of_eighty_one_tiles():
     tile_rows = [found.actions[9 * r].dihedral for r in range(9)]
     assert tile_rows == [0, ELEMENT_NAMES.index("flip up-down"), 0] * 3
     x, y = test.input.to_numpy(), test.output.to_numpy()  # the test output, read exactly
-    tile = tile_cells(x.shape, y.shape, (9, 9)).argmax(0).numpy()
+    tile = tile_cells(y.shape, (9, 9)).argmax(0).numpy()
     read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
     assert (read == y.reshape(-1)).all()
 
@@ -105,7 +105,7 @@ def test_per_tile_sets_shift_a_tiles_copy_cyclically():
     (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
     assert found.tiles == (2, 1) and all(a.shift != (0, 0) and not a.fill for a in found.actions)
     for x, y in pairs + [(test.input.to_numpy(), test.output.to_numpy())]:  # the actions read the outputs exactly
-        tile = tile_cells(x.shape, y.shape, (2, 1)).argmax(0).numpy()
+        tile = tile_cells(y.shape, (2, 1)).argmax(0).numpy()
         read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
         assert (read == y.reshape(-1)).all()
 
@@ -120,6 +120,9 @@ def test_a_plain_tiling_needs_no_per_tile_actions():
 def test_outputs_that_are_no_tiling_get_no_per_tile_sets():
     task = task_of(lambda x: x[:, ::-1], [(3, 3), (3, 4)], (2, 2))
     assert tiling(pairs_of(task)) is None and per_tile_sets(pairs_of(task)) == []
+    # the rows sampled every third cell, each tile at its own row: a flip, which one head has
+    assert tiling(pairs_of(task), (3, 1)) == (3, 1)
+    assert all(s.tiles == (1, 1) for s in consistent_sets(pairs_of(task)))
 
 
 def test_a_head_with_per_tile_gates_computes_each_tiles_action_and_is_explained():
@@ -248,3 +251,32 @@ def test_the_outputs_periods_are_offered_for_repairing_a_repeating_pattern():
             read = reading(action, y, y.shape)
             assert ((read == y) | (read == -1)).all()
     assert any(ExactAction() in s.actions and set(s.actions) & set(periods) for s in consistent_sets(pairs))
+
+
+def test_tiles_of_a_sampled_grid_take_their_own_actions():
+    """Every second row and column, then tiled 1×2 as mirror images: each tile is a copy of
+    the sampled grid, the second flipped, so the tiles are half the input's size and the
+    flipped one samples the odd columns of the flipped input. Fitted, it answers the test."""
+
+    def make(x):
+        sampled = x[::2, ::2]
+        return np.concatenate([sampled, sampled[:, ::-1]], axis=1)
+
+    assert tiling([(np.zeros((4, 6)), np.zeros((2, 6)))]) is None  # not input-sized tiles
+    assert tiling([(np.zeros((4, 6)), np.zeros((2, 6)))], (2, 2)) == (1, 2)
+    task = task_of(make, [(4, 6), (2, 4), (4, 4)], (6, 6))  # a sampled tile may be one row
+    pairs = pairs_of(task)
+    test = task.test[0]
+    tests = [(test.input.to_numpy(), test.output.to_numpy().shape)]
+    assert per_tile_sets(pairs, tests) == []  # not input-sized tiles
+    (found,) = per_tile_sets(pairs, tests, sampled=True)
+    assert found in consistent_sets(pairs, tests)  # no one head explains the pairs
+    assert found.tiles == (1, 2) and all(a.down and a.scale == (2, 2) for a in found.actions)
+    assert found.actions[0] == ExactAction(0, scale=(2, 2), down=True)
+    for x, y in pairs + [(test.input.to_numpy(), test.output.to_numpy())]:  # the actions read the outputs exactly
+        tile = tile_cells(y.shape, (1, 2)).argmax(0).numpy()
+        read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
+        assert (read == y.reshape(-1)).all()
+    solution = solve(task, SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output

@@ -728,3 +728,69 @@ def test_a_sampled_grid_tiled_back_to_its_size_is_one_head_with_a_stride():
     solution = solve(Task(id="sampled-then-tiled", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
     assert solution.candidates[0].verified
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_cyclic_shifts_alike_on_the_train_lattices_but_not_the_test_are_two_starts():
+    """Rolled by 3 columns on inputs 5 wide, which -2 columns reads alike, then up-scaled
+    1×3: on a test input 3 wide the two rolls differ, so both are starts."""
+    rng = np.random.default_rng(14)
+    xs = [rng.integers(0, 6, size=(h, 5)) for h in (2, 4, 3)]
+    pairs = [(x, np.repeat(np.roll(x, 3, axis=1), 3, axis=1)) for x in xs]
+    test = rng.integers(0, 6, size=(3, 3))
+    found = [s.actions[0].shift for s in consistent_sets(pairs, [(test, (3, 9))]) if len(s.actions) == 1]
+    assert (0, 3) in found and (0, -2) in found
+    assert len([s for s in consistent_sets(pairs) if s.actions[0].scale == (1, 3)]) == 1  # no test: one start
+
+
+def test_a_shift_with_fill_then_a_tiling_is_one_head_with_a_tiled_fill():
+    """Shifted down one row with fill, then tiled 1×3: each tile is the shifted input, so the
+    head wraps as a tiling does and fills inside each tile; fitted, it answers the test."""
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(15)
+
+    def pair(h, w, cls=TrainPair):
+        x = rng.integers(0, 6, size=(h, w))
+        y = np.tile(shifted_with_fill(x, 1, 0), (1, 3))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    train = [pair(3, 4), pair(4, 3), pair(3, 3)]
+    test = pair(5, 2, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    action = ExactAction(0, (1, 0), fill=True, tiled_fill=True)
+    assert action in single_actions(pairs)
+    assert ExactAction(0, (1, 0), fill=True) not in single_actions(pairs)  # unwrapped: one tile, then nothing
+    assert action.words() == "shift +1,+0 with fill inside each tile"
+    solution = solve(Task(id="filled-then-tiled", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert "with fill inside each tile" in solution.candidates[0].detail.replace("\n", " ")
+    assert solution.candidates[0].grids[0] == test.output
+
+
+def test_a_shift_with_fill_then_mirror_images_is_one_head():
+    """Shifted right one column with fill, then tiled 1×2 as mirror images."""
+    rng = np.random.default_rng(16)
+    xs = [rng.integers(0, 6, size=s) for s in [(3, 4), (4, 3), (2, 5)]]
+    pairs = []
+    for x in xs:
+        moved = shifted_with_fill(x, 0, 1)
+        pairs.append((x, np.concatenate([moved, moved[:, ::-1]], axis=1)))
+    action = ExactAction(0, (0, 1), fill=True, mirror=(False, True), tiled_fill=True)
+    assert action in single_actions(pairs)
+    for x, y in pairs:
+        assert np.array_equal(np.where(reading(action, x, y.shape) < 0, 0, reading(action, x, y.shape)), y)
+
+
+def test_a_turned_grid_sampled_one_way_and_tiled_the_other_is_one_head():
+    """Rotated a quarter turn, every second column, then tiled 2×3: the stride is per output
+    axis (1 on the rows, 2 on the columns) whichever input axis each output axis reads."""
+    from arcsolve.latformer.exact_actions import _tiled_down_factors
+
+    rng = np.random.default_rng(17)
+    turn = ELEMENT_NAMES.index("rotate 90 counter-clockwise")
+    xs = [rng.integers(0, 6, size=s) for s in [(8, 3), (4, 3), (2, 3)]]
+    pairs = [(x, np.tile(apply_dihedral(x, turn)[:, ::2], (2, 3))) for x in xs]
+    assert (1, 2) in _tiled_down_factors(pairs)
+    assert ExactAction(turn, scale=(1, 2), down=True) in single_actions(pairs)

@@ -19,7 +19,8 @@ def random_action(rng: np.random.Generator) -> ExactAction:
     fill, down = bool(rng.random() < 0.4), bool(rng.random() < 0.3)
     # strides after an up-scaling (4: one the stride chain does not hold; with down, none is)
     stride = tuple(int(rng.choice([2, 3, 4, 6])) if rng.random() < 0.3 else 1 for _ in range(2))
-    return ExactAction(int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride)
+    tiled_fill = bool(rng.random() < 0.3)  # without fill, none is
+    return ExactAction(int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride, tiled_fill)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -40,3 +41,18 @@ def test_a_sampling_with_fill_reads_nothing_past_the_input():
     cells = source_cells(action, (5, 6), (2, 6)).reshape(2, 6)
     assert np.array_equal(cells.reshape(-1), kernel_source_cells(action, (5, 6), (2, 6)))
     assert cells[:, 0].tolist() == [4, 10] and (cells[:, 1:] == -1).all()  # 9 + 4 is past the 6 columns
+
+
+def test_a_tiled_fill_shifts_each_tile_with_fill():
+    """Shifted one column right with fill inside each tile, tiled 1×2, then read as mirror
+    images: each tile's first column reads nothing, the mirror image's last."""
+    x = np.arange(6).reshape(2, 3)
+    action = ExactAction(0, (0, 1), fill=True, tiled_fill=True)
+    cells = source_cells(action, (2, 3), (2, 6))
+    assert np.array_equal(cells, kernel_source_cells(action, (2, 3), (2, 6)))
+    assert np.where(cells >= 0, x.reshape(-1)[cells], -1).reshape(2, 6)[0].tolist() == [-1, 0, 1, -1, 0, 1]
+    mirrored = ExactAction(0, (0, 1), fill=True, mirror=(False, True), tiled_fill=True)
+    cells = source_cells(mirrored, (2, 3), (2, 6))
+    assert np.array_equal(cells, kernel_source_cells(mirrored, (2, 3), (2, 6)))
+    assert np.where(cells >= 0, x.reshape(-1)[cells], -1).reshape(2, 6)[0].tolist() == [-1, 0, 1, 1, 0, -1]
+    assert source_cells(ExactAction(0, (0, 1), tiled_fill=True), (2, 3), (2, 6)) is None  # no fill: not an action
