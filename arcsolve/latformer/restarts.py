@@ -41,6 +41,10 @@ PLAIN_RESTARTS = 3
 EXACT_RESTARTS = 3  # on a CPU
 GPU_EXACT_RESTARTS = 16  # side by side in a batch (`arcsolve.latformer.batched.solve_many`)
 MAX_HEADS = 4
+# An exact restart learns only its cell rule (its gates stay rounded), and smaller steps
+# settle it sooner: at the plain fits' rate, a second-layer start whose rule swaps two
+# colours overshoots and stalls (a shift with fill, two colours swapped, then a roll).
+EXACT_LR = 0.005
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,8 @@ class Restart:
         fixed = self.start.fixed if self.start is not None else None
         if self.start is not None and self.start.rule is not None:
             steps = 0  # built to compute its cell rule: only checked (`set_count_rule`, `set_overlay_rule`)
-        return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact, fixed=fixed)
+        lr = EXACT_LR if self.exact else FitConfig.lr
+        return FitConfig(steps=steps, seed=seed + self.index, rounded_gates=self.exact, fixed=fixed, lr=lr)
 
 
 def plan_restarts(
