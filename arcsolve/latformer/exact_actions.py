@@ -1485,8 +1485,6 @@ def _tile_index(out_shape: tuple[int, int], tiles: tuple[int, int]) -> np.ndarra
 
 
 MAX_TILE_SHIFT = 3  # per-tile actions may shift their tile's copy cyclically by at most this much a side
-
-
 MAX_TILE_SAMPLING = 3  # per-tile actions may sample their tile's copy every 2nd or 3rd cell a side
 
 
