@@ -17,20 +17,12 @@ from arcsolve.latformer.sizing import Shape
 from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
 
 
-def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool) -> bool:
-    """Does scaling n_out cells by `factor` read past the n_in input cells (so that how the
-    lattice wraps, cyclically or mirrored, changes the result)?"""
-    last = n_out * factor - 1 if down else (n_out - 1) // factor
+def _wraps_past_edge(n_out: int, n_in: int, factor: int, down: bool, stride: int = 1) -> bool:
+    """Does scaling n_out cells by `factor` (an up-scaling then a `stride`: cell i reads
+    ⌊i·s/f⌋) read past the n_in input cells (so that how the lattice wraps, cyclically or
+    mirrored, changes the result)?"""
+    last = n_out * factor - 1 if down else (n_out - 1) * stride // factor
     return last >= n_in
-
-
-def _stride_wraps(
-    inp: tuple[int, int], out: tuple[int, int], factor: tuple[int, int], stride: tuple[int, int], transposed: bool
-) -> bool:
-    """Does an up-scaling by `factor` then a stride read past the input's edge on some axis
-    (output cell i reads ⌊i·s/f⌋, wrapped: the sampled grid tiled)?"""
-    sides = inp[::-1] if transposed else inp
-    return any((n_out - 1) * s // f >= n_in for n_out, n_in, f, s in zip(out, sides, factor, stride, strict=True))
 
 
 def describe_actions(
@@ -82,15 +74,18 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         if down and acts.sample is not None:  # the first cell of each block, or the block whole
             how = " by sampling" if bool(acts.sample > 0.5) else " by pooling"
         words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}{how}")
+    transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
     if acts.stride_rows is not None and not down:
         stride = (STRIDES[int(acts.stride_rows.argmax())], STRIDES[int(acts.stride_cols.argmax())])
         if stride != (1, 1):
             words.append(f"down-scale {stride[0]}x{stride[1]} by sampling")
-            if any(_stride_wraps(inp, out, (f_r, f_c), stride, transposed=DIHEDRAL[dihedral][0] == 1)
-                   for inp, out in layer_shapes):
+            if any(
+                _wraps_past_edge(out[axis], inp[axis ^ transposed], f, False, s)
+                for inp, out in layer_shapes
+                for axis, f, s in ((0, f_r, stride[0]), (1, f_c, stride[1]))
+            ):
                 words.append("wrapped cyclically (tiled)")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
-    transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
     mirrored = []
     for axis, p, f in (("rows", acts.mirror_rows, f_r), ("columns", acts.mirror_cols, f_c)):
         if p is None or p <= 0.5:
