@@ -534,6 +534,8 @@ def one_head_actions(
     scalings = [(factor, down, (1, 1), range(8)) for factor, down in _scalings(pairs)] + _strided_scalings(pairs)
     for factor, down, stride, elements in scalings:
         met: dict[int, set] = {d: set() for d in range(8)}  # cyclic shifts alike on every pair's lattice are one
+        # where the scaled input tiles some train output, a shift with fill may act inside each tile
+        wraps = {d: _wraps(factor, down, stride, sides[d][: len(pairs)], pairs) for d in elements}
         for delta, fill, d in itertools.product(near, (False, True), elements):
             if stride != (1, 1) and max(abs(delta[0]), abs(delta[1])) > MAX_STRIDE_SHIFT:
                 continue
@@ -546,7 +548,7 @@ def one_head_actions(
                 met[d].add(alike)
             action = ExactAction(d, delta, factor, fill, down, stride=stride)
             yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
-            if fill and _wraps(action, sides[d][: len(pairs)], pairs):  # the shift with fill inside each tile
+            if fill and wraps[d]:
                 action = replace(action, tiled_fill=True)
                 yield action, lambda k, a=action: _scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
         if down or stride != (1, 1):
@@ -707,13 +709,18 @@ def _scaled_cells(
 
 
 def _wraps(
-    action: ExactAction, sides: Sequence[tuple[int, int]], pairs: Sequence[tuple[np.ndarray, np.ndarray]]
+    factor: tuple[int, int],
+    down: bool,
+    stride: tuple[int, int],
+    sides: Sequence[tuple[int, int]],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
 ) -> bool:
-    """Does the scaled `action` read past the edge of some input lattice (`sides`, turned as
-    its dihedral element turns them) on some pair's output, so that it tiles there?"""
+    """Does a scaling by `factor` (down, or up then `stride`) read past the edge of some input
+    lattice (`sides`, turned as a dihedral element turns them) on some pair's output, so that
+    it tiles there?"""
     for (n_rows, n_cols), (_, y) in zip(sides, pairs, strict=True):
-        for n_out, n_in, f, s in zip(y.shape, (n_rows, n_cols), action.scale, action.stride, strict=True):
-            if ((n_out - 1) * f if action.down else (n_out - 1) * s // f) >= n_in:
+        for n_out, n_in, f, s in zip(y.shape, (n_rows, n_cols), factor, stride, strict=True):
+            if ((n_out - 1) * f if down else (n_out - 1) * s // f) >= n_in:
                 return True
     return False
 
