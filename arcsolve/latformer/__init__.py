@@ -4,7 +4,7 @@
   `experts` (the gated lattice mask experts), `mask_kernels` (the exact kernels the experts'
   gates combine into one mask per example);
 - the network: `model` (layers, heads, colour attention), `sizing` (output-size rules);
-- fitting: `training` (the model-agnostic loop), `exact_actions` (exact lattice actions as
+- fitting: `training` (the model-agnostic loop), `exact_starts` (exact lattice actions as
   starting points), `restarts`, `fit` (planning, solving and the two attempts), `explain`
   (`--explain`'s words);
 - batched fitting: `canvases`, `batch` (one vmapped batch of fits), `batched` (the task stream);

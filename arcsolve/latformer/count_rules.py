@@ -2,7 +2,7 @@
 most often (a majority vote, a "most frequent colour other than the background").
 
 A pooling head attends to every cell of its block alike, so what it reads is the block's
-colour histogram. A table keyed by that histogram (`arcsolve.latformer.exact_actions`) only
+colour histogram. A table keyed by that histogram (`arcsolve.latformer.exact_starts`) only
 answers histograms the train pairs show, and blocks of random colours rarely repeat one. A
 count rule answers every histogram: the most frequent colour, counting the colours in
 `CountRule.rare` only where the block holds no other, ties to the colour earlier in

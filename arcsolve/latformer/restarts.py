@@ -3,7 +3,7 @@ side by side (`arcsolve.latformer.batched`), and the choice among them.
 
 A *plain* restart starts from the model's own initial gates (or all gates off, or
 jittered: `restart_model`). An *exact* restart starts its first layer's heads at exact
-lattice actions (`arcsolve.latformer.exact_actions`) chosen because the train outputs are a
+lattice actions (`arcsolve.latformer.exact_starts`) chosen because the train outputs are a
 function of what those heads read, cell by cell; the model gets one head per action, so
 y = f(g1·x, …, gK·x) is one model whose FFN learns f. Gradient descent on products of gates
 settles near where it starts: starting at different exact actions searches where jitter
@@ -24,14 +24,10 @@ import torch
 from torch import nn
 
 from arcsolve.latformer.count_rules import set_count_rule
-from arcsolve.latformer.exact_actions import (
-    ActionSet,
-    background_colour,
-    colours_to_fix,
-    consistent_sets,
-    set_action,
-    set_readings,
-)
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.actions import set_action
+from arcsolve.latformer.exact_starts.colours import background_colour, colours_to_fix, set_readings
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.model import N_COLOURS, LatFormerConfig
 from arcsolve.latformer.overlay_rules import set_overlay_rule

@@ -295,7 +295,8 @@ def test_unit_buckets_hold_their_units_waste_at_most_a_third_and_keep_a_capture_
 def test_a_strided_exact_start_follows_in_a_batch_the_trajectory_fit_gives_it_alone():
     """Columns tripled, then every second one, on pairs of other sizes: the batch pads them
     to one canvas, and its kernels' strides read as the model's own do."""
-    from arcsolve.latformer.exact_actions import ActionSet, ExactAction
+    from arcsolve.latformer.exact_starts.action_sets import ActionSet
+    from arcsolve.latformer.exact_starts.actions import ExactAction
     from arcsolve.latformer.restarts import exact_model
 
     draws = torch.Generator().manual_seed(3)

@@ -9,7 +9,10 @@ import torch
 
 from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.count_rules import CountRule, block_counts, count_rule, set_count_rule
-from arcsolve.latformer.exact_actions import ActionSet, ExactAction, block_cells, consistent_sets, reading
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts.readings import block_cells, reading
 from arcsolve.latformer.fit import plan_fit, solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.restarts import exact_model, restart_for

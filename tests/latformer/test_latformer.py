@@ -63,7 +63,7 @@ CASES = {
 
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("case", list(CASES))
-def test_discrete_gates_give_exact_actions(shape, case):
+def test_discrete_gates_give_exact_lattice_actions(shape, case):
     settings, op, transposes = CASES[case]
     x = np.random.default_rng(sum(shape)).integers(0, 10, size=shape)
     out_shape = shape[::-1] if transposes else shape

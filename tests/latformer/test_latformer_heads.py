@@ -6,7 +6,9 @@ import pytest
 import torch
 
 from arcsolve.latformer.batched import solve_many
-from arcsolve.latformer.exact_actions import NOTHING, ExactAction, consistent_sets, reading, set_action
+from arcsolve.latformer.exact_starts.actions import ExactAction, set_action
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts.readings import NOTHING, reading
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
@@ -40,7 +42,7 @@ def test_a_placement_without_wrapping_reads_nothing_past_the_input():
 
 
 @pytest.mark.parametrize("element", range(8))
-def test_exact_actions_set_gates_that_give_each_dihedral_element(element):
+def test_an_exact_action_sets_gates_that_give_each_dihedral_element(element):
     x = grid(4, 4)
     assert (reading(ExactAction(element), x, (4, 4)) == apply_dihedral(x, element)).all()
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from arcsolve.latformer import exact_actions
-from arcsolve.latformer.exact_actions import (
-    ExactAction,
-    _then_reading,
-    consistent_sets,
-    moved_last,
-    reading,
-    single_actions,
-)
+from arcsolve.latformer.exact_starts import composed
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.composed import moved_last
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts.readings import reading, then_reading
+from arcsolve.latformer.exact_starts.single_heads import single_actions
 from arcsolve.latformer.fit import solve
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
@@ -40,7 +37,7 @@ def test_a_roll_then_a_shift_with_fill_is_a_head_and_a_later_shift_that_fit():
     found = moved_last(pairs)
     assert (found[0].actions, found[0].then) == ((ExactAction(0, (3, 1)),), ExactAction(0, (-1, 2), fill=True))
     for x, y in pairs:  # as the kernels read it: the roll, then the shift of its result
-        assert np.array_equal(np.maximum(_then_reading(found[0].then, reading(found[0].actions[0], x, y.shape)), 0), y)
+        assert np.array_equal(np.maximum(then_reading(found[0].then, reading(found[0].actions[0], x, y.shape)), 0), y)
     assert any(s.then == found[0].then and s.actions == found[0].actions for s in consistent_sets(pairs))
     solution = solve(Task(id="roll-then-fill", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
     assert solution.candidates[0].verified
@@ -59,7 +56,7 @@ def test_two_fills_that_clear_opposite_edges_are_found():
     assert not single_actions(pairs)
     (first, *_) = moved_last(pairs)
     for x, y in pairs:
-        assert np.array_equal(np.maximum(_then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
+        assert np.array_equal(np.maximum(then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
 
 
 def test_an_up_scaling_shifted_by_output_cells_is_a_scaled_head_then_a_shift():
@@ -84,9 +81,9 @@ def test_the_screen_keeps_the_least_moved_heads_when_its_cells_run_out(monkeypat
     train, _ = task_of(make, [(4, 5), (7, 4), (5, 8)], (6, 7), rng)
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
     smallest = min(y.size for _, y in pairs)
-    monkeypatch.setattr(exact_actions, "MOVED_SCREEN_CELLS", 20 * smallest)  # 20 heads: shifts of 0 to 2
+    monkeypatch.setattr(composed, "MOVED_SCREEN_CELLS", 20 * smallest)  # 20 heads: shifts of 0 to 2
     assert moved_last(pairs) == []  # the roll by (3, 1) is not among them
-    monkeypatch.setattr(exact_actions, "MOVED_SCREEN_CELLS", 1000 * smallest)
+    monkeypatch.setattr(composed, "MOVED_SCREEN_CELLS", 1000 * smallest)
     assert moved_last(pairs)[0].actions == (ExactAction(0, (3, 1)),)
 
 

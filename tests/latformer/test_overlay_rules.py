@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer.exact_actions import ActionSet, ExactAction, consistent_sets, reading
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts.readings import reading
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.overlay_rules import OverlayRule, overlay_rules, set_overlay_rule

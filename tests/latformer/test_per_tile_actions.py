@@ -6,17 +6,11 @@ import pytest
 import torch
 
 from arcsolve.latformer.batched import solve_many
-from arcsolve.latformer.exact_actions import (
-    ExactAction,
-    consistent_sets,
-    output_periods,
-    output_symmetries,
-    part_offsets,
-    per_tile_sets,
-    reading,
-    set_action,
-    tiling,
-)
+from arcsolve.latformer.exact_starts.actions import ExactAction, set_action
+from arcsolve.latformer.exact_starts.candidates import output_periods, output_symmetries, part_offsets
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts.per_tile import per_tile_sets, tiling
+from arcsolve.latformer.exact_starts.readings import reading
 from arcsolve.latformer.explain import describe_actions
 from arcsolve.latformer.fit import FitConfig, fit, predict, solve, task_examples
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, tile_cells

@@ -9,14 +9,10 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from arcsolve.latformer.exact_actions import (
-    ExactAction,
-    consistent_sets,
-    gate_bits,
-    reading,
-    set_action,
-    single_actions,
-)
+from arcsolve.latformer.exact_starts.actions import ExactAction, gate_bits, set_action
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts.readings import reading
+from arcsolve.latformer.exact_starts.single_heads import single_actions
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.restarts import Restart, fit_is_done
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
@@ -74,7 +70,7 @@ def test_a_fit_stops_once_its_exact_starts_are_spent():
 
 
 def test_colours_a_rule_treats_alike_are_free_and_the_rest_fixed():
-    from arcsolve.latformer.exact_actions import colours_to_fix
+    from arcsolve.latformer.exact_starts.colours import colours_to_fix
 
     a = np.array([1, 2, 4, 0, 1, 4, 2, 0])
     b = np.array([2, 0, 4, 1, 0, 1, 0, 0])
@@ -89,7 +85,7 @@ def test_colours_a_rule_treats_alike_are_free_and_the_rest_fixed():
 def test_of_two_colours_that_clash_the_one_kept_goes_free():
     """4 becomes 3 and 5 stays 5: permuting 5 teaches that an unseen colour keeps itself;
     permuting 4 would teach that every unseen colour becomes 3."""
-    from arcsolve.latformer.exact_actions import colours_to_fix
+    from arcsolve.latformer.exact_starts.colours import colours_to_fix
 
     read = np.array([4, 5, 0, 4, 0, 5])
     assert colours_to_fix(read[None], np.where(read == 4, 3, read)) == (0, 3, 4)
@@ -116,12 +112,12 @@ def test_an_exact_fit_learns_colours_the_train_pairs_never_show():
 
 
 def test_sets_of_one_size_are_tried_up_to_a_bound(monkeypatch):
-    import arcsolve.latformer.exact_actions as exact_actions
+    import arcsolve.latformer.exact_starts.consistent as consistent
 
     xs = grids([(12, 12), (12, 12), (12, 12)])
     pairs = [(x, x[:3, :3] | x[9:, 9:]) for x in xs]  # an overlay of two corner crops
     every = consistent_sets(pairs)
-    monkeypatch.setattr(exact_actions, "MAX_COMBINATIONS", 3)
+    monkeypatch.setattr(consistent, "MAX_COMBINATIONS", 3)
     bounded = consistent_sets(pairs)
     for k in (1, 2, 3, 4):
         assert sum(len(s.actions) == k for s in bounded) <= 3
@@ -226,7 +222,8 @@ def test_down_scaling_after_a_rotation_and_up_scaling_then_tiling_are_found():
 
 def test_a_block_read_whole_is_one_pooling_head_that_fits_an_any_rule():
     rng = np.random.default_rng(4)  # its own draws, whichever tests run before
-    from arcsolve.latformer.exact_actions import _reference_experts, block_cells, gate_bits, pooled_key
+    from arcsolve.latformer.exact_starts.actions import gate_bits
+    from arcsolve.latformer.exact_starts.readings import _reference_experts, block_cells, pooled_key
     from arcsolve.latformer.fit import solve
     from arcsolve.solution import SolveConfig
     from arcsolve.tasks import Grid, Pair, Task, TrainPair
@@ -260,7 +257,7 @@ def test_a_block_read_whole_is_one_pooling_head_that_fits_an_any_rule():
 
 
 def test_where_the_background_is_not_0_colour_0_is_free_to_permute():
-    from arcsolve.latformer.exact_actions import background_colour, colours_to_fix
+    from arcsolve.latformer.exact_starts.colours import background_colour, colours_to_fix
 
     on_7 = [(np.array([[7, 7, 0], [7, 3, 7]]), None), (np.array([[7, 0, 7, 7]]), None)]
     assert background_colour(on_7) == 7
@@ -271,7 +268,7 @@ def test_where_the_background_is_not_0_colour_0_is_free_to_permute():
 
 
 def test_scalings_after_shifts_are_found_and_read_as_the_kernels_read():
-    from arcsolve.latformer.exact_actions import _scaled_cells, source_cells
+    from arcsolve.latformer.exact_starts.readings import scaled_cells, source_cells
 
     rng = np.random.default_rng(5)  # its own draws, whichever tests run before
     xs = [rng.integers(0, 6, size=s) for s in [(4, 6), (6, 4), (6, 6)]]
@@ -301,11 +298,11 @@ def test_scalings_after_shifts_are_found_and_read_as_the_kernels_read():
             continue
         shape = tuple(b // f if down else b * f * 2 for b, f in zip(before, factor, strict=True))
         action = ExactAction(d, delta, factor, fill and delta != (0, 0), down)
-        assert np.array_equal(_scaled_cells(action, (h, w), shape, 5), source_cells(action, (h, w), shape))
+        assert np.array_equal(scaled_cells(action, (h, w), shape, 5), source_cells(action, (h, w), shape))
 
 
 def test_an_exact_restart_reads_only_what_its_heads_read():
-    from arcsolve.latformer.exact_actions import ActionSet
+    from arcsolve.latformer.exact_starts.action_sets import ActionSet
     from arcsolve.latformer.model import LatFormer, LatFormerConfig
     from arcsolve.latformer.restarts import exact_model
 
@@ -351,7 +348,7 @@ def test_a_tiling_shifted_on_the_output_lattice_is_two_layers_that_fit():
 
 
 def test_sets_that_read_alike_everywhere_are_one_start():
-    from arcsolve.latformer.exact_actions import set_readings
+    from arcsolve.latformer.exact_starts.colours import set_readings
 
     rng = np.random.default_rng(7)
     xs = [rng.integers(0, 6, size=s) for s in [(6, 9), (9, 6), (9, 9)]]
@@ -365,7 +362,7 @@ def test_sets_that_read_alike_everywhere_are_one_start():
 
 
 def test_a_sampling_then_an_up_scaling_is_two_layers_that_fit():
-    from arcsolve.latformer.exact_actions import sampled_then_scaled
+    from arcsolve.latformer.exact_starts.composed import sampled_then_scaled
     from arcsolve.latformer.fit import solve
     from arcsolve.solution import SolveConfig
     from arcsolve.tasks import Grid, Pair, Task, TrainPair
@@ -392,7 +389,7 @@ def test_a_sampling_then_an_up_scaling_is_two_layers_that_fit():
 def test_a_sampling_tiled_then_up_scaled_is_two_layers():
     """Every second row, the result tiled twice, then each row tripled: the second layer's
     up-scaling reads a sampled grid that wraps (a tiling) on the output lattice."""
-    from arcsolve.latformer.exact_actions import sampled_then_scaled
+    from arcsolve.latformer.exact_starts.composed import sampled_then_scaled
 
     rng = np.random.default_rng(10)
     xs = [rng.integers(0, 6, size=s) for s in [(4, 3), (6, 4), (4, 5)]]
@@ -443,7 +440,8 @@ def test_an_up_scaling_then_a_sampling_is_one_head_with_a_stride():
 def test_rows_sampled_then_scaled_and_columns_scaled_then_sampled_are_two_layers():
     """Every second row, each then tripled; columns tripled, then every second one: the head
     samples the rows and strides the up-scaled columns, the second layer triples the rows."""
-    from arcsolve.latformer.exact_actions import _then_reading, sampled_then_scaled
+    from arcsolve.latformer.exact_starts.composed import sampled_then_scaled
+    from arcsolve.latformer.exact_starts.readings import then_reading
 
     rng = np.random.default_rng(12)
     xs = [rng.integers(0, 6, size=s) for s in [(4, 4), (6, 2), (4, 6)]]
@@ -454,7 +452,7 @@ def test_rows_sampled_then_scaled_and_columns_scaled_then_sampled_are_two_layers
     assert first.then == ExactAction(0, scale=(3, 1))
     assert first.actions[0].scale == (1, 3) and first.actions[0].stride == (2, 2)
     for x, y in pairs:
-        assert np.array_equal(_then_reading(first.then, reading(first.actions[0], x, y.shape)), y)
+        assert np.array_equal(then_reading(first.then, reading(first.actions[0], x, y.shape)), y)
 
 
 def test_a_sampling_in_one_direction_and_a_tiling_in_the_other_is_one_head():
@@ -492,7 +490,8 @@ def test_scalings_by_7_and_9_are_single_actions_and_fit():
 
 
 def test_a_grid_padded_after_a_flip_or_a_sampling_is_one_placement_read_as_the_kernels_read():
-    from arcsolve.latformer.exact_actions import _placements, _scaled_cells, source_cells
+    from arcsolve.latformer.exact_starts.readings import scaled_cells, source_cells
+    from arcsolve.latformer.exact_starts.single_heads import placements
 
     def pad(g, top, left, bottom=1, right=3):
         return np.pad(g, ((top, bottom), (left, right)))
@@ -511,12 +510,12 @@ def test_a_grid_padded_after_a_flip_or_a_sampling_is_one_placement_read_as_the_k
         assert np.array_equal(reading(action, x, y.shape), pad(x[1::2, ::2] + 1, 0, 0) - 1)
     # the quick numpy reading is the kernels' own on every placement screened
     for x, y in [*flipped, *sampled]:
-        for a in _placements([(x, y)])[::2]:
-            assert np.array_equal(_scaled_cells(a, x.shape, y.shape, 5), source_cells(a, x.shape, y.shape))
+        for a in placements([(x, y)])[::2]:
+            assert np.array_equal(scaled_cells(a, x.shape, y.shape, 5), source_cells(a, x.shape, y.shape))
 
 
 def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
-    from arcsolve.latformer.exact_actions import placed_then_moved
+    from arcsolve.latformer.exact_starts.composed import placed_then_moved
     from arcsolve.latformer.fit import solve
     from arcsolve.solution import SolveConfig
     from arcsolve.tasks import Grid, Pair, Task, TrainPair
@@ -541,7 +540,7 @@ def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
 
 
 def test_an_up_scaling_tiled_as_mirror_images_is_one_head_read_as_the_kernels_read():
-    from arcsolve.latformer.exact_actions import _scaled_cells, source_cells
+    from arcsolve.latformer.exact_starts.readings import scaled_cells, source_cells
 
     def mirror_tiled(g, a, b):  # tile (i, j) flipped upside down when i is odd, left-right when j is odd
         def tile(i, j):
@@ -557,11 +556,12 @@ def test_an_up_scaling_tiled_as_mirror_images_is_one_head_read_as_the_kernels_re
         assert np.array_equal(reading(action, x, y.shape), y)
     for d, mirror, shift in [(3, (True, False), (1, 0)), (5, (False, True), (0, 2)), (6, (True, True), (1, 1))]:
         a = ExactAction(d, shift, (2, 3), mirror=mirror)
-        assert np.array_equal(_scaled_cells(a, (3, 2), (13, 11), 5), source_cells(a, (3, 2), (13, 11)))
+        assert np.array_equal(scaled_cells(a, (3, 2), (13, 11), 5), source_cells(a, (3, 2), (13, 11)))
 
 
 def test_any_one_head_action_then_a_flip_of_the_whole_output_is_one_start():
-    from arcsolve.latformer.exact_actions import _then_reading, turned_last
+    from arcsolve.latformer.exact_starts.composed import turned_last
+    from arcsolve.latformer.exact_starts.readings import then_reading
 
     def pair(x):  # blown up 2×, set 2 rows down on a 10×10 canvas, then the canvas flipped left-right
         canvas = np.zeros((10, 10), dtype=x.dtype)
@@ -575,11 +575,12 @@ def test_any_one_head_action_then_a_flip_of_the_whole_output_is_one_start():
     assert first.then == ExactAction(FLIP_LR)
     assert first.actions == (ExactAction(0, (1, 0), (2, 2), fill=True),)  # 1 input cell down, then blown up
     for x, y in pairs:
-        assert np.array_equal(np.maximum(_then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
+        assert np.array_equal(np.maximum(then_reading(first.then, reading(first.actions[0], x, y.shape)), 0), y)
 
 
 def test_a_tiling_of_a_rolled_grid_then_padded_is_a_window_that_fits():
-    from arcsolve.latformer.exact_actions import composed_sets, windowed_sets
+    from arcsolve.latformer.exact_starts.composed import composed_sets
+    from arcsolve.latformer.exact_starts.windows import windowed_sets
     from arcsolve.latformer.fit import solve
     from arcsolve.solution import SolveConfig
     from arcsolve.tasks import Grid, Pair, Task, TrainPair
@@ -607,7 +608,7 @@ def test_a_tiling_of_a_rolled_grid_then_padded_is_a_window_that_fits():
 
 
 def test_a_rolled_grid_set_on_a_fixed_canvas_is_a_window_whose_margins_vary():
-    from arcsolve.latformer.exact_actions import _window_keys, windowed_sets
+    from arcsolve.latformer.exact_starts.windows import _window_keys, windowed_sets
 
     def pair(x):  # rolled by (1, -1), turned 180 degrees, set at (2, 1) on a 9×10 canvas
         canvas = np.zeros((9, 10), dtype=x.dtype)
@@ -627,7 +628,7 @@ def test_a_rolled_grid_set_on_a_fixed_canvas_is_a_window_whose_margins_vary():
 def test_a_grid_scaled_by_three_halves_then_padded_is_a_fractional_window():
     """Columns tripled, then every second one (3/2 of the input's width), then two columns of
     0 on the left: the window is 1 × 3/2 input-sized cells, its head strided."""
-    from arcsolve.latformer.exact_actions import _window_keys, windowed_sets
+    from arcsolve.latformer.exact_starts.windows import _window_keys, windowed_sets
     from arcsolve.latformer.sizing import infer_size_rule
 
     def pair(x):
@@ -646,7 +647,7 @@ def test_a_grid_scaled_by_three_halves_then_padded_is_a_fractional_window():
 
 
 def test_windows_are_placed_by_the_outputs_boxes_so_that_tiny_inputs_on_big_canvases_stay_cheap():
-    from arcsolve.latformer.exact_actions import _box, _offsets
+    from arcsolve.latformer.exact_starts.windows import _box, _offsets
 
     y = np.zeros((9, 10), dtype=int)
     y[3:5, 2:6] = 7
@@ -660,7 +661,7 @@ def test_windows_are_placed_by_the_outputs_boxes_so_that_tiny_inputs_on_big_canv
 def test_a_window_around_a_shift_with_fill_fits_under_colour_permutations():
     # the cell rule treats its heads differently (content where the window head reads something,
     # colour 0 elsewhere), so the heads must write apart: each further one through its own rotation
-    from arcsolve.latformer.exact_actions import ActionSet
+    from arcsolve.latformer.exact_starts.action_sets import ActionSet
     from arcsolve.latformer.fit import plan_fit
     from arcsolve.latformer.model import LatFormer, LatFormerConfig
     from arcsolve.latformer.restarts import exact_model, fit_with_restarts
@@ -786,7 +787,7 @@ def test_a_shift_with_fill_then_mirror_images_is_one_head():
 def test_a_turned_grid_sampled_one_way_and_tiled_the_other_is_one_head():
     """Rotated a quarter turn, every second column, then tiled 2×3: the stride is per output
     axis (1 on the rows, 2 on the columns) whichever input axis each output axis reads."""
-    from arcsolve.latformer.exact_actions import _tiled_down_factors
+    from arcsolve.latformer.exact_starts.single_heads import _tiled_down_factors
 
     rng = np.random.default_rng(17)
     turn = ELEMENT_NAMES.index("rotate 90 counter-clockwise")

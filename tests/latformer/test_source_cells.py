@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from arcsolve.latformer.exact_actions import ExactAction, expressible, kernel_source_cells, source_cells
+from arcsolve.latformer.exact_starts.actions import ExactAction, expressible
+from arcsolve.latformer.exact_starts.readings import kernel_source_cells, source_cells
 from arcsolve.latformer.experts import SCALE_FACTORS
 
 

@@ -1,0 +1,85 @@
+"""Sets of exact actions that explain the train pairs (`ActionSet`), and the checks the set
+searches share: the train outputs' cells (`train_cells`), whether the outputs are a function
+of the heads' readings cell by cell (`is_function`), the cells a set leaves unexplained
+(`support`), and whether a set is no shorter than the data it explains
+(`longer_than_the_data`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from arcsolve.latformer.count_rules import CountRule
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.overlay_rules import OverlayRule
+
+
+@dataclass(frozen=True)
+class ActionSet:
+    """Head actions whose readings determine the train outputs cell by cell. With `tiles`
+    (a, b) ≠ (1, 1), one head whose a·b actions are its tiles' (row-major)."""
+
+    actions: tuple[ExactAction, ...]
+    unsupported: int  # cells of a pair whose readings no other pair shows (leave one pair out)
+    unseen: int  # test cells whose readings no train pair shows
+    tiles: tuple[int, int] = (1, 1)
+    fixed: tuple[int, ...] | None = None  # colours its fit must not permute (`colours_to_fix`)
+    # the second layer's action on the output lattice (a shift, a dihedral element or an
+    # up-scaling), read after the heads': an output cell takes what the first layer wrote
+    # where `then` reads
+    then: ExactAction | None = None
+    window: bool = False  # the last head marks a window of the output (`windowed_sets`)
+    counts: CountRule | None = None  # a pooling head's cell rule, when it counts (`counting_sets`)
+    overlay: OverlayRule | None = None  # the heads' cell rule, when it is an overlay (`overlay_sets`)
+
+    @property
+    def rule(self) -> CountRule | OverlayRule | None:
+        """The cell rule its model is built to compute (a count or an overlay rule), or None
+        when the FFN learns it."""
+        return self.counts or self.overlay
+
+    def rank(self) -> tuple[int, int, int]:
+        """Sort key, simplest first: how many different actions (those an overlay rule chose,
+        not the symmetries it adds for hidden cells), then the unexplained cells."""
+        actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
+        return (actions + (self.then is not None), self.unseen, self.unsupported)
+
+
+def train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Every train output cell's colour, the pairs' cells one after another, and the pair
+    each cell belongs to."""
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    pair_of = np.concatenate([np.full(y.size, p) for p, (_, y) in enumerate(pairs)])
+    return outputs, pair_of
+
+
+def is_function(keys: np.ndarray, outputs: np.ndarray) -> bool:
+    """Do cells with equal keys always ask for the same colour?"""
+    return len(np.unique(keys * 10 + outputs)) == len(np.unique(keys))
+
+
+def support(
+    keys: np.ndarray, pair_of: np.ndarray, n_pairs: int, test_keys: Sequence[np.ndarray]
+) -> tuple[int, int]:
+    """(unsupported, unseen) as `ActionSet` counts them, from the train cells' keys (their
+    readings as one integer), the pair of each cell and the test cells' keys."""
+    distinct, where = np.unique(keys, return_inverse=True)
+    # pairs showing each key: a key only one pair shows is unsupported when it is held out
+    shown = np.zeros((len(distinct), n_pairs), dtype=bool)
+    shown[where, pair_of] = True
+    unsupported = int((shown.sum(1)[where] == 1).sum()) if n_pairs > 1 else 0
+    unseen = int(sum((~np.isin(t, distinct)).sum() for t in test_keys))
+    return unsupported, unseen
+
+
+def longer_than_the_data(choices: int, entries: int, outputs: np.ndarray) -> bool:
+    """Is a set that explains the outputs no shorter than they are? Its description is the
+    bits that pick it among `choices` sets and the `entries` of its cell rule, each one of
+    the outputs' colours; the outputs' own is every cell one of their colours. A set that is
+    not shorter fits by chance (one cell among a hundred offsets that happens to hold each
+    1×1 output's colour), so it is no starting point."""
+    bits_per_cell = math.log2(max(2, len(np.unique(outputs))))
+    return math.log2(choices) + entries * bits_per_cell >= outputs.size * bits_per_cell

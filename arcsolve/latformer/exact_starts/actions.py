@@ -1,0 +1,169 @@
+"""Exact lattice actions (`ExactAction`) and the gates that write one into a head's mask
+experts (`gate_bits`, `set_action`); which actions the experts can express (`expressible`)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import torch
+
+from arcsolve.latformer.experts import SCALE_CHAIN, STRIDE_CHAIN, STRIDES, MaskExperts, chain_factor, chain_product
+from arcsolve.symmetry import ELEMENT_NAMES
+
+GATE_STRENGTH = 4.0  # |logit| of a gate set by an exact action: σ(4) ≈ 0.98
+
+
+@dataclass(frozen=True)
+class ExactAction:
+    """One exact action of a head, read from an output cell back to the input cell it
+    attends to: scale up by `scale` (output cell i reads input cell i // f) or, with `down`,
+    down by sampling the first cell of each block (i reads i·f); then shift on the input
+    lattice by `shift` (δ input cells: i reads i // f − δ, or i·f − δ, so a shift of a
+    down-scaling picks another cell of each block and one of an up-scaling moves a window),
+    wrapping cyclically (or, per output axis with `mirror`, as mirror images: tiles that
+    alternate with their reflections) or, with `fill`, reading nothing past the edge (with
+    `tiled_fill` too, wrapping as ever, then reading nothing past the edge of the shift: each
+    tile or mirror image is the input shifted with fill); then the dihedral element
+    `dihedral`. An up-scaling may be followed per axis by a `stride` s: output cell i reads
+    input cell ⌊i·s/f⌋ (scaled by 3, then every second cell: each pair of cells as three;
+    or, by 1, a sampling of one axis while the other grows)."""
+
+    dihedral: int = 0
+    shift: tuple[int, int] = (0, 0)
+    scale: tuple[int, int] = (1, 1)
+    fill: bool = False
+    down: bool = False
+    pool: bool = False  # with `down`: each block read whole (a pooling), not its first cell
+    mirror: tuple[bool, bool] = (False, False)  # per output axis: wrap as mirror images
+    stride: tuple[int, int] = (1, 1)  # per axis, after an up-scaling: every s-th cell of it
+    tiled_fill: bool = False  # with `fill`: the shift with fill acts inside each tile
+
+    def words(self) -> str:
+        parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
+        if self.scale != (1, 1):
+            how = "down-scale" if self.down else "up-scale"
+            by = (" by pooling" if self.pool else " by sampling") if self.down else ""
+            parts.append(f"{how} {self.scale[0]}x{self.scale[1]}{by}")
+        if self.stride != (1, 1):
+            parts.append(f"down-scale {self.stride[0]}x{self.stride[1]} by sampling")
+        if any(self.mirror):
+            axes = [name for name, on in zip(("rows", "columns"), self.mirror, strict=True) if on]
+            parts.append(f"mirror-wrap {' and '.join(axes)}")
+        if self.shift != (0, 0):
+            unit = " input cells" if self.scale != (1, 1) else ""
+            fill = " with fill inside each tile" if self.tiled_fill else " with fill" if self.fill else ""
+            parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}{fill}")
+        return ", then ".join(parts) or "identity"
+
+
+@cache
+def scale_bits(factor: int) -> tuple[int, ...] | None:
+    """Bits of the up-scaling chain whose product is `factor` (the smallest such), or None."""
+    for bits in sorted(itertools.product((0, 1), repeat=len(SCALE_CHAIN)), key=chain_product):
+        if chain_factor(bits) == factor:
+            return bits
+    return None
+
+
+def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
+    """0/1 per gate of `experts` giving exactly `action`, or None when its experts (those
+    switched on) cannot express it."""
+    bits = torch.zeros(len(experts.gate_bias))
+    live = {name for name in experts.enabled if bool(experts.gate_on[experts.gate_slice(name)][0])}
+    if action.dihedral:
+        found = False
+        rot = experts.gate_slice("rotate") if "rotate" in live else None
+        ref = experts.gate_slice("reflect") if "reflect" in live else None
+        for r_bits in itertools.product((0, 1), repeat=2 if rot else 0):
+            for f_bits in itertools.product((0, 1), repeat=3 if ref else 0):
+                trial = bits.clone()
+                if rot:
+                    trial[rot] = torch.tensor(r_bits, dtype=trial.dtype)
+                if ref:
+                    trial[ref.start : ref.start + 3] = torch.tensor(f_bits, dtype=trial.dtype)
+                if int(experts.actions_of(trial).dihedral.argmax()) == action.dihedral:
+                    bits, found = trial, True
+                    break
+            if found:
+                break
+        if not found:
+            return None
+    if action.tiled_fill and not (action.fill and "translate" in live and experts.tiled_fills):
+        return None
+    if any(action.mirror):
+        if "reflect" not in live or (action.fill and not action.tiled_fill):
+            return None
+        where = experts.gate_slice("reflect")
+        bits[where.start + 3 : where.start + 5] = torch.tensor(action.mirror, dtype=bits.dtype)
+    if action.shift != (0, 0) or action.fill:
+        if "translate" not in live:
+            return None
+        where, n = experts.gate_slice("translate"), experts.shift_bits
+        for axis, delta in enumerate(action.shift):
+            if abs(delta) >= 2**n:
+                return None
+            start = where.start + axis * (n + 1)
+            bits[start : start + n] = torch.tensor([(abs(delta) >> k) & 1 for k in range(n)], dtype=bits.dtype)
+            bits[start + n] = float(delta < 0)
+        bits[experts.fill_slice()] = float(action.fill)
+        bits[experts.tiled_fill_slice()] = float(action.tiled_fill)
+    if action.scale != (1, 1):
+        if "scale" not in live:
+            return None
+        where, k = experts.gate_slice("scale"), len(SCALE_CHAIN)
+        for axis, factor in enumerate(action.scale):
+            chain = scale_bits(factor)
+            if chain is None:
+                return None
+            bits[where.start + axis * k : where.start + (axis + 1) * k] = torch.tensor(chain, dtype=bits.dtype)
+        bits[where.start + 2 * k] = float(action.down)
+        bits[where.start + 2 * k + 1] = float(action.down and not action.pool)  # by sampling
+    elif action.down:
+        return None
+    if action.stride != (1, 1):
+        if "scale" not in live or not _stride_expressible(action):
+            return None
+        where, n = experts.stride_slice(), len(STRIDE_CHAIN)
+        if not bool(experts.gate_on[where].all()):
+            return None  # the strides are off in this model
+        for axis, stride in enumerate(action.stride):
+            start = where.start + axis * n
+            bits[start : start + n] = torch.tensor([float(stride % f == 0) for f in STRIDE_CHAIN], dtype=bits.dtype)
+    return bits
+
+
+def set_action(experts: MaskExperts, action: ExactAction, strength: float = GATE_STRENGTH) -> bool:
+    """Set the gate logits of `experts` to ±strength at `action`; False (and nothing set)
+    when its experts cannot express it."""
+    bits = gate_bits(experts, action)
+    if bits is None:
+        return False
+    with torch.no_grad():
+        experts.gate_bias.copy_((2 * bits - 1).to(experts.gate_bias) * strength)
+    return True
+
+
+def _stride_expressible(action: ExactAction) -> bool:
+    """Whether the scale expert's stride gates can give the action's stride: one of STRIDES
+    per axis, after an up-scaling (never after a down-scaling)."""
+    return not action.down and set(action.stride) <= set(STRIDES)
+
+
+def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
+    """Can the four experts write `action` with exact gates (`gate_bits` finds bits)? Every
+    dihedral element; shifts shorter than 2^shift_bits; scale factors of the chain; a
+    down-scaling only with a factor; a mirror wrap only without fill, or with a tiled one;
+    a tiled fill only with fill."""
+    if action.tiled_fill and not action.fill:
+        return False
+    if any(action.mirror) and action.fill and not action.tiled_fill:
+        return False
+    if any(abs(delta) >= 2**shift_bits for delta in action.shift):
+        return False
+    if action.stride != (1, 1) and not _stride_expressible(action):
+        return False
+    if action.scale == (1, 1):
+        return not action.down
+    return all(scale_bits(f) is not None for f in action.scale)

@@ -1,0 +1,66 @@
+"""What a set's heads read on the train pairs (`set_readings`), and the colours its fit
+keeps fixed: the background (`background_colour`) and the colours its cell rule tells
+apart (`colours_to_fix`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from arcsolve.latformer.exact_starts.action_sets import ActionSet, is_function
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.per_tile import tile_index
+from arcsolve.latformer.exact_starts.readings import block_cells, cell_keys, reading, then_reading
+
+
+def background_colour(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> int:
+    """The colour that covers the most cells of every train input, or 0 when no one colour does."""
+    top = {int(np.bincount(x.reshape(-1), minlength=10).argmax()) for x, _ in pairs}
+    return top.pop() if len(top) == 1 else 0
+
+
+def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> np.ndarray:
+    """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
+    cells one after another; with per-tile actions, one head whose cells read through their
+    own tile's action."""
+    actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]  # a pooling: its cells
+
+    def read(a: ExactAction, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+        first = reading(a, x, shape, shift_bits)
+        return first if start.then is None else then_reading(start.then, first, shift_bits)
+
+    per_action = np.stack([np.concatenate([read(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in actions])
+    if start.tiles == (1, 1):
+        return per_action
+    tile_of = np.concatenate([tile_index(y.shape, start.tiles) for x, y in pairs])
+    return per_action[tile_of, np.arange(len(tile_of))][None]
+
+
+def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 0) -> tuple[int, ...]:
+    """The colours a fit's colour permutations must leave alone, given what its heads read
+    (heads × cells) and the outputs (cells): the background, the colours an output cell
+    takes that none of its heads reads there (the rule introduces them), and those whose
+    swap with another colour would contradict the pairs (the rule tells them apart, as when
+    it erases one colour and keeps the rest). The others are free: the rule treats them
+    alike, so permuting them teaches it colours the train pairs never show. Where the
+    background is not 0 (`background_colour`), 0 is one of the others."""
+    introduced = outputs[(outputs != background) & ~(readings == outputs[None]).any(0)]
+    fixed = {background, *introduced.tolist()}
+    seen = sorted({c for c in np.unique(readings).tolist() + np.unique(outputs).tolist() if c >= 0} - fixed)
+
+    def conflict(c: int, d: int) -> bool:
+        lut = np.arange(-1, 10)
+        lut[c + 1], lut[d + 1] = d, c
+        keys = cell_keys(np.concatenate([readings, lut[readings + 1]], axis=1))
+        return not is_function(keys, np.concatenate([outputs, lut[outputs + 1]]))
+
+    clashes = {c: {d for d in seen if d != c and conflict(c, d)} for c in seen}
+    kept = {c for c in seen if ((readings == c) & (readings == outputs[None])).any()}
+    free: list[int] = []
+    # among colours that clash alike, one that some cell keeps goes free first: permuting it
+    # teaches that a colour the pairs never show keeps itself, not that it takes another's
+    for c in sorted(seen, key=lambda c: (len(clashes[c]), c not in kept, c)):
+        if not clashes[c] & set(free):
+            free.append(c)
+    return tuple(sorted(fixed | (set(seen) - set(free))))

@@ -1,0 +1,194 @@
+"""The search for exact starting sets (`consistent_sets`): sets of one to four candidate
+actions under which every train output is a function of the heads' readings, cell by cell;
+one head's wider actions, one action per tile, and two actions in a row where no one head
+explains the pairs; pooling heads whose cell rule counts (`counting_sets`) and heads whose
+rule is an overlay (`overlay_sets`). Sets that read exactly alike are kept once."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from arcsolve.latformer.count_rules import MAX_COUNTED, block_counts, count_rule
+from arcsolve.latformer.exact_starts.action_sets import (
+    ActionSet,
+    is_function,
+    longer_than_the_data,
+    support,
+    train_cells,
+)
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.candidates import candidate_actions, output_periods, output_symmetries
+from arcsolve.latformer.exact_starts.colours import set_readings
+from arcsolve.latformer.exact_starts.composed import composed_sets
+from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
+from arcsolve.latformer.exact_starts.readings import MAX_POOLED, cell_keys, reading
+from arcsolve.latformer.exact_starts.single_heads import single_actions
+from arcsolve.latformer.experts import SCALE_FACTORS
+from arcsolve.latformer.overlay_rules import MAX_OVERLAID, overlay_rules
+
+MAX_COMBINATIONS = 20_000  # sets of one size tried, at most (the first, in the pool's order)
+
+
+def consistent_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    max_heads: int = 4,
+    shift_bits: int = 5,
+) -> list[ActionSet]:
+    """Sets of one to `max_heads` candidate actions (`candidate_actions` of the first pair)
+    under which every train output is a function of the heads' readings, cell by cell; the
+    simplest first, then those that leave fewer test and held-out cells unexplained. One
+    head may also take a wider action (`single_actions`: longer shifts, dihedral elements
+    after shifts, crops anywhere, zooms, down-scalings after dihedral elements). Sets of
+    three or four heads are tried among the crops (parts), the dihedral elements, the cells
+    of a down-scaled block and the outputs' symmetries and periods (`output_symmetries`,
+    `output_periods`) only. Where no one head explains the pairs, two actions in a row are
+    tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
+    sampling, then each tile's action (`per_tile_sets` with `sampled`). Sets
+    that read exactly alike are kept once (`_distinct`)."""
+    (x0, y0) = pairs[0]
+    symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
+    candidates = candidate_actions(x0.shape, y0.shape)
+    candidates += [a for a in symmetries if a not in candidates]
+    test_shapes = [x.shape for x, _ in tests]
+    singles = [a for a in single_actions(pairs, shift_bits=shift_bits, also=test_shapes) if a not in candidates]
+    candidates += singles
+    usable = []
+    read: dict[ExactAction, list[np.ndarray]] = {}
+    test_read: dict[ExactAction, list[np.ndarray]] = {}
+    for action in candidates:
+        try:
+            read[action] = [reading(action, x, y.shape, shift_bits) for x, y in pairs]
+            test_read[action] = [reading(action, x, shape, shift_bits) for x, shape in tests]
+        except ValueError:
+            continue
+        usable.append(action)
+    alone = singles + [a for a in usable if a.pool]  # a head whose reading no other combines with
+    crops = [a for a in usable if a.shift != (0, 0) and not a.fill and a not in singles]
+    crops += [a for a in usable if a.shift == (0, 0) and a.scale == (1, 1)]  # the dihedral elements
+    crops += [a for a in usable if a.down and not a.pool and a.shift == (0, 0)]  # with a block's other cells
+    crops += [a for a in symmetries if a in usable and a not in crops]
+    n_pairs = len(pairs)
+    outputs, pair_of = train_cells(pairs)
+    flat = {a: np.concatenate([r.reshape(-1) for r in read[a]]) for a in usable}
+    found: list[ActionSet] = []
+    explained: set[frozenset[ExactAction]] = set()
+    for k in range(1, max_heads + 1):
+        pool = [a for a in usable if a not in alone] if k == 2 else usable if k == 1 else crops
+        for combo in itertools.islice(itertools.combinations(pool, k), MAX_COMBINATIONS):
+            if any(frozenset(sub) in explained for j in range(1, k) for sub in itertools.combinations(combo, j)):
+                continue  # a head more than a set that already explains the outputs
+            keys = cell_keys([flat[a] for a in combo])
+            if not is_function(keys, outputs):
+                continue  # two cells read alike and ask for different colours
+            if len(np.unique(keys)) == len(keys):
+                continue  # every cell reads differently: a table of positions, not a rule
+            explained.add(frozenset(combo))
+            if longer_than_the_data(math.comb(len(pool), k), len(np.unique(keys)), outputs):
+                continue  # chosen among so many sets that the pairs cannot tell it from chance
+            test_keys = [cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
+            found.append(ActionSet(combo, *support(keys, pair_of, n_pairs, test_keys)))
+    found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
+    found += per_tile_sets(pairs, tests, shift_bits)
+    if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
+        found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
+        single = [a for a in usable if not a.pool]
+        found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
+    found += overlay_sets(found, pairs, symmetries)
+    return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
+
+
+def counting_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], pools: Sequence[ExactAction], shift_bits: int = 5
+) -> list[ActionSet]:
+    """One pooling head (of `pools`) each, whose cell rule is a count rule that the train pairs
+    obey (`arcsolve.latformer.count_rules`): each cell the colour its block holds most often.
+    It answers blocks that no train pair shows, so it leaves no cell unexplained. None that
+    is as long as the data (the rare colours and the tie constraints it chose, among `pools`
+    and the 2^10 sets of rare colours)."""
+    outputs, _ = train_cells(pairs)
+    found = []
+    for action in pools:
+        blocks = set_readings(ActionSet((action,), 0, 0), pairs, shift_bits).T  # (cells, block): its colours
+        rule = count_rule(block_counts(blocks), outputs)
+        if rule is not None and not longer_than_the_data(len(pools) << 10, rule[1], outputs):
+            found.append(ActionSet((action,), 0, 0, counts=rule[0]))
+    return found
+
+
+def overlay_sets(
+    sets: Sequence[ActionSet],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    symmetries: Sequence[ExactAction] = (),
+    shift_bits: int = 5,
+) -> list[ActionSet]:
+    """The sets of two to four heads (one action each, no second-layer action, no pooling)
+    whose train outputs an overlay rule gives (`arcsolve.latformer.overlay_rules`): each cell
+    the first head's reading, in some order, that is not a clear colour. It answers every
+    combination of readings, so it leaves no cell unexplained. One per set of actions and
+    order that the train pairs allow. Each is then given, last in its order, every output
+    symmetry (`symmetries`) it does not hold and that keeps the rule true on the train pairs,
+    up to MAX_OVERLAID heads: on a test a hidden cell that the first heads read clear is
+    filled from one more mirror image."""
+    outputs, _ = train_cells(pairs)
+    found, met = [], set()
+    more = {a: set_readings(ActionSet((a,), 0, 0), pairs, shift_bits) for a in symmetries}  # (1, cells) each
+    for s in sets:
+        plain = s.tiles == (1, 1) and s.then is None and not s.window and s.counts is None
+        if not plain or len(s.actions) < 2 or any(a.pool for a in s.actions) or s.actions in met:
+            continue
+        met.add(s.actions)
+        chosen = set_readings(s, pairs)
+        for rule in overlay_rules(chosen, outputs):
+            actions, read = list(s.actions), chosen
+            for extra in symmetries:
+                if len(actions) == MAX_OVERLAID:
+                    break
+                if extra in actions:
+                    continue
+                wider = replace(rule, order=(*rule.order, len(actions)))
+                if np.array_equal(wider.apply(np.concatenate([read, more[extra]])), outputs):
+                    actions, read, rule = [*actions, extra], np.concatenate([read, more[extra]]), wider
+            found.append(replace(s, actions=tuple(actions), unsupported=0, unseen=0, overlay=rule))
+    return found
+
+
+def _counted_pools(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[ExactAction]:
+    """The pooling by the stride that every input is of its output, where its blocks hold more
+    cells than a multiset key can (MAX_POOLED) and no more than a count rule reads
+    (MAX_COUNTED): only a count rule may explain it."""
+    strides = set()
+    for x, y in pairs:
+        (h, w), (H, W) = x.shape, y.shape
+        strides.add((h // H, w // W) if h % H == 0 and w % W == 0 else None)
+    if len(strides) != 1 or None in strides:
+        return []
+    (f_r, f_c) = strides.pop()
+    if MAX_POOLED < f_r * f_c <= MAX_COUNTED and {f_r, f_c} <= set(SCALE_FACTORS):
+        return [ExactAction(0, scale=(f_r, f_c), down=True, pool=True)]
+    return []
+
+
+def _distinct(
+    sets: list[ActionSet],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    shift_bits: int = 5,
+    most: int = 64,
+) -> list[ActionSet]:
+    """The first `most` sets less those that read exactly what an earlier one reads, on the
+    train pairs and the test inputs alike (a down-scaling shifted within the grid reads the
+    same with fill or without): such a set would only fit the same answer again."""
+    kept, seen = [], set()
+    lattices = list(pairs) + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
+    for s in sets[:most]:
+        signature = (s.tiles, s.counts, s.overlay, set_readings(s, lattices, shift_bits).tobytes())
+        if signature not in seen:
+            seen.add(signature)
+            kept.append(s)
+    return kept + sets[most:]
