@@ -12,7 +12,7 @@ import torch
 from arcsolve.latformer.exact_starts.actions import ExactAction, gate_bits, set_action
 from arcsolve.latformer.exact_starts.consistent import consistent_sets
 from arcsolve.latformer.exact_starts.readings import reading
-from arcsolve.latformer.exact_starts.single_heads import single_actions
+from arcsolve.latformer.exact_starts.single_heads import single_actions, single_actions_of
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.restarts import Restart, fit_is_done
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
@@ -51,6 +51,23 @@ def test_long_cyclic_shifts_and_shifts_after_a_reflection_are_found():
     for x, y in pairs:
         read = reading(action, x, y.shape)
         assert np.array_equal(np.where(read < 0, 0, read), y)
+
+
+def test_one_screen_of_several_sets_of_outputs_finds_what_a_screen_of_each_finds():
+    rng = np.random.default_rng(5)
+    xs = [rng.integers(0, 6, size=s) for s in [(6, 7), (8, 5), (7, 7)]]
+    targets = [
+        [shifted(x, 3, -1, fill=False) for x in xs],
+        [shifted(apply_dihedral(x, FLIP_LR), 1, 2, fill=True) for x in xs],
+        [x * 0 for x in xs],
+        [np.where(x != 0, x, np.roll(x, 1, 0)) for x in xs],  # no one head reads this
+    ]
+    pairs = [(x, y) for x, y in zip(xs, targets[0], strict=True)]
+    together = single_actions_of(pairs, targets, most=3)
+    alone = [single_actions([(x, y) for x, y in zip(xs, ys, strict=True)], most=3) for ys in targets]
+    assert together == alone
+    assert ExactAction(0, (3, -1)) in together[0] and ExactAction(FLIP_LR, (1, 2), fill=True) in together[1]
+    assert len(together[2]) == 3 and together[3] == []  # a blank output: every action, up to `most`
 
 
 def test_no_single_action_where_the_outputs_are_not_a_function_of_one_reading():

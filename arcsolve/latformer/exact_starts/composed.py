@@ -19,7 +19,7 @@ from arcsolve.latformer.exact_starts.single_heads import (
     axis_strides,
     one_head_actions,
     placements,
-    single_actions,
+    single_actions_of,
     tiles_of,
 )
 from arcsolve.latformer.exact_starts.windows import windowed_sets
@@ -81,18 +81,20 @@ def turned_last(
     one-head actions that explain the turned-back outputs are kept under it. So a grid
     padded, scaled or tiled and then flipped as a whole is one start, however the padding
     moves it."""
-    heads: dict[ExactAction, list[ExactAction]] = {}
+    backs: dict[ExactAction, list[np.ndarray]] = {}  # each element's turned-back outputs
     for d in range(1, 8):
         then = ExactAction(d)
         cells = [output_cells(then, y.shape, shift_bits) for _, y in pairs]
         if any(c is None or len(np.unique(c)) != c.size or (c < 0).any() for c in cells):
             continue  # an element that does not map the output lattice onto itself
-        back = []
-        for (x, y), c in zip(pairs, cells, strict=True):
+        backs[then] = []
+        for (_, y), c in zip(pairs, cells, strict=True):
             turned = np.empty(y.size, dtype=y.dtype)
             turned[c] = y.reshape(-1)  # y reads turned at c, so turned holds y's cells there
-            back.append((x, turned.reshape(y.shape)))
-        heads[then] = [h for h in single_actions(back, shift_bits=shift_bits) if not h.pool]
+            backs[then].append(turned.reshape(y.shape))
+    # the turned-back outputs keep the pairs' lattices, so one screen serves every element
+    found = single_actions_of(pairs, list(backs.values()), shift_bits=shift_bits)
+    heads = {then: [h for h in hs if not h.pool] for then, hs in zip(backs, found, strict=True)}
     combos = [(then, h) for then, hs in heads.items() for h in hs]
     if not combos:
         return []
@@ -275,17 +277,23 @@ def _composed(
     a share `blank` of some pair's cells."""
     outputs, pair_of = train_cells(pairs)
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
-    found: list[ActionSet] = []
-    cells_of: dict[ExactAction, list[np.ndarray | None] | None] = {}
+    combos = list(combos)
+    heads_of: dict[ExactAction, list[ExactAction]] = {}
     for then, head in combos:
-        if then not in cells_of:
-            cells = [output_cells(then, y.shape, shift_bits) for _, y in pairs]
-            # not an action of the experts here, or one that reads nothing in most cells
-            bad = any(c is None or (c == NOTHING).mean() > blank for c in cells)
-            cells_of[then] = None if bad else cells
-        cells = cells_of[then]
-        if cells is None:
+        heads_of.setdefault(then, []).append(head)
+    passing: dict[ExactAction, set[ExactAction]] = {}  # each then's heads that pass the cheapest pair
+    cells_of: dict[ExactAction, list[np.ndarray]] = {}
+    for then, heads in heads_of.items():
+        cells = [output_cells(then, y.shape, shift_bits) for _, y in pairs]
+        if any(c is None or (c == NOTHING).mean() > blank for c in cells):
+            continue  # not an action of the experts here, or one that reads nothing in most cells
+        cells_of[then] = cells
+        passing[then] = _passing(heads, read, order[0], cells[order[0]], pairs[order[0]][1])
+    found: list[ActionSet] = []
+    for then, head in combos:
+        if head not in passing.get(then, ()):
             continue
+        cells = cells_of[then]
         seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
         for k in order:
             keys = follow(read[head][k], cells[k]) + 1
@@ -302,6 +310,20 @@ def _composed(
             if len(found) == most:
                 break
     return found
+
+
+def _passing(
+    heads: Sequence[ExactAction], read: dict[ExactAction, list[np.ndarray]], k: int, cells: np.ndarray, y: np.ndarray
+) -> set[ExactAction]:
+    """The `heads` under which pair k's output `y` is a function of their reading (`read`),
+    as a second layer that reads `cells` of the output lattice reads it, cell by cell: all
+    the heads at once, in one table of the (reading, colour) pairs each meets."""
+    distinct = list(dict.fromkeys(heads))
+    block = np.stack([read[h][k].reshape(-1) for h in distinct])  # (heads, output cells)
+    keys = np.where(cells >= 0, block[:, np.maximum(cells, 0)], NOTHING) + 1
+    met = np.zeros((len(distinct), 11, 10), dtype=bool)
+    met[np.arange(len(distinct))[:, None], keys, y.reshape(-1)[None, :]] = True
+    return {h for h, ok in zip(distinct, (met.sum(2) <= 1).all(1), strict=True) if ok}
 
 
 def _scaled_reading(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import torch
@@ -113,31 +113,40 @@ def scaled_cells(
     then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape))
-    axes = []
+    kind = (action.down, action.fill, action.tiled_fill)
     axes_of = zip(out_shape, before, action.scale, action.shift, action.mirror, action.stride, strict=True)
-    for n_out, n_in, f, delta, mirror, stride in axes_of:
-        i = np.arange(n_out)
-        at = i * f if action.down else i * stride // f
-        if action.tiled_fill:  # wrapped as ever, then shifted with fill inside the tile
-            if mirror:
-                at = at % (2 * n_in)
-                at = np.where(at < n_in, at, 2 * n_in - 1 - at)
-            at = at % n_in - delta
-            inside = (at >= 0) & (at < n_in)
-        elif action.fill:
-            inside = at < n_in if action.down else np.ones(n_out, dtype=bool)  # samples past the edge: none
-            at = at - delta
-            inside &= (at >= 0) & (at < n_in)
-        else:
-            if mirror:
-                at = at % (2 * n_in)
-                at = np.where(at < n_in, at, 2 * n_in - 1 - at)
-            at = (at % n_in - delta) % n_in
-            inside = np.ones(n_out, dtype=bool)
-        axes.append((np.minimum(np.maximum(at, 0), n_in - 1), inside))
-    (rows, on_r), (cols, on_c) = axes
+    (rows, on_r), (cols, on_c) = (_axis_sources(*axis, *kind) for axis in axes_of)
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
+
+
+@lru_cache(maxsize=65536)  # a few hundred bytes each; the screens ask for the same axes over and over
+def _axis_sources(
+    n_out: int, n_in: int, f: int, delta: int, mirror: bool, stride: int, down: bool, fill: bool, tiled_fill: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """One axis of `scaled_cells`: the input coordinate each of n_out output coordinates
+    reads (clipped into the input), and whether it reads one."""
+    i = np.arange(n_out)
+    at = i * f if down else i * stride // f
+    if tiled_fill:  # wrapped as ever, then shifted with fill inside the tile
+        if mirror:
+            at = at % (2 * n_in)
+            at = np.where(at < n_in, at, 2 * n_in - 1 - at)
+        at = at % n_in - delta
+        inside = (at >= 0) & (at < n_in)
+    elif fill:
+        inside = at < n_in if down else np.ones(n_out, dtype=bool)  # samples past the edge: none
+        at = at - delta
+        inside &= (at >= 0) & (at < n_in)
+    else:
+        if mirror:
+            at = at % (2 * n_in)
+            at = np.where(at < n_in, at, 2 * n_in - 1 - at)
+        at = (at % n_in - delta) % n_in
+        inside = np.ones(n_out, dtype=bool)
+    at = np.minimum(np.maximum(at, 0), n_in - 1)
+    at.flags.writeable = inside.flags.writeable = False  # shared by every caller
+    return at, inside
 
 
 def shift_cells(shape: tuple[int, int], delta: tuple[int, int], fill: bool) -> np.ndarray:

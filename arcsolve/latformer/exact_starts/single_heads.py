@@ -32,30 +32,50 @@ def single_actions(
     The kernels' own reading confirms each; at most `most`, the least shifted first. Cyclic
     shifts that read alike on the train lattices but not on those of `also` (the test
     inputs' shapes) are kept apart."""
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    return single_actions_of(pairs, [[y for _, y in pairs]], max_shift, most, shift_bits, placed, also)[0]
+
+
+def single_actions_of(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    targets: Sequence[Sequence[np.ndarray]],
+    max_shift: int = 4,
+    most: int = 8,
+    shift_bits: int = 5,
+    placed: bool = True,
+    also: Sequence[tuple[int, int]] = (),
+) -> list[list[ExactAction]]:
+    """`single_actions` for several sets of outputs at once (`targets`, each one output per
+    pair, of the shapes of the pairs' outputs): the one-head actions and their readings
+    depend on the lattices alone, so they are listed and read once for all the sets."""
     order = sorted(range(len(pairs)), key=lambda k: pairs[k][1].size)  # the cheapest pair rejects first
-    found: list[ExactAction] = []
+    outputs = [np.concatenate([y.reshape(-1) for y in ys]) for ys in targets]
+    found: list[list[ExactAction]] = [[] for _ in targets]
     for action, cells in one_head_actions(pairs, max_shift, shift_bits, placed, also):
-        if len(found) >= most:
+        if all(len(f) >= most for f in found):
             break
-        if action in found:
-            continue
-        seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
-        for k in order:
-            (x, y), c = pairs[k], cells(k)
-            if c is None:
-                break  # not an action of the experts on this pair's lattices
-            keys = follow(x, c) + 1
-            seen[keys, y.reshape(-1)] = True
-            if (seen.sum(1) > 1).any():
-                break  # two cells read alike and ask for different colours
-        else:
-            try:
-                read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
-            except ValueError:
+        keys: dict[int, np.ndarray | None] = {}  # each pair's reading + 1, made when first asked for
+        read: np.ndarray | None = None  # the kernels' reading of every pair, likewise
+        for t, ys in enumerate(targets):
+            if len(found[t]) >= most or action in found[t]:
                 continue
-            if is_function(read + 1, outputs):
-                found.append(action)
+            seen = np.zeros((11, 10), dtype=bool)  # (reading + 1, output colour) pairs met so far
+            for k in order:
+                if k not in keys:
+                    c = cells(k)  # None: not an action of the experts on this pair's lattices
+                    keys[k] = None if c is None else follow(pairs[k][0], c) + 1
+                if keys[k] is None:
+                    break
+                seen[keys[k], ys[k].reshape(-1)] = True
+                if (seen.sum(1) > 1).any():
+                    break  # two cells read alike and ask for different colours
+            else:
+                if read is None:
+                    try:
+                        read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+                    except ValueError:
+                        break  # not an action of the experts: for no set of outputs
+                if is_function(read + 1, outputs[t]):
+                    found[t].append(action)
     return found
 
 
