@@ -40,7 +40,7 @@ MAX_HEADS = 4
 # An exact restart learns only its cell rule (its gates stay rounded), and smaller steps
 # settle it sooner: at the plain fits' rate, a second-layer start whose rule swaps two
 # colours overshoots and stalls (a shift with fill, two colours swapped, then a roll).
-EXACT_LR = 0.005
+EXACT_LR = 0.01
 
 
 @dataclass(frozen=True)
