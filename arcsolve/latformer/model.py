@@ -40,7 +40,7 @@ class LatFormerConfig:
     shift_bits: int = 5  # translations up to 2^5 − 1 = 31 cells per axis
     smoothing: float = 0.5  # heat-kernel time for mask smoothing; 0 disables it
     heads: int = 1  # first-layer heads, each with its own experts and mask; the FFN combines them
-    # per-tile actions: where the output is an a×b tiling of the input's size, each first-layer
+    # per-tile actions: where the output is an a×b tiling of equal tiles, each first-layer
     # head has one set of gates per tile, so each tile takes its own action ((1, 1): one set)
     tiles: tuple[int, int] = (1, 1)
     # the first layer's skip connection (input cell k onto output cell k where the lattices

@@ -1,5 +1,6 @@
-"""Per-tile actions: where the output is a tiling of the input's size, each tile of a head
-takes its own exact action; and exact restarts fitted with rounded gates."""
+"""Per-tile actions: where the output is a tiling of the input's size (or its transpose's),
+each tile of a head takes its own exact action; and exact restarts fitted with rounded
+gates."""
 
 import numpy as np
 import pytest
@@ -102,6 +103,27 @@ def test_per_tile_sets_shift_a_tiles_copy_cyclically():
         tile = tile_cells(y.shape, (2, 1)).argmax(0).numpy()
         read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
         assert (read == y.reshape(-1)).all()
+
+
+def test_tiles_of_the_transposes_size_take_their_own_actions():
+    # a non-square input turned a quarter and tiled twice down, then that block mirrored below
+    # it: t, t, flipped t, flipped t, which neither a tiling nor a mirror tiling writes
+    def make(x):
+        block = np.tile(apply_dihedral(x, ROT90), (2, 1))
+        return np.concatenate([block, block[::-1]], axis=0)
+
+    task = task_of(make, [(2, 3), (3, 5), (4, 2)], (2, 5))
+    pairs = pairs_of(task)
+    assert tiling(pairs) == (4, 1)
+    test = task.test[0]
+    (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
+    assert all(a.dihedral >= 4 for a in found.actions)  # each tile reads the input turned
+    x, y = test.input.to_numpy(), test.output.to_numpy()  # the test output, read exactly
+    tile = tile_cells(y.shape, (4, 1)).argmax(0).numpy()
+    read = np.stack([reading(a, x, y.shape).reshape(-1) for a in found.actions])[tile, np.arange(y.size)]
+    assert (read == y.reshape(-1)).all()
+    solution = solve(task, SolveConfig(device="cpu", steps=300, seed=0))
+    assert solution.candidates[0].verified and solution.candidates[0].grids[0] == test.output
 
 
 def test_a_plain_tiling_needs_no_per_tile_actions():

@@ -1,6 +1,6 @@
-"""Per-tile actions: where every output is a tiling of the input's size (`tiling`), one
-head whose tiles each take their own exact action (`per_tile_sets`): dihedral elements,
-those of the input rolled cyclically, or samplings after them."""
+"""Per-tile actions: where every output is a tiling of the input's size or its transpose's
+(`tiling`), one head whose tiles each take their own exact action (`per_tile_sets`):
+dihedral elements, those of the input rolled cyclically, or samplings after them."""
 
 from __future__ import annotations
 
@@ -19,21 +19,23 @@ MAX_TILES = 81  # per-tile actions are tried on tilings of at most this many til
 
 def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]], factor: tuple[int, int] = (1, 1)) -> tuple[int, int] | None:
     """(a, b) when every train output is an a×b tiling of input-sized tiles (2 to MAX_TILES
-    tiles, the same for every pair), else None; with a `factor`, of tiles the size of the
+    tiles, the same for every pair), or else of tiles the size of the input's transpose
+    (rotated or transposed copies), else None; with a `factor`, of tiles the size of the
     input sampled by it (every input side a multiple of it)."""
-    found = set()
-    for x, y in pairs:
-        (h, w), (H, W) = x.shape, y.shape
-        if h % factor[0] or w % factor[1]:
-            return None
-        h, w = h // factor[0], w // factor[1]
-        if H % h or W % w:
-            return None
-        found.add((H // h, W // w))
-    if len(found) != 1:
-        return None
-    a, b = found.pop()
-    return (a, b) if 2 <= a * b <= MAX_TILES else None
+    for turned in (False, True) if factor == (1, 1) else (False,):
+        found = set()
+        for x, y in pairs:
+            (h, w), (H, W) = x.shape[::-1] if turned else x.shape, y.shape
+            if h % factor[0] or w % factor[1]:
+                break
+            h, w = h // factor[0], w // factor[1]
+            if H % h or W % w:
+                break
+            found.add((H // h, W // w))
+        else:
+            if len(found) == 1 and 2 <= (tiles := found.pop())[0] * tiles[1] <= MAX_TILES:
+                return tiles
+    return None
 
 
 def tile_index(out_shape: tuple[int, int], tiles: tuple[int, int]) -> np.ndarray:
@@ -52,10 +54,10 @@ def per_tile_sets(
     max_tries: int = 512,
     sampled: bool = False,
 ) -> list[ActionSet]:
-    """Where every output is a tiling of the input's size: one action per tile such that the
-    output is one function of the head's reading, cell by cell, in every tile (each tile a
-    rotated or reflected copy, recoloured alike: tilings of mirror tilings and mirror tilings
-    of tilings among them); at most one such set, and none when one action serves every tile
+    """Where every output is a tiling of the input's size (or its transpose's): one action per
+    tile such that the output is one function of the head's reading, cell by cell, in every
+    tile (each tile a rotated or reflected copy, recoloured alike: tilings of mirror tilings
+    and mirror tilings of tilings among them); at most one such set, and none when one action serves every tile
     (a plain tiling, which `consistent_sets` has). The tiles' actions are dihedral elements
     or, where those explain no set, dihedral elements of the input shifted cyclically by at
     most `MAX_TILE_SHIFT` a side (a tiling of a rolled grid's mirror images). With
