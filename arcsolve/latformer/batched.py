@@ -77,10 +77,13 @@ def fit_many(
 
     def enqueue(new: Iterable[FitJob]) -> None:
         for job in new:
-            if job.config.steps > 0:
+            # a staged first layer has a middle lattice that no canvas holds: fitted on its own
+            staged = getattr(getattr(job.model, "config", None), "middle", None) is not None
+            if job.config.steps > 0 and not staged:
                 queues.setdefault(signature(job), deque()).append(job)
             elif not job.cancelled:  # a model built to compute its rule: checked at once, not batched
-                enqueue(on_done(job, job.model, fit(job.model, job.examples, job.config, job.cond)))
+                result = fit(job.model, job.examples, job.config, job.cond, deadline=job.deadline)
+                enqueue(on_done(job, job.model, result))
 
     enqueue(jobs)
     while True:

@@ -12,7 +12,7 @@ import torch
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
-from arcsolve.latformer.model import LatFormer, tile_cells, tiled_mask
+from arcsolve.latformer.model import LatFormer, middle_shape, tile_cells, tiled_mask
 from arcsolve.latformer.sizing import Shape
 from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
 
@@ -35,9 +35,19 @@ def describe_actions(
     `shapes`: the (input, output) shapes the model is applied to; mirror-wrapping an axis is
     mentioned only if it changes the result for one of them (all of them when none are given)."""
     parts = []
+    middle = model.config.middle
     for i, layer in enumerate(model.layers):
         layer_shapes = [(inp if i == 0 else out, out) for inp, out in shapes]
+        staged = ""
+        if layer.stage is not None and middle is not None:  # heads onto the middle lattice, then the stage
+            mids = [middle_shape(out, middle) for _, out in layer_shapes]
+            stage_shapes = [(mid, out) for mid, (_, out) in zip(mids, layer_shapes, strict=True)]
+            layer_shapes = [(inp, mid) for (inp, _), mid in zip(layer_shapes, mids, strict=True)]
+            stage = describe_head(layer.stage, stage_shapes)
+            staged = f" (onto a middle lattice, the output's sides over {middle[0]}x{middle[1]}), then {stage}"
         heads = [describe_tiles(head, layer.tiles_shape, layer_shapes) for head in layer.heads]
+        if staged:
+            heads = [words + staged for words in heads]
         if len(heads) == 1:
             parts.append(f"layer {i}: {heads[0]}")
         else:
@@ -116,9 +126,13 @@ def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray
             acts = [gates.actions(None, discrete=True) for gates in head]
         read = []
         for x, y in pairs:
+            mid = y.shape if layer.stage is None else middle_shape(y.shape, model.config.middle)
             with torch.no_grad():
-                tile_on = tile_cells(y.shape, layer.tiles_shape) if len(acts) > 1 else None
-                mask = tiled_mask([build_mask(a, x.shape, y.shape) for a in acts], tile_on).cpu().numpy()
+                tile_on = tile_cells(mid, layer.tiles_shape) if len(acts) > 1 else None
+                mask = tiled_mask([build_mask(a, x.shape, mid) for a in acts], tile_on)
+                if layer.stage is not None:  # carried onto the output lattice
+                    mask = build_mask(layer.stage.actions(None, discrete=True), mid, y.shape) @ mask
+                mask = mask.cpu().numpy()
             read.append(np.where(mask.sum(1) > 0.5, x.reshape(-1)[mask.argmax(1)], NOTHING))
         columns.append(np.concatenate(read))
     return np.stack(columns, -1)

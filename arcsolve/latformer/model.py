@@ -55,6 +55,11 @@ class LatFormerConfig:
     # the translate expert's tiled fills (a shift with fill inside each tile of a scaled or
     # tiled input); off, they read 0, and only exact starts whose actions use one switch them on
     tiled_fills: bool = False
+    # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
+    # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
+    # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
+    # head's mask is the product of the two. None: the heads act onto the output lattice
+    middle: tuple[int, int] | None = None
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -65,9 +70,10 @@ class LatFormerConfig:
 
 class Lattices(NamedTuple):
     """What a forward pass needs to know about its lattices: the mask kernels of the first
-    layer (output lattice onto the input lattice) and of the later ones (output onto
-    itself), and the first layer's skip connection, which adds input cell k to output cell k
-    when both lattices have as many cells (`skip_index`, weighted by `skip_on`)."""
+    layer (output lattice onto the input lattice; with a staged first layer, its middle
+    lattice onto the input) and of the later ones (output onto itself), and the first
+    layer's skip connection, which adds input cell k to output cell k when both lattices
+    have as many cells (`skip_index`, weighted by `skip_on`)."""
 
     first: MaskBases
     later: MaskBases
@@ -100,12 +106,22 @@ def lattices(
     device: torch.device | None = None,
     dtype: torch.dtype = torch.float32,
     tiles: tuple[int, int] = (1, 1),
+    middle: tuple[int, int] | None = None,
 ) -> Lattices:
     """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
     grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
     examples of different shapes share tensor shapes and can be batched; cells outside the
     real lattices get zero mask rows and columns and never reach a real cell. `tiles`: the
-    tiling of per-tile heads (`LatFormerConfig.tiles`)."""
+    tiling of per-tile heads (`LatFormerConfig.tiles`); `middle`: a staged first layer's
+    divisors (`LatFormerConfig.middle`, not batched: no canvas)."""
+    if middle is not None:
+        if canvas is not None:
+            raise ValueError("a staged first layer is fitted on its own lattices, not on canvases")
+        mid = middle_shape(out_shape, middle)
+        first = mask_bases(in_shape, mid, span, None, device, dtype)
+        later = mask_bases(out_shape, out_shape, span, None, device, dtype)
+        tile_on = tile_cells(mid, tiles).to(device, dtype) if tiles != (1, 1) else None
+        return Lattices(first, later, None, None, tile_on)
     (h, w), (H, W) = in_shape, out_shape
     first = mask_bases(in_shape, out_shape, span, canvas, device, dtype)
     later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
@@ -124,6 +140,14 @@ def lattices(
         index[(k // W) * S + k % W] = (k // w) * s + k % w
         on[(k // W) * S + k % W] = 1.0
     return Lattices(first, later, index.to(device), on.to(device), tile_on)
+
+
+def middle_shape(out_shape: tuple[int, int], middle: tuple[int, int]) -> tuple[int, int]:
+    """The middle lattice of a staged first layer: the output's sides divided by `middle`."""
+    (H, W), (k_r, k_c) = out_shape, middle
+    if H % k_r or W % k_c:
+        raise ValueError(f"a {H}x{W} output is no {k_r}x{k_c} multiple of a middle lattice")
+    return H // k_r, W // k_c
 
 
 def tiled_mask(masks: list[torch.Tensor], tile_on: torch.Tensor | None) -> torch.Tensor:
@@ -172,6 +196,10 @@ class LatFormerLayer(nn.Module):
             MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)
             for _ in range((extra + 1) * self.tiles - 1)
         )
+        # a staged first layer: one more set of gates, middle lattice onto output (every expert;
+        # its action is an exact start's, `arcsolve.latformer.exact_starts.staged`)
+        staged = first and config.middle is not None
+        self.stage = MaskExperts(EXPERTS, config.cond_dim, config.shift_bits, gates) if staged else None
         self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))
         for proj in self.more_o:
             nn.init.eye_(proj.weight)
@@ -202,11 +230,19 @@ class LatFormerLayer(nn.Module):
         return [sets[k : k + self.tiles] for k in range(0, len(sets), self.tiles)]
 
     def forward(
-        self, x: torch.Tensor, masks: list[torch.Tensor], colours: torch.Tensor | None, lattice: Lattices
+        self,
+        x: torch.Tensor,
+        masks: list[torch.Tensor],
+        colours: torch.Tensor | None,
+        lattice: Lattices,
+        stage: torch.Tensor | None = None,
     ) -> torch.Tensor:
-        # x: (B, n_in, d); masks: one (n_out, n_in) per set of gates (`gate_sets`); colours: (10, d)
-        # embedded colour matrix
+        # x: (B, n_in, d); masks: one (n_out, n_in) per set of gates (`gate_sets`), or (n_mid,
+        # n_in) with a `stage` mask (n_out, n_mid) that each head's mask is carried by; colours:
+        # (10, d) embedded colour matrix
         masks = [tiled_mask(masks[k : k + self.tiles], lattice.tile_on) for k in range(0, len(masks), self.tiles)]
+        if stage is not None:
+            masks = [stage @ mask for mask in masks]
         h = self.norm(x)
         v = self.v(h)
         if self.colour is not None:
@@ -281,13 +317,19 @@ class LatFormer(nn.Module):
         B, h, w = grids.shape
         H, W = out_shape
         x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
+        span = 2**self.config.shift_bits - 1
         if lattice is None:
-            span = 2**self.config.shift_bits - 1
-            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles)
+            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles, self.config.middle)
         colours = self.embed.weight if self.config.beta is not None else None
         for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
             bases = lattice.first if i == 0 else lattice.later
-            x = layer(x, [mask_from_bases(head, bases) for head in actions], colours, lattice)
+            stage = None
+            if layer.stage is not None:
+                acts = layer.stage.actions(cond, discrete)
+                acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
+                mid = middle_shape((H, W), self.config.middle)  # the stage's kernels, middle onto output
+                stage = mask_from_bases(acts, mask_bases(mid, (H, W), span, None, x.device, x.dtype))
+            x = layer(x, [mask_from_bases(head, bases) for head in actions], colours, lattice, stage)
         logits = self.head(x).view(B, H, W, N_COLOURS)
         loss = None
         if targets is not None:

@@ -100,8 +100,9 @@ def plan_restarts(
 
 def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
     """The model of an exact restart: one first-layer head per action (per tile's action
-    with per-tile actions), every expert there, the second layer at the set's `then` action
-    (without its residual) where it has one, and no skip connection: the train outputs are
+    with per-tile actions), every expert there, the first layer staged onto the set's middle
+    lattice where it has a stage, the second layer at the set's `then` action (without its
+    residual) where it has one, and no skip connection: the train outputs are
     a function of the heads' readings (`consistent_sets`), so the model reads nothing else
     (an input cell's own colour, through the skip, would make it a function of combinations
     that the train pairs may never show)."""
@@ -117,6 +118,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         config,
         heads=heads,
         tiles=start.tiles,
+        middle=start.middle,
         experts=EXPERTS,
         skip=False,
         later_residual=not composed,
@@ -149,6 +151,8 @@ def exact_model(
                 projection.weight.copy_(rotation)
         if start.then is not None:
             set_action(model.layers[1].experts, start.then)
+        if start.stage is not None:
+            set_action(model.layers[0].stage, start.stage)
     if start.counts is not None:
         (f_r, f_c) = start.actions[0].scale
         set_count_rule(model, start.counts, f_r * f_c)

@@ -34,6 +34,10 @@ class ActionSet:
     window: bool = False  # the last head marks a window of the output (`windowed_sets`)
     counts: CountRule | None = None  # a pooling head's cell rule, when it counts (`counting_sets`)
     overlay: OverlayRule | None = None  # the heads' cell rule, when it is an overlay (`overlay_sets`)
+    # a staged first layer (`staged_sets`): the heads act onto a middle lattice, the output's
+    # sides divided by `middle`, and `stage` carries what they wrote onto the output lattice
+    stage: ExactAction | None = None
+    middle: tuple[int, int] | None = None
 
     @property
     def rule(self) -> CountRule | OverlayRule | None:
@@ -45,7 +49,7 @@ class ActionSet:
         """Sort key, simplest first: how many different actions (those an overlay rule chose,
         not the symmetries it adds for hidden cells), then the unexplained cells."""
         actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
-        return (actions + (self.then is not None), self.unseen, self.unsupported)
+        return (actions + (self.then is not None) + (self.stage is not None), self.unseen, self.unsupported)
 
 
 def train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:

@@ -9,9 +9,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, is_function
-from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.per_tile import tile_index
-from arcsolve.latformer.exact_starts.readings import block_cells, cell_keys, reading, then_reading
+from arcsolve.latformer.exact_starts.readings import (
+    block_cells,
+    cell_keys,
+    reading,
+    source_cells,
+    then_reading,
+)
+from arcsolve.latformer.model import middle_shape
 
 
 def background_colour(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> int:
@@ -23,18 +29,24 @@ def background_colour(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> int:
 def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5) -> np.ndarray:
     """(heads, cells) what each head of `start` reads in every train output cell, the pairs'
     cells one after another; with per-tile actions, one head whose cells read through their
-    own tile's action."""
+    own tile's action; with a second layer's action or a stage, what the output cell reads
+    through it."""
     actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]  # a pooling: its cells
 
-    def read(a: ExactAction, x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-        first = reading(a, x, shape, shift_bits)
-        return first if start.then is None else then_reading(start.then, first, shift_bits)
+    def pair_readings(x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:  # (heads, cells of shape)
+        inner = shape if start.middle is None else middle_shape(shape, start.middle)
+        read = np.stack([reading(a, x, inner, shift_bits).reshape(-1) for a in actions])
+        if start.tiles != (1, 1):
+            tile = tile_index(inner, start.tiles)
+            read = read[tile, np.arange(len(tile))][None]
+        if start.stage is not None:
+            cells = source_cells(start.stage, inner, shape, shift_bits)  # onto every output cell
+            read = read[:, cells]
+        if start.then is not None:
+            read = np.stack([then_reading(start.then, r.reshape(shape), shift_bits).reshape(-1) for r in read])
+        return read
 
-    per_action = np.stack([np.concatenate([read(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in actions])
-    if start.tiles == (1, 1):
-        return per_action
-    tile_of = np.concatenate([tile_index(y.shape, start.tiles) for x, y in pairs])
-    return per_action[tile_of, np.arange(len(tile_of))][None]
+    return np.concatenate([pair_readings(x, y.shape) for x, y in pairs], axis=1)
 
 
 def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 0) -> tuple[int, ...]:

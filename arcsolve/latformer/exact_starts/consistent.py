@@ -28,6 +28,7 @@ from arcsolve.latformer.exact_starts.composed import composed_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
 from arcsolve.latformer.exact_starts.readings import MAX_POOLED, cell_keys, reading
 from arcsolve.latformer.exact_starts.single_heads import single_actions
+from arcsolve.latformer.exact_starts.staged import staged_sets
 from arcsolve.latformer.experts import SCALE_FACTORS
 from arcsolve.latformer.overlay_rules import MAX_OVERLAID, overlay_rules
 
@@ -99,6 +100,7 @@ def consistent_sets(
         found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
         single = [a for a in usable if not a.pool]
         found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
+        found += staged_sets(pairs, tests, shift_bits)  # or a head onto a middle lattice, then a stage
     found += overlay_sets(found, pairs, symmetries)
     return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
 

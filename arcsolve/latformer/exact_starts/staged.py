@@ -1,0 +1,122 @@
+"""Staged starts: the heads act onto a middle lattice whose sides divide the output's, and one
+more action, the stage, carries what they wrote onto the output lattice: up-scaled, tiled, or
+tiled as mirror images (`ActionSet.stage`, `LatFormerConfig.middle`). Every train output is
+read back through the stage onto the middle lattice (the copies of each middle cell must
+agree), and the one-head and per-tile screens search those middle outputs. So a chain whose
+last action tiles or up-scales what the others made is one head and a stage: every second
+column tiled as mirror images and then up-scaled, or a sampling of the rows and an
+up-scaling of the columns and then the whole tiled as mirror images."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from arcsolve.latformer.exact_starts.action_sets import ActionSet, support, train_cells
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.colours import set_readings
+from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
+from arcsolve.latformer.exact_starts.readings import reading, source_cells
+from arcsolve.latformer.exact_starts.single_heads import single_actions
+from arcsolve.latformer.experts import SCALE_FACTORS
+from arcsolve.latformer.model import middle_shape
+
+MAX_STAGE_TILES = 4  # a stage tiles its middle lattice at most this many times a side
+MAX_STAGES = 6  # stages whose middle outputs are searched, at most (the smallest middle first)
+
+
+def stage_options(sides: Sequence[int]) -> list[tuple[int, int, bool]]:
+    """For one axis's output sides: (g, t, mirror), an up-scaling by g, then a tiling of t
+    copies (as mirror images or not), where every side is a multiple of g·t."""
+    return [
+        (g, t, mirror)
+        for g in SCALE_FACTORS
+        for t in range(1, MAX_STAGE_TILES + 1)
+        if all(side % (g * t) == 0 for side in sides)
+        for mirror in ((False, True) if t > 1 else (False,))
+    ]
+
+
+def middle_outputs(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]], stage: ExactAction, middle: tuple[int, int], shift_bits: int = 5
+) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Each pair with its output read back through `stage` onto the middle lattice (the
+    output's sides divided by `middle`), or None where some middle cell's copies disagree."""
+    inner = []
+    for x, y in pairs:
+        shape = middle_shape(y.shape, middle)
+        cells = source_cells(stage, shape, y.shape, shift_bits)  # the middle cell each output cell reads
+        if cells is None or (cells < 0).any():
+            return None
+        back = np.full(shape[0] * shape[1], -1)
+        back[cells] = y.reshape(-1)
+        if (back < 0).any() or not np.array_equal(back[cells], y.reshape(-1)):
+            return None
+        inner.append((x, back.reshape(shape)))
+    return inner
+
+
+def staged_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+) -> list[ActionSet]:
+    """A head (`single_actions`) or a per-tile head (`per_tile_sets`, plain or sampled) onto a
+    middle lattice, then a stage onto the output (`stage_options` per axis, some axis up-scaled
+    or tiled), for the first MAX_STAGES stages whose middle outputs the train outputs agree on,
+    the smallest middle lattice first; every test output's sides must divide too."""
+    sides = [[y.shape[axis] for _, y in pairs] + [shape[axis] for _, shape in tests] for axis in (0, 1)]
+    stages = []
+    for (g_r, t_r, m_r), (g_c, t_c, m_c) in itertools.product(*(stage_options(s) for s in sides)):
+        middle = (g_r * t_r, g_c * t_c)
+        if middle != (1, 1):
+            stages.append((middle, ExactAction(0, scale=(g_r, g_c), mirror=(m_r, m_c))))
+    stages.sort(key=lambda s: (-s[0][0] * s[0][1], s[0], s[1].scale))
+    _, pair_of = train_cells(pairs)
+    found: list[ActionSet] = []
+    tried = 0
+    for middle, stage in stages:
+        inner = middle_outputs(pairs, stage, middle, shift_bits)
+        if inner is None:
+            continue
+        tried += 1
+        inner_tests = [(x, middle_shape(shape, middle)) for x, shape in tests]
+        heads = _one_head_sets(inner, inner_tests, shift_bits)
+        heads = heads or per_tile_sets(inner, inner_tests, shift_bits) or per_tile_sets(
+            inner, inner_tests, shift_bits, sampled=True
+        )
+        for head in heads:  # its unexplained cells counted on the output lattice, as other sets count them
+            staged = ActionSet(head.actions, 0, 0, head.tiles, stage=stage, middle=middle)
+            keys = set_readings(staged, pairs, shift_bits)[0] + 1
+            test_keys = [set_readings(staged, [(x, _blank(shape))], shift_bits)[0] + 1 for x, shape in tests]
+            unsupported, unseen = support(keys, pair_of, len(pairs), test_keys)
+            found.append(replace(staged, unsupported=unsupported, unseen=unseen))
+        if tried == MAX_STAGES:
+            break
+    return found
+
+
+def _blank(shape: tuple[int, int]) -> np.ndarray:
+    """An output of `shape` whose colours no reading asks for: a test's lattice."""
+    return np.zeros(shape, dtype=np.int64)
+
+
+def _one_head_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    shift_bits: int,
+) -> list[ActionSet]:
+    """The one-head actions (`single_actions`) that explain the pairs, as sets, less those
+    whose every cell reads differently (a table of positions, not a rule)."""
+    _, pair_of = train_cells(pairs)
+    found = []
+    for action in single_actions(pairs, shift_bits=shift_bits, also=[x.shape for x, _ in tests]):
+        keys = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) + 1
+        if len(np.unique(keys)) == len(keys):
+            continue
+        test_keys = [reading(action, x, shape, shift_bits).reshape(-1) + 1 for x, shape in tests]
+        found.append(ActionSet((action,), *support(keys, pair_of, len(pairs), test_keys)))
+    return found
