@@ -41,10 +41,9 @@ def describe_actions(
         staged = ""
         if layer.stage is not None and middle is not None:  # heads onto the middle lattice, then the stage
             mids = [middle_shape(out, middle) for _, out in layer_shapes]
-            stage_shapes = [(mid, out) for mid, (_, out) in zip(mids, layer_shapes, strict=True)]
             layer_shapes = [(inp, mid) for (inp, _), mid in zip(layer_shapes, mids, strict=True)]
-            stage = describe_head(layer.stage, stage_shapes)
-            staged = f" (onto a middle lattice, the output's sides over {middle[0]}x{middle[1]}), then {stage}"
+            staged = f" (onto a middle lattice, the output's sides over {middle[0]}x{middle[1]}), then "
+            staged += describe_stage(layer.stage, middle)
         heads = [describe_tiles(head, layer.tiles_shape, layer_shapes) for head in layer.heads]
         if staged:
             heads = [words + staged for words in heads]
@@ -54,6 +53,22 @@ def describe_actions(
             named = "; ".join(f"head {k}: {words}" for k, words in enumerate(heads))
             parts.append(f"layer {i}: {len(heads)} heads ({named}), combined cell by cell by {combined_by}")
     return "; ".join(parts)
+
+
+def describe_stage(stage: MaskExperts, middle: tuple[int, int]) -> str:
+    """A staged first layer's stage in words: its up-scaling of the middle lattice, then how
+    many copies of that tile the output a side, and which axes mirror them."""
+    with torch.no_grad():
+        acts = stage.actions(None, discrete=True)
+    factor = (SCALE_FACTORS[int(acts.scale_rows.argmax())], SCALE_FACTORS[int(acts.scale_cols.argmax())])
+    tiles = (middle[0] // factor[0], middle[1] // factor[1])
+    words = [f"up-scale {factor[0]}x{factor[1]}"] if factor != (1, 1) else []
+    if tiles != (1, 1):
+        mirrors = [(acts.mirror_rows, tiles[0], "rows"), (acts.mirror_cols, tiles[1], "columns")]
+        mirrored = [axis for p, t, axis in mirrors if p is not None and p > 0.5 and t > 1]
+        how = f" ({' and '.join(mirrored)} as mirror images)" if mirrored else ""
+        words.append(f"tiled {tiles[0]}x{tiles[1]}{how}")
+    return ", then ".join(words)
 
 
 def describe_tiles(

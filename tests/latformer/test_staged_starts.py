@@ -86,7 +86,19 @@ def test_a_chain_ending_in_a_tiling_and_up_scaling_is_a_staged_start_and_is_solv
     assert np.array_equal(set_readings(best, pairs)[0], outputs)  # the identity rule, through the stage
     solution = solve(task, SolveConfig(device="cpu", seed=0))
     assert solution.candidates[0].verified and solution.candidates[0].grids[0] == task.test[0].output
-    assert "(onto a middle lattice, the output's sides over" in solution.candidates[0].detail
+    words = "(onto a middle lattice, the output's sides over 2x4), then up-scale 2x2, then tiled 1x2 (columns as mirror"
+    assert words + " images)" in solution.candidates[0].detail.replace("\n", " ")
+
+
+def test_a_middle_lattice_of_one_cell_a_pair_is_chance_not_a_start():
+    # every output one colour, the input's at a fixed cell: three cells to explain, and
+    # hundreds of one-head actions that read one cell to choose from
+    xs = [RNG.integers(0, 10, size=s) for s in [(4, 5), (5, 4), (4, 4)]]
+    for x, colour in zip(xs, (3, 3, 5), strict=True):
+        x[1, 2] = colour  # two pairs alike: a rule, not a table of positions
+    pairs = [(x, np.full((2, 2), x[1, 2])) for x in xs]
+    assert middle_outputs(pairs, ExactAction(0), (2, 2)) is not None  # a 1x1 middle lattice, tiled 2x2
+    assert all(s.middle != (2, 2) for s in staged_sets(pairs))
 
 
 def test_solve_many_fits_a_staged_start_on_its_own_lattices():

@@ -15,12 +15,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from arcsolve.latformer.exact_starts.action_sets import ActionSet, support, train_cells
+from arcsolve.latformer.exact_starts.action_sets import ActionSet, longer_than_the_data, support, train_cells
 from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.colours import set_readings
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
 from arcsolve.latformer.exact_starts.readings import reading, source_cells
-from arcsolve.latformer.exact_starts.single_heads import single_actions
+from arcsolve.latformer.exact_starts.single_heads import one_head_actions, single_actions
 from arcsolve.latformer.experts import SCALE_FACTORS
 from arcsolve.latformer.model import middle_shape
 
@@ -110,13 +110,22 @@ def _one_head_sets(
     shift_bits: int,
 ) -> list[ActionSet]:
     """The one-head actions (`single_actions`) that explain the pairs, as sets, less those
-    whose every cell reads differently (a table of positions, not a rule)."""
-    _, pair_of = train_cells(pairs)
+    whose every cell reads differently (a table of positions, not a rule) and those chosen
+    among so many that the middle outputs cannot tell them from chance
+    (`longer_than_the_data`, among every action the one-head screen lists)."""
+    outputs, pair_of = train_cells(pairs)
+    also = [x.shape for x, _ in tests]
     found = []
-    for action in single_actions(pairs, shift_bits=shift_bits, also=[x.shape for x, _ in tests]):
+    choices = None
+    for action in single_actions(pairs, shift_bits=shift_bits, also=also):
         keys = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) + 1
-        if len(np.unique(keys)) == len(keys):
+        entries = len(np.unique(keys))
+        if entries == len(keys):
             continue
+        if choices is None:
+            choices = sum(1 for _ in one_head_actions(pairs, shift_bits=shift_bits, also=also))
+        if longer_than_the_data(choices, entries, outputs):
+            continue  # one cell among hundreds that holds each tiny middle output's colour
         test_keys = [reading(action, x, shape, shift_bits).reshape(-1) + 1 for x, shape in tests]
         found.append(ActionSet((action,), *support(keys, pair_of, len(pairs), test_keys)))
     return found
