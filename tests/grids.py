@@ -1,7 +1,10 @@
 """Small helpers shared by the tests: a grid from rows, an exact comparison, a plain flood fill
-to check the labelling of connected components against, and a plain shift with fill."""
+to check the labelling of connected components against, a plain shift with fill, and tasks
+whose outputs a function makes from random inputs."""
 
 import numpy as np
+
+from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
 
 def g(rows) -> np.ndarray:
@@ -45,3 +48,20 @@ def shifted_with_fill(x: np.ndarray, dr: int, dc: int, fill: int = 0) -> np.ndar
             if 0 <= i - dr < h and 0 <= j - dc < w:
                 out[i, j] = x[i - dr, j - dc]
     return out
+
+
+def task_from(make, shapes, test_shape, rng, colours: int = 10, task_id: str = "made") -> Task:
+    """A task whose outputs are make(input), its inputs random grids of `colours` colours
+    drawn from `rng` in order: the train pairs' `shapes`, then the test's."""
+    grids = [rng.integers(0, colours, size=s) for s in shapes]
+    test = rng.integers(0, colours, size=test_shape)
+    return Task(
+        id=task_id,
+        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(make(x))) for x in grids],
+        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(make(test)))],
+    )
+
+
+def train_arrays(task: Task) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A task's train pairs as (input, output) arrays."""
+    return [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]

@@ -14,15 +14,12 @@ from arcsolve.latformer.exact_starts.single_heads import single_actions
 from arcsolve.latformer.fit import solve
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
-from tests.grids import shifted_with_fill
+from tests.grids import shifted_with_fill, task_from
 
 
 def task_of(make, shapes, test_shape, rng, colours=5):
-    def pair(shape, cls=TrainPair):
-        x = rng.integers(0, colours, size=shape)
-        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(make(x)))
-
-    return [pair(s) for s in shapes], pair(test_shape, Pair)
+    task = task_from(make, shapes, test_shape, rng, colours)
+    return task.train, task.test[0]
 
 
 def test_a_roll_then_a_shift_with_fill_is_a_head_and_a_later_shift_that_fit():

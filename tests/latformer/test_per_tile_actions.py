@@ -17,7 +17,8 @@ from arcsolve.latformer.fit import FitConfig, fit, predict, solve, task_examples
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, tile_cells
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
-from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from arcsolve.tasks import Grid, Task
+from tests.grids import task_from, train_arrays
 
 RNG = np.random.default_rng(7)
 ROT90, ROT180, ROT270 = (ELEMENT_NAMES.index(f"rotate {n}") for n in ("90 clockwise", "180", "90 counter-clockwise"))
@@ -29,17 +30,7 @@ def rotations_tiling(x: np.ndarray) -> np.ndarray:
 
 
 def task_of(make, shapes, test_shape) -> Task:
-    grids = [RNG.integers(0, 10, size=s) for s in shapes]
-    test = RNG.integers(0, 10, size=test_shape)
-    return Task(
-        id="tiles",
-        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(make(x))) for x in grids],
-        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(make(test)))],
-    )
-
-
-def pairs_of(task: Task):
-    return [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    return task_from(make, shapes, test_shape, RNG, task_id="tiles")
 
 
 def test_tile_cells_mark_each_output_cell_with_its_tile():
@@ -53,7 +44,7 @@ def test_tile_cells_mark_each_output_cell_with_its_tile():
 
 def test_per_tile_sets_find_each_tiles_rotation():
     task = task_of(rotations_tiling, [(3, 3), (3, 3), (4, 4)], (5, 5))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     assert tiling(pairs) == (2, 2)
     (found,) = per_tile_sets(pairs, [(task.test[0].input.to_numpy(), (10, 10))])
     assert found.tiles == (2, 2)
@@ -73,7 +64,7 @@ def mirror_then_tiled(x: np.ndarray, mirror: int, tiles: int) -> np.ndarray:
 def test_per_tile_sets_reach_tilings_of_eighty_one_tiles():
     # a 3x3 mirror tiling tiled 3x3: 81 tiles, each the input or one of its flips
     task = task_of(lambda x: mirror_then_tiled(x, 3, 3), [(2, 3), (3, 2), (2, 2)], (3, 3))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     assert tiling(pairs) == (9, 9)
     test = task.test[0]
     (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
@@ -95,7 +86,7 @@ def test_per_tile_sets_shift_a_tiles_copy_cyclically():
         return np.concatenate([rolled, rolled[::-1]], axis=0)
 
     task = task_of(make, [(4, 5), (5, 4), (4, 4)], (5, 5))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     test = task.test[0]
     (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
     assert found.tiles == (2, 1) and all(a.shift != (0, 0) and not a.fill for a in found.actions)
@@ -113,7 +104,7 @@ def test_tiles_of_the_transposes_size_take_their_own_actions():
         return np.concatenate([block, block[::-1]], axis=0)
 
     task = task_of(make, [(2, 3), (3, 5), (4, 2)], (2, 5))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     assert tiling(pairs) == (4, 1)
     test = task.test[0]
     (found,) = per_tile_sets(pairs, [(test.input.to_numpy(), test.output.to_numpy().shape)])
@@ -128,17 +119,17 @@ def test_tiles_of_the_transposes_size_take_their_own_actions():
 
 def test_a_plain_tiling_needs_no_per_tile_actions():
     task = task_of(lambda x: np.tile(x, (2, 3)), [(3, 3), (2, 4)], (3, 2))
-    assert tiling(pairs_of(task)) == (2, 3)
-    assert per_tile_sets(pairs_of(task)) == []
-    assert (ExactAction(),) in {s.actions for s in consistent_sets(pairs_of(task))}
+    assert tiling(train_arrays(task)) == (2, 3)
+    assert per_tile_sets(train_arrays(task)) == []
+    assert (ExactAction(),) in {s.actions for s in consistent_sets(train_arrays(task))}
 
 
 def test_outputs_that_are_no_tiling_get_no_per_tile_sets():
     task = task_of(lambda x: x[:, ::-1], [(3, 3), (3, 4)], (2, 2))
-    assert tiling(pairs_of(task)) is None and per_tile_sets(pairs_of(task)) == []
+    assert tiling(train_arrays(task)) is None and per_tile_sets(train_arrays(task)) == []
     # the rows sampled every third cell, each tile at its own row: a flip, which one head has
-    assert tiling(pairs_of(task), (3, 1)) == (3, 1)
-    assert all(s.tiles == (1, 1) for s in consistent_sets(pairs_of(task)))
+    assert tiling(train_arrays(task), (3, 1)) == (3, 1)
+    assert all(s.tiles == (1, 1) for s in consistent_sets(train_arrays(task)))
 
 
 def test_a_head_with_per_tile_gates_computes_each_tiles_action_and_is_explained():
@@ -204,7 +195,7 @@ def test_down_scaling_by_sampling_reads_one_cell_of_each_block(factor, offset):
 
 def test_a_task_sampling_every_second_cell_is_solved_and_explained():
     task = task_of(lambda x: x[1::2, ::2], [(6, 6), (4, 8), (8, 4)], (6, 10))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     assert (ExactAction(0, (-1, 0), (2, 2), down=True),) in {s.actions for s in consistent_sets(pairs)}
     solution = solve(task, SolveConfig(device="cpu", steps=300, seed=0))
     assert solution.candidates[0].grids[0] == task.test[0].output
@@ -281,7 +272,7 @@ def test_tiles_of_a_sampled_grid_take_their_own_actions():
     assert tiling([(np.zeros((4, 6)), np.zeros((2, 6)))]) is None  # not input-sized tiles
     assert tiling([(np.zeros((4, 6)), np.zeros((2, 6)))], (2, 2)) == (1, 2)
     task = task_of(make, [(4, 6), (2, 4), (4, 4)], (6, 6))  # a sampled tile may be one row
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     test = task.test[0]
     tests = [(test.input.to_numpy(), test.output.to_numpy().shape)]
     assert per_tile_sets(pairs, tests) == []  # not input-sized tiles

@@ -13,7 +13,8 @@ from arcsolve.latformer.exact_starts.staged import middle_outputs, stage_options
 from arcsolve.latformer.fit import predict, solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, middle_shape
 from arcsolve.solution import SolveConfig
-from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from arcsolve.tasks import Grid, Task
+from tests.grids import task_from, train_arrays
 
 RNG = np.random.default_rng(3)
 SAMPLE_COLUMNS = ExactAction(0, scale=(1, 2), down=True)  # every second column
@@ -27,17 +28,7 @@ def sampled_mirrored_scaled(x: np.ndarray) -> np.ndarray:
 
 
 def task_of(make, shapes, test_shape) -> Task:
-    grids = [RNG.integers(0, 10, size=s) for s in shapes]
-    test = RNG.integers(0, 10, size=test_shape)
-    return Task(
-        id="staged",
-        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(make(x))) for x in grids],
-        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(make(test)))],
-    )
-
-
-def pairs_of(task: Task):
-    return [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    return task_from(make, shapes, test_shape, RNG, task_id="staged")
 
 
 def test_the_middle_lattice_divides_the_outputs_sides():
@@ -66,7 +57,7 @@ def test_stage_options_divide_every_side():
 
 def test_outputs_read_back_through_a_stage_or_refused():
     task = task_of(sampled_mirrored_scaled, [(3, 4), (5, 6), (4, 4)], (2, 8))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     inner = middle_outputs(pairs, UP_THEN_MIRRORED, (2, 4))
     assert inner is not None
     for (x, _), (_, mid) in zip(pairs, inner, strict=True):
@@ -76,7 +67,7 @@ def test_outputs_read_back_through_a_stage_or_refused():
 
 def test_a_chain_ending_in_a_tiling_and_up_scaling_is_a_staged_start_and_is_solved():
     task = task_of(sampled_mirrored_scaled, [(3, 4), (5, 6), (4, 4)], (2, 8))
-    pairs = pairs_of(task)
+    pairs = train_arrays(task)
     tests = [(task.test[0].input.to_numpy(), task.test[0].output.shape)]
     staged = staged_sets(pairs, tests)
     assert any(s.actions == (SAMPLE_COLUMNS,) and s.stage == UP_THEN_MIRRORED and s.middle == (2, 4) for s in staged)
