@@ -64,7 +64,7 @@ def staged_sets(
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
     shift_bits: int = 5,
 ) -> list[ActionSet]:
-    """A head (`single_actions`) or a per-tile head (`per_tile_sets`, plain or sampled) onto a
+    """A head (`_one_head_actions`) or a per-tile head (`per_tile_sets`, plain or sampled) onto a
     middle lattice, then a stage onto the output (`stage_options` per axis, some axis up-scaled
     or tiled), for the first MAX_STAGES stages whose middle outputs the train outputs agree on,
     the smallest middle lattice first; every test output's sides must divide too."""
@@ -84,12 +84,13 @@ def staged_sets(
             continue
         tried += 1
         inner_tests = [(x, middle_shape(shape, middle)) for x, shape in tests]
-        heads = _one_head_sets(inner, inner_tests, shift_bits)
-        heads = heads or per_tile_sets(inner, inner_tests, shift_bits) or per_tile_sets(
-            inner, inner_tests, shift_bits, sampled=True
-        )
-        for head in heads:  # its unexplained cells counted on the output lattice, as other sets count them
-            staged = ActionSet(head.actions, 0, 0, head.tiles, stage=stage, middle=middle)
+        heads = [((action,), (1, 1)) for action in _one_head_actions(inner, inner_tests, shift_bits)]
+        if not heads:  # or one head with an action per tile, of the middle lattice or sampled
+            tiled = per_tile_sets(inner, inner_tests, shift_bits)
+            tiled = tiled or per_tile_sets(inner, inner_tests, shift_bits, sampled=True)
+            heads = [(s.actions, s.tiles) for s in tiled]
+        for actions, tiles in heads:  # its unexplained cells counted on the output lattice, as other sets count them
+            staged = ActionSet(actions, 0, 0, tiles, stage=stage, middle=middle)
             keys = set_readings(staged, pairs, shift_bits)[0] + 1
             test_keys = [set_readings(staged, [(x, _blank(shape))], shift_bits)[0] + 1 for x, shape in tests]
             unsupported, unseen = support(keys, pair_of, len(pairs), test_keys)
@@ -104,21 +105,21 @@ def _blank(shape: tuple[int, int]) -> np.ndarray:
     return np.zeros(shape, dtype=np.int64)
 
 
-def _one_head_sets(
+def _one_head_actions(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
     shift_bits: int,
-) -> list[ActionSet]:
-    """The one-head actions (`single_actions`) that explain the pairs, as sets, less those
-    whose every cell reads differently (a table of positions, not a rule) and those chosen
-    among so many that the middle outputs cannot tell them from chance
-    (`longer_than_the_data`, among every action the one-head screen lists)."""
-    outputs, pair_of = train_cells(pairs)
+) -> list[ExactAction]:
+    """The one-head actions (`single_actions`) that explain the pairs, less those whose every
+    cell reads differently (a table of positions, not a rule) and those chosen among so many
+    that the middle outputs cannot tell them from chance (`longer_than_the_data`, among every
+    action the one-head screen lists)."""
+    outputs, _ = train_cells(pairs)
     also = [x.shape for x, _ in tests]
     found = []
     choices = None
     for action in single_actions(pairs, shift_bits=shift_bits, also=also):
-        keys = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) + 1
+        keys = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
         entries = len(np.unique(keys))
         if entries == len(keys):
             continue
@@ -126,6 +127,5 @@ def _one_head_sets(
             choices = sum(1 for _ in one_head_actions(pairs, shift_bits=shift_bits, also=also))
         if longer_than_the_data(choices, entries, outputs):
             continue  # one cell among hundreds that holds each tiny middle output's colour
-        test_keys = [reading(action, x, shape, shift_bits).reshape(-1) + 1 for x, shape in tests]
-        found.append(ActionSet((action,), *support(keys, pair_of, len(pairs), test_keys)))
+        found.append(action)
     return found
