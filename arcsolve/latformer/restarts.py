@@ -102,10 +102,10 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
     """The model of an exact restart: one first-layer head per action (per tile's action
     with per-tile actions), every expert there, the first layer staged onto the set's middle
     lattice where it has a stage, the second layer at the set's `then` action (without its
-    residual) where it has one, and no skip connection: the train outputs are
-    a function of the heads' readings (`consistent_sets`), so the model reads nothing else
-    (an input cell's own colour, through the skip, would make it a function of combinations
-    that the train pairs may never show)."""
+    residual) where it has one, and no skip connection: the train outputs are a function of
+    the heads' readings (`consistent_sets`), so the model reads nothing else (an input cell's
+    own colour, through the skip, would make it a function of combinations that the train
+    pairs may never show)."""
     tiles = start.tiles[0] * start.tiles[1]
     heads = len(start.actions) // tiles
     # with a second action, the second layer moves the first one's result, adding nothing back
