@@ -100,25 +100,23 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
             how = " by sampling" if bool(acts.sample > 0.5) else " by pooling"
         words.append(f"{'down' if down else 'up'}-scale {f_r}x{f_c}{how}")
     transposed = DIHEDRAL[dihedral][0] == 1  # output rows read input columns
+    stride = (1, 1)
     if acts.stride_rows is not None and not down:
         stride = (STRIDES[int(acts.stride_rows.argmax())], STRIDES[int(acts.stride_cols.argmax())])
         if stride != (1, 1):
             words.append(f"down-scale {stride[0]}x{stride[1]} by sampling")
-            if any(
-                _wraps_past_edge(out[axis], inp[axis ^ transposed], f, False, s)
-                for inp, out in layer_shapes
-                for axis, f, s in ((0, f_r, stride[0]), (1, f_c, stride[1]))
-            ):
-                words.append("wrapped cyclically (tiled)")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
-    mirrored = []
-    for axis, p, f in (("rows", acts.mirror_rows, f_r), ("columns", acts.mirror_cols, f_c)):
-        if p is None or p <= 0.5:
-            continue
+    mirrored, cyclic = [], False
+    for axis, p, f, s in (("rows", acts.mirror_rows, f_r, stride[0]), ("columns", acts.mirror_cols, f_c, stride[1])):
         out_axis = 0 if axis == "rows" else 1
         in_axis = 1 - out_axis if transposed else out_axis
-        if not layer_shapes or any(_wraps_past_edge(out[out_axis], inp[in_axis], f, down) for inp, out in layer_shapes):
+        wraps = any(_wraps_past_edge(out[out_axis], inp[in_axis], f, down, s) for inp, out in layer_shapes)
+        if p is not None and p > 0.5 and (wraps or not layer_shapes):
             mirrored.append(axis)
+        elif wraps and stride != (1, 1):
+            cyclic = True  # a strided reading that runs past the edge tiles
+    if cyclic:
+        words.append("wrapped cyclically (tiled)")
     if mirrored:
         words.append(f"mirror-wrap {' and '.join(mirrored)}")
     fills = acts.fill_rows is not None and bool(acts.fill_rows > 0.5 or acts.fill_cols > 0.5)

@@ -812,3 +812,35 @@ def test_a_turned_grid_sampled_one_way_and_tiled_the_other_is_one_head():
     pairs = [(x, np.tile(apply_dihedral(x, turn)[:, ::2], (2, 3))) for x in xs]
     assert (1, 2) in _tiled_down_factors(pairs)
     assert ExactAction(turn, scale=(1, 2), down=True) in single_actions(pairs)
+
+
+def test_an_up_scaling_then_a_sampling_that_wraps_as_mirror_images_is_one_head():
+    """Rows tiled as mirror images (x over its flip), up-scaled 3×3, then every second row:
+    output row i reads row ⌊2i/3⌋ of the mirror tiling, a stride that wraps as mirror images.
+    Fitted, it answers, and --explain names the mirror, not a cyclic wrap."""
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(18)
+
+    def chained(x):
+        return np.repeat(np.repeat(np.concatenate([x, x[::-1]]), 3, axis=0), 3, axis=1)[::2]
+
+    def pair(h, w, cls=TrainPair):
+        x = rng.integers(0, 6, size=(h, w))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(chained(x)))
+
+    train = [pair(2, 5), pair(4, 3), pair(3, 4)]
+    test = pair(5, 3, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    action = ExactAction(0, scale=(3, 3), mirror=(True, False), stride=(2, 1))
+    assert action in single_actions(pairs)
+    assert replace(action, mirror=(False, False)) not in single_actions(pairs)  # cyclically: x, then x again
+    x = test.input.to_numpy()
+    assert np.array_equal(reading(action, x, (15, 9)), chained(x))
+    solution = solve(Task(id="mirrored-scaled-sampled", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    detail = solution.candidates[0].detail.replace("\n", " ")
+    assert "mirror-wrap rows" in detail and "cyclically" not in detail
+    assert solution.candidates[0].grids[0] == test.output

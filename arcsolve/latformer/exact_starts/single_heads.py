@@ -101,7 +101,8 @@ def one_head_actions(
     dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill, and
     the up-scalings tiled as mirror images; where the output's size is not the input's,
     up-scalings followed by a stride (`_strided_scalings`), shifted by up to
-    MAX_STRIDE_SHIFT input cells. Without `placed`, no placements. Cyclic shifts of
+    MAX_STRIDE_SHIFT input cells; a stride or a sampling that reads past the input's edge
+    also wraps as mirror images on those axes, then shifts cyclically. Without `placed`, no placements. Cyclic shifts of
     a scaling that read alike on every input lattice, the train pairs' and those of `also`
     (the test inputs' shapes), are listed once."""
     same = all(x.shape == y.shape for x, y in pairs)
@@ -186,7 +187,9 @@ def one_head_actions(
             if fill and wraps[d]:
                 action = replace(action, tiled_fill=True)
                 yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
-        if down or stride != (1, 1):
+        if down or stride != (1, 1):  # a sampling that wraps, as mirror images, then shifted cyclically
+            for action in _mirrored_samplings(factor, down, stride, elements, sides, pairs, near):
+                yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
             continue
         for d in range(8):  # tiled as mirror images on the axes where the scaled input repeats
             trained = list(zip(sides[d][: len(pairs)], pairs, strict=True))  # the train pairs' lattices
@@ -199,6 +202,33 @@ def one_head_actions(
                     fill = delta != (0, 0)
                     action = ExactAction(d, delta, factor, fill, mirror=mirror, tiled_fill=fill)
                     yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
+
+
+def _mirrored_samplings(
+    factor: tuple[int, int],
+    down: bool,
+    stride: tuple[int, int],
+    elements: Sequence[int],
+    sides: dict[int, list[tuple[int, int]]],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    near: Sequence[tuple[int, int]],
+) -> Iterator[ExactAction]:
+    """A down-scaling, or an up-scaling then a stride, wrapped as mirror images on the axes
+    where it reads past the input's edge on some train pair, after each dihedral element,
+    then shifted cyclically by up to MAX_STRIDE_SHIFT input cells (shifts alike on every
+    lattice, `sides`, once)."""
+    for d in elements:
+        wrapping = _wrapping_axes(factor, down, stride, sides[d][: len(pairs)], pairs)
+        for mirror in ((True, False), (False, True), (True, True)):
+            if not all(wrapping[axis] for axis in (0, 1) if mirror[axis]):
+                continue
+            met: set = set()
+            for delta in near:
+                alike = tuple((delta[0] % h, delta[1] % w) for h, w in sides[d])
+                if max(abs(delta[0]), abs(delta[1])) > MAX_STRIDE_SHIFT or alike in met:
+                    continue
+                met.add(alike)
+                yield ExactAction(d, delta, factor, down=down, mirror=mirror, stride=stride)
 
 
 MAX_PLACEMENTS = 4000  # placements screened, at most (the simplest first)
@@ -318,11 +348,22 @@ def _wraps(
     """Does a scaling by `factor` (down, or up then `stride`) read past the edge of some input
     lattice (`sides`, turned as a dihedral element turns them) on some pair's output, so that
     it tiles there?"""
+    return any(_wrapping_axes(factor, down, stride, sides, pairs))
+
+
+def _wrapping_axes(
+    factor: tuple[int, int],
+    down: bool,
+    stride: tuple[int, int],
+    sides: Sequence[tuple[int, int]],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+) -> tuple[bool, bool]:
+    """Per output axis: does the scaling (as `_wraps`) read past the input's edge on some pair?"""
+    wrapping = [False, False]
     for (n_rows, n_cols), (_, y) in zip(sides, pairs, strict=True):
-        for n_out, n_in, f, s in zip(y.shape, (n_rows, n_cols), factor, stride, strict=True):
-            if ((n_out - 1) * f if down else (n_out - 1) * s // f) >= n_in:
-                return True
-    return False
+        for axis, (n_out, n_in, f, s) in enumerate(zip(y.shape, (n_rows, n_cols), factor, stride, strict=True)):
+            wrapping[axis] |= ((n_out - 1) * f if down else (n_out - 1) * s // f) >= n_in
+    return wrapping[0], wrapping[1]
 
 
 def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[int, int]]:
