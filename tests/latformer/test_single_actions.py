@@ -556,6 +556,32 @@ def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
     assert solution.candidates[0].grids[0] == test.output
 
 
+def test_a_grid_up_scaled_padded_then_rolled_is_two_layers_that_fit():
+    """Up-scaled 2×3, padded by one row and one column, then the whole rolled one column
+    right: the last third of the last up-scaled column wraps round to the left edge, which
+    no placement by whole input cells writes."""
+    from arcsolve.latformer.exact_starts.composed import placed_then_moved
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(19)
+
+    def pair(h, w, cls=TrainPair):
+        x = rng.integers(1, 6, size=(h, w))
+        padded = np.pad(np.repeat(np.repeat(x, 2, axis=0), 3, axis=1), ((1, 0), (1, 0)))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(np.roll(padded, 1, axis=1)))
+
+    train = [pair(3, 4), pair(4, 2), pair(2, 3)]
+    test = pair(3, 3, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    found = placed_then_moved(pairs)
+    assert any(s.actions[0].scale == (2, 3) and s.then == ExactAction(0, (1, 2)) for s in found)
+    solution = solve(Task(id="scaled-padded-rolled", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    assert solution.candidates[0].verified
+    assert solution.candidates[0].grids[0] == test.output
+
+
 def test_an_up_scaling_tiled_as_mirror_images_is_one_head_read_as_the_kernels_read():
     from arcsolve.latformer.exact_starts.readings import scaled_cells, source_cells
 

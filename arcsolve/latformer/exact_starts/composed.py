@@ -189,10 +189,14 @@ def placed_then_moved(
     shift_bits: int = 5,
     most: int = 4,
 ) -> list[ActionSet]:
-    """A placement of the input in a larger output (`placements`, unscaled), then the second
-    layer's action on the output lattice (`output_actions`): a grid set on a canvas, then the
-    canvas flipped or shifted, which moves each input by its own amount."""
-    heads = [a for a in placements(pairs, shift_bits) if a.scale == (1, 1)][:MAX_PLACED_HEADS]
+    """A placement of the input in a larger output (`placements`: unscaled at any offset,
+    scaled at the output's corner), then the second layer's action on the output lattice
+    (`output_actions`): a grid set on a canvas, then the canvas flipped or shifted, which
+    moves each input by its own amount; a grid up-scaled and padded, then rolled by output
+    cells, a part of an up-scaled cell wrapping round to the other side."""
+    placed = placements(pairs, shift_bits)
+    heads = [a for a in placed if a.scale == (1, 1)][:MAX_PLACED_HEADS]
+    heads += [a for a in placed if a.scale != (1, 1) and a.shift == (0, 0)]
     if not heads:
         return []
     read = {h: [_scaled_reading(h, x, y.shape, shift_bits) for x, y in pairs] for h in heads}
