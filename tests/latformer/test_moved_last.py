@@ -123,3 +123,19 @@ def test_a_second_layer_start_learns_a_colour_swap():
     # the simplest start fits (at the plain fits' learning rate it stalled, and a table of
     # two heads' readings answered instead)
     assert "layer 0: shift -2,+1 with fill (no wrap); layer 1: shift +2,-1 (cyclic)" in first.detail.replace("\n", " ")
+
+
+def test_samplings_wrapped_as_mirror_images_come_after_the_commoner_heads():
+    """Shifted with fill, tiled 1×2 as mirror images, then rolled up two rows: the head (a
+    shift with fill inside each mirror image) is within the screen's budget of heads because
+    the samplings wrapped as mirror images, rarer before a shift, are screened after it."""
+    rng = np.random.default_rng(6)
+
+    def make(x):
+        moved = shifted_with_fill(x, 1, 2)
+        return np.roll(np.concatenate([moved, moved[:, ::-1]], axis=1), -2, axis=0)
+
+    train, _ = task_of(make, [(7, 6), (8, 4), (5, 6)], (6, 5), rng)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    head = ExactAction(0, (1, 2), fill=True, mirror=(False, True), tiled_fill=True)
+    assert any(s.actions == (head,) and s.then == ExactAction(0, (-2, 0)) for s in moved_last(pairs))

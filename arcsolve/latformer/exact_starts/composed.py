@@ -125,8 +125,9 @@ def moved_last(
         maps.setdefault(action, cells)
     # the least moved first, across kinds; as many as the screen's cells allow
     most_heads = max(1, MOVED_SCREEN_CELLS // pairs[order[0]][1].size)
-    # (tiled fills last: a shift with fill in each tile, then the whole output shifted, is rare)
-    heads = sorted(maps, key=lambda a: (a.tiled_fill, abs(a.shift[0]) + abs(a.shift[1]), a.dihedral > 0, a.fill))
+    # (tiled fills last: a shift with fill in each tile, then the whole output shifted, is
+    # rare; a sampling wrapped as mirror images, then shifted, rarer still)
+    heads = sorted(maps, key=lambda a: (_rarity(a), abs(a.shift[0]) + abs(a.shift[1]), a.dihedral > 0, a.fill))
     heads = heads[:most_heads]
     thens = [t for t in output_actions() if t.dihedral == 0]
     # (then, head) combos still standing, per then: the heads, and the (reading, colour) pairs met
@@ -166,6 +167,14 @@ def moved_last(
     # a shift with fill may clear most of a small grid (two fills from opposite edges)
     found = _composed(pairs, tests, combos, read, test_read, len(heads) * len(thens), shift_bits, most, blank=0.9)
     return [s for s in found if expressible(s.actions[0], shift_bits)]  # the screen's numpy cells do not check
+
+
+def _rarity(head: ExactAction) -> int:
+    """How rarely a head's action comes before a shift of the whole output: 0 for most, 1 for
+    a shift with fill inside each tile, 2 for a sampling that wraps as mirror images."""
+    if any(head.mirror) and (head.down or head.stride != (1, 1)):
+        return 2
+    return int(head.tiled_fill)
 
 
 class _Readings(dict):
