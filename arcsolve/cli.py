@@ -728,6 +728,9 @@ def bench_lattice_tasks(
     _write_tasks(make_tasks(per_family, seed, tuple(family or FAMILY_NAMES)), out)
 
 
+MAX_CHAIN_PAIRS = 10  # train pairs a chain task may have: distinct input sizes, at most
+
+
 @bench.command(
     "lattice-chains",
     epilog=examples(
@@ -747,6 +750,9 @@ def bench_lattice_chains(
             "(the default), and pad, mirror (a padding, a tiling of mirror images)."
         ),
     ] = "dihedral,wrap,fill,up,tile,down,swap",
+    pairs: Annotated[
+        int, typer.Option(min=1, max=MAX_CHAIN_PAIRS, help="Train pairs per task (each task also has one test pair).")
+    ] = 3,
 ) -> None:
     """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
     reflections, shifts, scalings, tilings, colour swaps, and with --kinds paddings and mirror
@@ -758,7 +764,7 @@ def bench_lattice_chains(
     except ValueError as exc:
         raise ArcsolveError(f"--kinds: {exc}") from None
     check_output_folder(out, "--out")
-    _write_tasks(make_chain_tasks(count, seed, chosen), out)
+    _write_tasks(make_chain_tasks(count, seed, chosen, pairs), out)
 
 
 def _write_tasks(tasks: list[Task], out: Path) -> None:

@@ -3,7 +3,7 @@
     python benchmarks/lattice_chains.py benchmarks/results/lattice_chains --seed 0
 
 Reads the report folder's `results-<model>.jsonl` files (task ids are `chain<n>-<index>`,
-from `arcsolve bench lattice-chains` with the same `--seed` and `--kinds`), prints a table of solved
+from `arcsolve bench lattice-chains` with the same `--seed`, `--kinds` and `--pairs`), prints a table of solved
 counts per chain length and model, then each model's misses with their actions, and
 writes both to `<report>/chains.json`.
 """
@@ -26,6 +26,7 @@ def main() -> None:
     parser.add_argument("report", type=Path, help="an `arcsolve eval --report` folder")
     parser.add_argument("--seed", type=int, default=0, help="the seed the tasks were written with")
     parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of action they were written with")
+    parser.add_argument("--pairs", type=int, default=3, help="the train pairs per task they were written with")
     args = parser.parse_args()
     try:
         kinds = parse_kinds(args.kinds)
@@ -51,7 +52,7 @@ def main() -> None:
     misses = {}
     for model, rows in models.items():
         misses[model] = {
-            task_id: chain_words(int(task_id.split("-")[1]), args.seed, kinds)
+            task_id: chain_words(int(task_id.split("-")[1]), args.seed, kinds, args.pairs)
             for task_id, r in sorted(rows.items())
             if not r["solved"]
         }

@@ -99,8 +99,10 @@ def run_chain(steps: list[Step], x: np.ndarray) -> np.ndarray | None:
     return x
 
 
-def _draw(index: int, seed: int, kinds: tuple[str, ...] = KINDS) -> tuple[list[Step], list[dict]]:
-    """Chain `index`'s actions and its pairs (as JSON dicts)."""
+def _draw(
+    index: int, seed: int, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN
+) -> tuple[list[Step], list[dict]]:
+    """Chain `index`'s actions and its n_train + 1 pairs (as JSON dicts)."""
     rng = np.random.default_rng([seed, 1000, index])
     length = 1 + index % 4
     while True:
@@ -120,7 +122,7 @@ def _draw(index: int, seed: int, kinds: tuple[str, ...] = KINDS) -> tuple[list[S
                 continue
             shapes.add((h, w))
             pairs.append({"input": x.tolist(), "output": y.tolist()})
-            if len(pairs) == N_TRAIN + 1:
+            if len(pairs) == n_train + 1:
                 return steps, pairs
 
 
@@ -128,22 +130,23 @@ def chain_id(index: int) -> str:
     return f"chain{1 + index % 4}-{index:03d}"
 
 
-def chain_words(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> str:
+def chain_words(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN) -> str:
     """Chain task `index`'s actions in order, in words ("tile 1x2; fill 0,2")."""
-    steps, _ = _draw(index, seed, kinds)
+    steps, _ = _draw(index, seed, kinds, n_train)
     return "; ".join(f"{s.kind} {s.params}" for s in steps)
 
 
-def make_chain_task(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> Task:
-    """Chain task `index`: a chain of 1 + index % 4 actions of `kinds`, 3 train pairs and a
-    test pair of distinct input sizes (2 to 8 cells a side)."""
-    _, pairs = _draw(index, seed, kinds)
+def make_chain_task(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN) -> Task:
+    """Chain task `index`: a chain of 1 + index % 4 actions of `kinds`, `n_train` train pairs
+    and a test pair of distinct input sizes (2 to 8 cells a side). The pairs are drawn in
+    order, so fewer train pairs are the first of the default's, then a test pair."""
+    _, pairs = _draw(index, seed, kinds, n_train)
     task_id = chain_id(index)
-    return task_from_dict({"train": pairs[:N_TRAIN], "test": pairs[N_TRAIN:]}, task_id, f"<{task_id}>")
+    return task_from_dict({"train": pairs[:n_train], "test": pairs[n_train:]}, task_id, f"<{task_id}>")
 
 
-def make_chain_tasks(count: int, seed: int = 0, kinds: tuple[str, ...] = KINDS) -> list[Task]:
-    return [make_chain_task(k, seed, kinds) for k in range(count)]
+def make_chain_tasks(count: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN) -> list[Task]:
+    return [make_chain_task(k, seed, kinds, n_train) for k in range(count)]
 
 
 def parse_kinds(text: str) -> tuple[str, ...]:

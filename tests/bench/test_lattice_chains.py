@@ -71,3 +71,20 @@ def test_paddings_and_mirror_tilings_are_drawn_when_asked_for_and_leave_the_defa
         app, ["bench", "lattice-chains", "--out", str(tmp_path / "y"), "--count", "4", "--kinds", "pad"]
     )
     assert good.exit_code == 0 and len(list((tmp_path / "y").iterdir())) == 4
+
+
+def test_pairs_sets_the_train_pairs_and_rejects_a_bad_count(tmp_path):
+    for pairs in (1, 2, 5):
+        for task in make_chain_tasks(8, 0, n_train=pairs):
+            assert len(task.train) == pairs and len(task.test) == 1
+            inputs = [p.input.shape for p in (*task.train, *task.test)]
+            assert len(set(inputs)) == len(inputs)  # every input a size of its own
+    assert [t.to_json_dict() for t in make_chain_tasks(8, 0, n_train=3)] == [
+        t.to_json_dict() for t in make_chain_tasks(8, 0)
+    ]
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+    good = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "a"), "--count", "2", "--pairs", "2"])
+    assert good.exit_code == 0, good.output
+    assert len(json.loads((tmp_path / "a" / "chain1-000.json").read_text())["train"]) == 2
+    bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "b"), "--pairs", "0"])
+    assert bad.exit_code == 2 and "--pairs" in bad.output and "Traceback" not in bad.output
