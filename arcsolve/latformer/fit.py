@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from arcsolve.devices import resolve_device
+from arcsolve.latformer.exact_starts.colours import swapped_unseen
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
@@ -98,28 +99,44 @@ def plan_fit(
     )
 
 
-def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[tuple[tuple[Grid, ...], Fitted, bool]]:
+def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[tuple[tuple[Grid, ...], Fitted, str]]:
     """Candidate test outputs, best first: each restart's with rounded gates (restarts best
-    first), then the best restart's with soft gates; duplicates dropped, so attempt 2 is
-    never a copy of attempt 1 while another grid exists. (grids, restart, soft?) each."""
+    first), those that reproduce the train pairs first; then, where the best of those is an
+    exact start whose test input shows colours no train cell reads, its answer with them
+    swapped (`swapped_unseen`); then the best restart's with soft gates. Duplicates are
+    dropped, so attempt 2 is never a copy of attempt 1 while another grid exists.
+    (grids, restart, how: "rounded", "swapped" or "soft") each."""
     shapes = [plan.rule(p.input.shape) for p in plan.task.test]
     found, seen = [], set()
 
-    def add(f: Fitted, soft: bool) -> None:
-        f.model.eval()
-        grids = tuple(
-            predict(f.model, p.input, s, plan.device, plan.cond, discrete=not soft)
-            for p, s in zip(plan.task.test, shapes, strict=True)
-        )
+    def add(grids: tuple[Grid, ...], f: Fitted, how: str) -> None:
         key = tuple(g.to_numpy().tobytes() + bytes(g.shape) for g in grids)
         if key not in seen:
             seen.add(key)
-            found.append((grids, f, soft))
+            found.append((grids, f, how))
+
+    def predicted(f: Fitted, soft: bool) -> tuple[Grid, ...]:
+        f.model.eval()
+        return tuple(
+            predict(f.model, p.input, s, plan.device, plan.cond, discrete=not soft)
+            for p, s in zip(plan.task.test, shapes, strict=True)
+        )
 
     for f in fitted:
-        add(f, False)
-    add(fitted[0], True)
-    ordered = [c for c in found if c[1].result.solved_train and not c[2]]
+        add(predicted(f, False), f, "rounded")
+    verified = [c for c in found if c[1].result.solved_train]
+    if verified and verified[0][1].restart.start is not None:
+        grids, f, _ = verified[0]
+        pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
+        swapped = [
+            swapped_unseen(f.restart.start, pairs, p.input.to_numpy(), g.to_numpy())
+            for p, g in zip(plan.task.test, grids, strict=True)
+        ]
+        if any(s is not None for s in swapped):
+            swapped_grids = tuple(g if s is None else Grid.from_numpy(s) for g, s in zip(grids, swapped, strict=True))
+            add(swapped_grids, f, "swapped")
+    add(predicted(fitted[0], True), fitted[0], "soft")
+    ordered = [c for c in found if c[1].result.solved_train and c[2] != "soft"]
     return ordered + [c for c in found if c not in ordered]
 
 
@@ -145,7 +162,8 @@ def finish_solve(
     )
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     candidates = []
-    for rank, (grids, f, soft) in enumerate(attempts(plan, fitted)):
+    for rank, (grids, f, kind) in enumerate(attempts(plan, fitted)):
+        soft = kind == "soft"
         built = f.restart.start.rule if f.restart.start is not None else None
         # the weights compute a built rule as built, not a table the FFN learned
         how = "soft gates" if soft else describe(f.model, applied, "the FFN" if built is None else "the rule")
@@ -154,8 +172,10 @@ def finish_solve(
         elif not soft and isinstance(f.model, LatFormer):
             rule = describe_cell_rule(f.model, pairs)
             how += f"; cell rule: {rule}" if rule else ""
+        if kind == "swapped":
+            how += "; test colours no train cell reads, swapped with the colour the rule turns into each"
         detail = f"{source} ({how}; size {plan.rule.name}; {result.steps} steps{cut})"
-        verified = f.result.solved_train and not soft
+        verified = f.result.solved_train and kind == "rounded"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))
     return Solution(task.id, candidates, clock() - start)
 

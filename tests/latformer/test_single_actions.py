@@ -870,3 +870,44 @@ def test_an_up_scaling_then_a_sampling_that_wraps_as_mirror_images_is_one_head()
     detail = solution.candidates[0].detail.replace("\n", " ")
     assert "mirror-wrap rows" in detail and "cyclically" not in detail
     assert solution.candidates[0].grids[0] == test.output
+
+
+def test_a_colour_the_train_pairs_turn_into_but_never_read_is_swapped_back_in_attempt_2():
+    """Every second row and column, then colours 5 and 6 swapped, where no train cell samples
+    a 6: the pairs show 5 becoming 6 only. The test samples a 6, whose answer they do not
+    tell; attempt 2 takes it as the swap's other half (5), and changes no other cell."""
+    from arcsolve.latformer.exact_starts.action_sets import ActionSet
+    from arcsolve.latformer.exact_starts.colours import swapped_unseen
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    rng = np.random.default_rng(20)
+    swap = np.arange(10)
+    swap[5], swap[6] = 6, 5
+
+    def pair(h, w, sampled_six, cls=TrainPair):
+        x = rng.choice([0, 1, 2, 5], size=(h, w))
+        x[0, 0] = 5
+        x[1::2, :] = rng.choice([0, 6], size=x[1::2, :].shape)  # 6 only where no sample falls
+        if sampled_six:
+            x[2, 2] = 6
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(swap[x[::2, ::2]]))
+
+    train = [pair(4, 6, False), pair(6, 4, False), pair(4, 4, False)]
+    test = pair(6, 6, True, Pair)
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in train]
+    start = ActionSet((ExactAction(0, scale=(2, 2), down=True),), 0, 0)
+    x, truth = test.input.to_numpy(), test.output.to_numpy()
+    unchanged = x[::2, ::2].copy()  # an answer that keeps the unseen 6
+    answer = swapped_unseen(start, pairs, x, unchanged)
+    assert answer is not None and answer[1, 1] == 5
+    assert np.array_equal(np.delete(answer.reshape(-1), 4), np.delete(unchanged.reshape(-1), 4))
+    assert swapped_unseen(start, pairs, x, answer) is None  # already answered so: nothing to change
+    two_heads = ActionSet((ExactAction(0, scale=(2, 2), down=True), ExactAction(2, scale=(2, 2), down=True)), 0, 0)
+    assert swapped_unseen(two_heads, pairs, x, unchanged) is None  # a rule of two readings: no guess
+    solution = solve(Task(id="sampled-then-swapped", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
+    grids = [c.grids[0] for c in solution.candidates[:2]]
+    assert Grid.from_numpy(truth) in grids
+    swapped = [c for c in solution.candidates if "swapped" in c.detail]
+    assert swapped and not swapped[0].verified and swapped[0].grids[0] == Grid.from_numpy(truth)

@@ -76,3 +76,31 @@ def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 
         if not clashes[c] & set(free):
             free.append(c)
     return tuple(sorted(fixed | (set(seen) - set(free))))
+
+
+def swapped_unseen(
+    start: ActionSet,
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    grid: np.ndarray,
+    predicted: np.ndarray,
+    shift_bits: int = 5,
+) -> np.ndarray | None:
+    """The other answer for the test cells whose reading no train cell reads: where a
+    one-head rule turns exactly one colour a into that colour c (a ≠ c), c is taken as a,
+    the two swapped (the train pairs showed one direction only). `predicted` is the fit's
+    answer on the test input `grid`; None where no cell changes (more heads, or no such c)."""
+    train = set_readings(start, pairs, shift_bits)
+    if len(train) != 1:
+        return None
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    turned = {}  # reading -> the output colour the train pairs give it
+    for a, o in zip(train[0].tolist(), outputs.tolist(), strict=True):
+        if turned.setdefault(a, o) != o:
+            return None  # not a rule of the reading alone
+    read = set_readings(start, [(grid, predicted)], shift_bits)[0].reshape(predicted.shape)
+    answer = predicted.copy()
+    for c in np.unique(read).tolist():
+        sources = [a for a, o in turned.items() if o == c and a not in (c, -1)]
+        if c >= 0 and c not in turned and len(sources) == 1:
+            answer[read == c] = sources[0]
+    return None if np.array_equal(answer, predicted) else answer
