@@ -102,9 +102,9 @@ def one_head_actions(
     the up-scalings tiled as mirror images; where the output's size is not the input's,
     up-scalings followed by a stride (`_strided_scalings`), shifted by up to
     MAX_STRIDE_SHIFT input cells; a stride or a sampling that reads past the input's edge
-    also wraps as mirror images on those axes, then shifts cyclically. Without `placed`, no placements. Cyclic shifts of
-    a scaling that read alike on every input lattice, the train pairs' and those of `also`
-    (the test inputs' shapes), are listed once."""
+    also wraps as mirror images on those axes, then shifts cyclically. Without `placed`, no
+    placements. Cyclic shifts of a scaling that read alike on every input lattice, the train
+    pairs' and those of `also` (the test inputs' shapes), are listed once."""
     same = all(x.shape == y.shape for x, y in pairs)
     turned_shape = all(x.shape == y.shape[::-1] for x, y in pairs)
     if same or turned_shape:
