@@ -904,10 +904,38 @@ def test_a_colour_the_train_pairs_turn_into_but_never_read_is_swapped_back_in_at
     assert answer is not None and answer[1, 1] == 5
     assert np.array_equal(np.delete(answer.reshape(-1), 4), np.delete(unchanged.reshape(-1), 4))
     assert swapped_unseen(start, pairs, x, answer) is None  # already answered so: nothing to change
-    two_heads = ActionSet((ExactAction(0, scale=(2, 2), down=True), ExactAction(2, scale=(2, 2), down=True)), 0, 0)
-    assert swapped_unseen(two_heads, pairs, x, unchanged) is None  # a rule of two readings: no guess
+    assert swapped_unseen(start, pairs, pairs[0][0], pairs[0][1]) is None  # every colour read before
     solution = solve(Task(id="sampled-then-swapped", train=train, test=[test]), SolveConfig(device="cpu", steps=150))
     grids = [c.grids[0] for c in solution.candidates[:2]]
     assert Grid.from_numpy(truth) in grids
     swapped = [c for c in solution.candidates if "swapped" in c.detail]
     assert swapped and not swapped[0].verified and swapped[0].grids[0] == Grid.from_numpy(truth)
+
+
+def test_a_colour_swap_seen_one_way_is_swapped_back_under_a_rule_of_two_readings():
+    """Two heads, the input and its mirror image; where the mirror image is not 0 the cell's
+    colour is kept, 5 becoming 6, else 0. No train input holds a 6, so the test's 6s (read by
+    either head) are swapped back through the rule: a 6 becomes 5, and a 6 that the mirror
+    head reads counts as the 5 it swaps with (not 0)."""
+    from arcsolve.latformer.exact_starts.action_sets import ActionSet
+    from arcsolve.latformer.exact_starts.colours import swapped_unseen
+
+    rng = np.random.default_rng(21)
+    swap = np.arange(10)
+    swap[5], swap[6] = 6, 5
+
+    def rule(x):
+        return np.where(x[:, ::-1] != 0, swap[x], 0)
+
+    xs = [rng.choice([0, 1, 2, 5], size=s) for s in [(4, 5), (5, 4), (3, 6)]]
+    pairs = [(x, rule(x)) for x in xs]
+    start = ActionSet((ExactAction(0), ExactAction(FLIP_LR)), 0, 0)
+    test = rng.choice([0, 1, 2], size=(4, 6))
+    test[0, 0], test[0, 5] = 6, 1  # a 6 whose mirror image is not 0 (and a 6 the mirror head reads)
+    test[1, 1], test[1, 4] = 6, 0  # a 6 whose mirror image is 0
+    test[2, 2], test[2, 3] = 5, 2  # a 5 as the pairs show it
+    seen = np.isin(test, [0, 1, 2, 5]) & np.isin(test[:, ::-1], [0, 1, 2, 5])
+    guess = np.where(seen, rule(test), 7)  # the rule where the pairs answer, elsewhere a guess
+    answer = swapped_unseen(start, pairs, test, guess)
+    assert answer is not None and np.array_equal(answer, rule(test))
+    assert answer[0, 0] == 5 and answer[0, 5] == 1 and answer[1, 1] == 0 and answer[2, 2] == 6

@@ -85,22 +85,51 @@ def swapped_unseen(
     predicted: np.ndarray,
     shift_bits: int = 5,
 ) -> np.ndarray | None:
-    """The other answer for the test cells whose reading no train cell reads: where a
-    one-head rule turns exactly one colour a into that colour c (a ≠ c), c is taken as a,
-    the two swapped (the train pairs showed one direction only). `predicted` is the fit's
-    answer on the test input `grid`; None where no cell changes (more heads, or no such c)."""
+    """The other answer for the test cells whose readings no train cell reads, where one of
+    their colours, c, is read by no train cell at all: the rule's answer with c and one other
+    colour a swapped, σ(rule(σ(readings))), σ = (a c). a is the only colour for which σ takes
+    the cell's readings to readings the train pairs answer and agrees with the rule wherever
+    the pairs answer both a reading and its swap (the pairs showed one direction of a swap:
+    a becomes c, and c's answer is a). `predicted` is the fit's answer on the test input
+    `grid`; None where no cell changes."""
     train = set_readings(start, pairs, shift_bits)
-    if len(train) != 1:
-        return None
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    turned = {}  # reading -> the output colour the train pairs give it
-    for a, o in zip(train[0].tolist(), outputs.tolist(), strict=True):
-        if turned.setdefault(a, o) != o:
-            return None  # not a rule of the reading alone
-    read = set_readings(start, [(grid, predicted)], shift_bits)[0].reshape(predicted.shape)
-    answer = predicted.copy()
-    for c in np.unique(read).tolist():
-        sources = [a for a, o in turned.items() if o == c and a not in (c, -1)]
-        if c >= 0 and c not in turned and len(sources) == 1:
-            answer[read == c] = sources[0]
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs]).tolist()
+    rule: dict[tuple[int, ...], int] = {}
+    for key, o in zip(map(tuple, train.T.tolist()), outputs, strict=True):
+        if rule.setdefault(key, o) != o:
+            return None  # not a rule of the readings alone
+    read_colours = {c for key in rule for c in key}
+    test = set_readings(start, [(grid, predicted)], shift_bits)
+    answer = predicted.reshape(-1).copy()
+    partners: dict[int, int | None] = {}
+    for cell, key in enumerate(map(tuple, test.T.tolist())):
+        unseen = {c for c in key if c >= 0 and c not in read_colours}
+        if key in rule or len(unseen) != 1:
+            continue
+        (c,) = unseen
+        if c not in partners:
+            fits = [a for a in range(10) if a != c and _swap_agrees(rule, a, c)]
+            partners[c] = fits[0] if len(fits) == 1 else None
+        a = partners[c]
+        swapped = None if a is None else rule.get(tuple(_swap(v, a, c) for v in key))
+        if swapped is not None:
+            answer[cell] = _swap(swapped, a, c)
+    answer = answer.reshape(predicted.shape)
     return None if np.array_equal(answer, predicted) else answer
+
+
+def _swap(colour: int, a: int, c: int) -> int:
+    return c if colour == a else a if colour == c else colour
+
+
+def _swap_agrees(rule: dict[tuple[int, ...], int], a: int, c: int) -> bool:
+    """Does swapping colours a and c commute with the rule wherever the pairs answer both
+    a reading and its swap, and does it take some answered reading to one they do not?"""
+    moved = False
+    for key, o in rule.items():
+        other = rule.get(tuple(_swap(v, a, c) for v in key))
+        if other is None:
+            moved = True
+        elif other != _swap(o, a, c):
+            return False
+    return moved
