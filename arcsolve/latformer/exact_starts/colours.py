@@ -61,13 +61,7 @@ def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 
     fixed = {background, *introduced.tolist()}
     seen = sorted({c for c in np.unique(readings).tolist() + np.unique(outputs).tolist() if c >= 0} - fixed)
 
-    def conflict(c: int, d: int) -> bool:
-        lut = np.arange(-1, 10)
-        lut[c + 1], lut[d + 1] = d, c
-        keys = cell_keys(np.concatenate([readings, lut[readings + 1]], axis=1))
-        return not is_function(keys, np.concatenate([outputs, lut[outputs + 1]]))
-
-    clashes = {c: {d for d in seen if d != c and conflict(c, d)} for c in seen}
+    clashes = {c: {d for d in seen if d != c and _swap_contradicts(readings, outputs, c, d)} for c in seen}
     kept = {c for c in seen if ((readings == c) & (readings == outputs[None])).any()}
     free: list[int] = []
     # among colours that clash alike, one that some cell keeps goes free first: permuting it
@@ -76,6 +70,15 @@ def colours_to_fix(readings: np.ndarray, outputs: np.ndarray, background: int = 
         if not clashes[c] & set(free):
             free.append(c)
     return tuple(sorted(fixed | (set(seen) - set(free))))
+
+
+def _swap_contradicts(readings: np.ndarray, outputs: np.ndarray, c: int, d: int) -> bool:
+    """Would swapping colours c and d in the readings (heads × cells) and the outputs contradict
+    the pairs: some readings, or their swap, asking for two colours?"""
+    lut = np.arange(-1, 10)
+    lut[c + 1], lut[d + 1] = d, c
+    keys = cell_keys(np.concatenate([readings, lut[readings + 1]], axis=1))
+    return not is_function(keys, np.concatenate([outputs, lut[outputs + 1]]))
 
 
 def swapped_unseen(
@@ -93,9 +96,9 @@ def swapped_unseen(
     a becomes c, and c's answer is a). `predicted` is the fit's answer on the test input
     `grid`; None where no cell changes."""
     train = set_readings(start, pairs, shift_bits)
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs]).tolist()
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     rule: dict[tuple[int, ...], int] = {}
-    for key, o in zip(map(tuple, train.T.tolist()), outputs, strict=True):
+    for key, o in zip(map(tuple, train.T.tolist()), outputs.tolist(), strict=True):
         if rule.setdefault(key, o) != o:
             return None  # not a rule of the readings alone
     read_colours = {c for key in rule for c in key}
@@ -108,7 +111,8 @@ def swapped_unseen(
             continue
         (c,) = unseen
         if c not in partners:
-            fits = [a for a in range(10) if a != c and _swap_agrees(rule, a, c)]
+            # a swap of c with a colour no train cell reads moves no readings: it tells nothing
+            fits = [a for a in read_colours - {c, -1} if not _swap_contradicts(train, outputs, a, c)]
             partners[c] = fits[0] if len(fits) == 1 else None
         a = partners[c]
         swapped = None if a is None else rule.get(tuple(_swap(v, a, c) for v in key))
@@ -120,16 +124,3 @@ def swapped_unseen(
 
 def _swap(colour: int, a: int, c: int) -> int:
     return c if colour == a else a if colour == c else colour
-
-
-def _swap_agrees(rule: dict[tuple[int, ...], int], a: int, c: int) -> bool:
-    """Does swapping colours a and c commute with the rule wherever the pairs answer both
-    a reading and its swap, and does it take some answered reading to one they do not?"""
-    moved = False
-    for key, o in rule.items():
-        other = rule.get(tuple(_swap(v, a, c) for v in key))
-        if other is None:
-            moved = True
-        elif other != _swap(o, a, c):
-            return False
-    return moved

@@ -224,8 +224,10 @@ def _mirrored_samplings(
                 continue
             met: set = set()
             for delta in near:
+                if max(abs(delta[0]), abs(delta[1])) > MAX_STRIDE_SHIFT:
+                    continue
                 alike = tuple((delta[0] % h, delta[1] % w) for h, w in sides[d])
-                if max(abs(delta[0]), abs(delta[1])) > MAX_STRIDE_SHIFT or alike in met:
+                if alike in met:
                     continue
                 met.add(alike)
                 yield ExactAction(d, delta, factor, down=down, mirror=mirror, stride=stride)
