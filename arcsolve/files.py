@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -124,6 +125,22 @@ def write_atomically(path: Path, data: bytes) -> None:
         with suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+_TEMPORARY = re.compile(r"\.(.+)\.[A-Za-z0-9_]{8}\.tmp")  # the names `write_atomically` gives
+
+
+def remove_stale_temporaries(folder: Path, name: str | None = None) -> None:
+    """Remove the temporary files that `write_atomically` left in `folder` when its process was
+    killed before it could clean up: those for the file `name`, or for any file. Call it only
+    while holding the lock (`exclusive`) of the run that owns those files, so that no live
+    write loses its temporary file."""
+    with suppress(OSError):
+        for entry in os.scandir(folder):
+            match = _TEMPORARY.fullmatch(entry.name)
+            if match and (name is None or match.group(1) == name) and entry.is_file(follow_symlinks=False):
+                with suppress(OSError):
+                    os.unlink(entry.path)
 
 
 def write_in_place(path: Path, data: bytes) -> None:

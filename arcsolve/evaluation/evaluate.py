@@ -21,7 +21,7 @@ from arcsolve.evaluation.results import ResultLog, lock_path, read_results, resu
 from arcsolve.evaluation.runner import run_all
 from arcsolve.evaluation.scoring import truths
 from arcsolve.evaluation.selection import task_config
-from arcsolve.files import check_output_folder, exclusive
+from arcsolve.files import check_output_folder, exclusive, remove_stale_temporaries
 from arcsolve.hybrid import PARTS, combine
 from arcsolve.solution import Solution, SolveConfig, answer_settings, get_solver
 from arcsolve.tasks import Task
@@ -136,6 +136,8 @@ def evaluate_models(
         check_output_folder(report_dir, "--report")
     lock = exclusive(lock_path(report_dir), f"--report {report_dir}") if report_dir is not None else nullcontext()
     with lock:
+        if report_dir is not None:
+            remove_stale_temporaries(report_dir)  # left by a run killed mid-write
         by_model: dict[str, EvalReport] = {}
         for model in _parts_first(models):
             by_model[model] = run_model(tasks, model, config, options, _hybrid_from_parts(model, by_model))

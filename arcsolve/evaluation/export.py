@@ -29,7 +29,7 @@ from arcsolve.evaluation.records import TaskResult
 from arcsolve.evaluation.results import ResultLog
 from arcsolve.evaluation.runner import run_all
 from arcsolve.evaluation.submission import Attempts, Format, write_submission
-from arcsolve.files import check_output_file, exclusive
+from arcsolve.files import check_output_file, exclusive, file_target, remove_stale_temporaries
 from arcsolve.hybrid import budgeted
 from arcsolve.solution import SolveConfig, answer_settings, get_solver
 from arcsolve.tasks import Task
@@ -92,6 +92,8 @@ def export_submission(
     if total is not None:  # shared out afresh on resume, so not part of the identity
         settings.update({k: "shared" for k in ("time_budget", "fit_seconds") if k in settings})
     with exclusive(partial_path(out_path), f"--out {out_path}"):
+        target = file_target(out_path, "--out")
+        remove_stale_temporaries(target.parent, target.name)  # left by a run killed mid-write
         log = ResultLog(
             partial_path(out_path), {"kind": "export", "model": model, "config": settings}, options.fresh
         )

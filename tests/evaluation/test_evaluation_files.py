@@ -11,7 +11,13 @@ import pytest
 
 from arcsolve import files
 from arcsolve.errors import ArcsolveError
-from arcsolve.files import check_output_file, check_output_folder, exclusive, write_atomically
+from arcsolve.files import (
+    check_output_file,
+    check_output_folder,
+    exclusive,
+    remove_stale_temporaries,
+    write_atomically,
+)
 
 
 def leftovers(folder) -> list[str]:
@@ -136,3 +142,19 @@ def test_the_lock_is_exclusive_and_released(tmp_path):
                 pass
     with exclusive(lock, "--report r"):  # released at the end of the block
         pass
+
+
+def test_stale_temporaries_of_a_killed_write_are_removed_and_nothing_else(tmp_path):
+    names = [".report.json.ab12_x9z.tmp", ".report.md.qwertyui.tmp", ".notes.txt.tmp", "report.json.abcdefgh.tmp",
+             ".report.json.short.tmp", "report.json", ".arcsolve.lock"]
+    for name in names:
+        (tmp_path / name).write_text("x")
+    (tmp_path / ".folder.abcdefgh.tmp").mkdir()
+    remove_stale_temporaries(tmp_path, "report.md")
+    assert not (tmp_path / ".report.md.qwertyui.tmp").exists()
+    assert (tmp_path / ".report.json.ab12_x9z.tmp").exists()  # another file's temporary stays
+    remove_stale_temporaries(tmp_path)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([".notes.txt.tmp", "report.json.abcdefgh.tmp", ".report.json.short.tmp", "report.json",
+                           ".arcsolve.lock", ".folder.abcdefgh.tmp"])
+    remove_stale_temporaries(tmp_path / "missing")  # a folder that is not there: nothing to do

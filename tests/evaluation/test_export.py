@@ -7,7 +7,7 @@ import orjson
 import pytest
 
 from arcsolve.errors import ArcsolveError, ConfigMismatchError, SubmissionMismatchError, TaskFormatError
-from arcsolve.evaluation.evaluate import evaluate
+from arcsolve.evaluation.evaluate import EvalOptions, evaluate
 from arcsolve.evaluation.export import ExportOptions, export_submission, partial_path
 from arcsolve.evaluation.submission import score_submission
 from arcsolve.solution import Candidate, Solution, SolveConfig
@@ -43,6 +43,20 @@ def test_2024_json_has_every_task_both_attempts_in_order(tmp_path, tasks):
         for entry, pair in zip(data[task.id], task.test, strict=True):
             assert entry == {"attempt_1": turned(pair.input), "attempt_2": turned(pair.input, -1)}
     assert (summary.tasks, summary.resumed, summary.solved_now, summary.errors) == (4, 0, 2, [])
+
+
+def test_a_run_removes_the_temporaries_a_killed_run_left_and_keeps_others(tmp_path, tasks):
+    out = tmp_path / "submission.json"
+    stale, other = tmp_path / ".submission.json.k1ll3d_9.tmp", tmp_path / ".other.json.k1ll3d_9.tmp"
+    stale.write_text("{")
+    other.write_text("{")
+    export_submission(tasks, "test-rot90", SolveConfig(), out)
+    assert not stale.exists() and other.exists()
+    report = tmp_path / "report"
+    report.mkdir()
+    (report / ".report.json.k1ll3d_9.tmp").write_text("{")
+    evaluate(tasks, "test-rot90", SolveConfig(), EvalOptions(report_dir=report, pictures=False))
+    assert not [p.name for p in report.iterdir() if p.name.endswith(".tmp")]
 
 
 def test_fallback_when_a_solver_has_nothing_or_raises(tmp_path, tasks):
