@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import torch
 from torch import nn
@@ -18,7 +19,7 @@ from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.restarts import EXACT_RESTARTS, Fitted, Restart, fit_with_restarts, plan_restarts, total
-from arcsolve.latformer.sizing import Shape, SizeRule, infer_size_rule
+from arcsolve.latformer.sizing import Shape, SizeRule, alternative_sizes, infer_size_rule
 from arcsolve.latformer.training import (  # noqa: F401  (the fitting loop's API, re-exported for its users)
     Example,
     FitConfig,
@@ -99,34 +100,46 @@ def plan_fit(
     )
 
 
-def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[tuple[tuple[Grid, ...], Fitted, str]]:
+class Attempt(NamedTuple):
+    """One candidate answer: the test outputs, the restart that made them, how ("rounded",
+    "swapped", "resized" or "soft") and the output size rule they were predicted at."""
+
+    grids: tuple[Grid, ...]
+    fitted: Fitted
+    how: str
+    size: SizeRule
+
+
+def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     """Candidate test outputs, best first: each restart's with rounded gates (restarts best
     first), those that reproduce the train pairs first; then, where the best of those is an
     exact start whose test input shows colours no train cell reads, its answer with them
-    swapped (`swapped_unseen`); then the best restart's with soft gates. Duplicates are
-    dropped, so attempt 2 is never a copy of attempt 1 while another grid exists.
-    (grids, restart, how: "rounded", "swapped" or "soft") each."""
+    swapped (`swapped_unseen`); then, where the train pairs leave the test size open, its
+    answer at the next likeliest size (`alternative_sizes`); then the best restart's with
+    soft gates. Duplicates are dropped, so attempt 2 is never a copy of attempt 1 while
+    another grid exists."""
     shapes = [plan.rule(p.input.shape) for p in plan.task.test]
-    found, seen = [], set()
+    found: list[Attempt] = []
+    seen = set()
 
-    def add(grids: tuple[Grid, ...], f: Fitted, how: str) -> None:
+    def add(grids: tuple[Grid, ...], f: Fitted, how: str, size: SizeRule = plan.rule) -> None:
         key = tuple(g.to_numpy().tobytes() + bytes(g.shape) for g in grids)
         if key not in seen:
             seen.add(key)
-            found.append((grids, f, how))
+            found.append(Attempt(grids, f, how, size))
 
-    def predicted(f: Fitted, soft: bool) -> tuple[Grid, ...]:
+    def predicted(f: Fitted, soft: bool, sizes: list[Shape] = shapes) -> tuple[Grid, ...]:
         f.model.eval()
         return tuple(
             predict(f.model, p.input, s, plan.device, plan.cond, discrete=not soft)
-            for p, s in zip(plan.task.test, shapes, strict=True)
+            for p, s in zip(plan.task.test, sizes, strict=True)
         )
 
     for f in fitted:
         add(predicted(f, False), f, "rounded")
-    verified = [c for c in found if c[1].result.solved_train]
-    if verified and verified[0][1].restart.start is not None:
-        grids, f, _ = verified[0]
+    verified = [c for c in found if c.fitted.result.solved_train]
+    if verified and verified[0].fitted.restart.start is not None:
+        grids, f = verified[0].grids, verified[0].fitted
         pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
         swapped = [
             swapped_unseen(f.restart.start, pairs, p.input.to_numpy(), g.to_numpy())
@@ -135,8 +148,13 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[tuple[tuple[Grid, ...]
         if any(s is not None for s in swapped):
             swapped_grids = tuple(g if s is None else Grid.from_numpy(s) for g, s in zip(grids, swapped, strict=True))
             add(swapped_grids, f, "swapped")
+    if verified:
+        train = [(p.input.shape, p.output.shape) for p in plan.task.train]
+        f = verified[0].fitted
+        for rule in alternative_sizes(train, [p.input.shape for p in plan.task.test]):
+            add(predicted(f, False, [rule(p.input.shape) for p in plan.task.test]), f, "resized", rule)
     add(predicted(fitted[0], True), fitted[0], "soft")
-    ordered = [c for c in found if c[1].result.solved_train and c[2] != "soft"]
+    ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
     return ordered + [c for c in found if c not in ordered]
 
 
@@ -152,9 +170,6 @@ def finish_solve(
     (`attempts`), each explained."""
     task = plan.task
     result = total(fitted)
-    shapes = [plan.rule(p.input.shape) for p in task.test]
-    applied = [(p.input.shape, p.output.shape) for p in task.train]
-    applied += [(p.input.shape, s) for p, s in zip(task.test, shapes, strict=True)]
     cut = (
         f"; cut short by the {plan.seconds:g} s fit cap"
         if result.cut_short and plan.seconds
@@ -162,8 +177,10 @@ def finish_solve(
     )
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     candidates = []
-    for rank, (grids, f, kind) in enumerate(attempts(plan, fitted)):
+    for rank, (grids, f, kind, size) in enumerate(attempts(plan, fitted)):
         soft = kind == "soft"
+        applied = [(p.input.shape, p.output.shape) for p in task.train]
+        applied += [(p.input.shape, size(p.input.shape)) for p in task.test]
         built = f.restart.start.rule if f.restart.start is not None else None
         # the weights compute a built rule as built, not a table the FFN learned
         how = "soft gates" if soft else describe(f.model, applied, "the FFN" if built is None else "the rule")
@@ -174,7 +191,9 @@ def finish_solve(
             how += f"; cell rule: {rule}" if rule else ""
         if kind == "swapped":
             how += "; test colours no train cell reads, swapped with the colour the rule turns into each"
-        detail = f"{source} ({how}; size {plan.rule.name}; {result.steps} steps{cut})"
+        if kind == "resized":
+            how += "; the train pairs leave the test size open: the next likeliest size"
+        detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         verified = f.result.solved_train and kind == "rounded"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))
     return Solution(task.id, candidates, clock() - start)

@@ -5,24 +5,45 @@ this module decides that size. A rule must explain every train pair; the first r
 the order below is used: same, transposed, an integer multiple or fraction (possibly
 transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), a fixed
 size, then a rule per axis, output rows from input rows or from input columns: a fraction
-(3/2 × 1/2), a fixed side, or the input's side (or a multiple or fraction of it) plus a
-constant (a padding). A ratio comes before a fixed size because when
-every train input has one size both fit, and a test input of another size is then far more
-often scaled; a fraction comes after it, since any one size is some fraction of another."""
+(3/2 × 1/2), a fixed side, the input's side (or a multiple or fraction of it) plus a
+constant (a padding), or a padding before a scaling ((n + 1) / 2). A ratio comes before a
+fixed size because when every train input has one size both fit, and a test input of
+another size is then far more often scaled; a fraction comes after it, since any one size
+is some fraction of another.
+
+Where every train input has the same side on some axis, several rules fit and can disagree
+on a test input of another side. `alternative_sizes` gives the others, ranked by a cost
+that grows with the factors, the margins and the fixed sides a rule names, so that a
+second attempt can be made at the next likeliest size."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
+
+from arcsolve.tasks import MAX_SIDE
 
 Shape = tuple[int, int]
+
+MOST_UP = 10  # the largest factor of an up-scaling or tiling on one axis
+MOST_DOWN = 6  # the largest factor of a down-scaling or sampling on one axis
+MOST_PADDING = 6  # the widest margin, in cells, added before a scaling on one axis
+TRANSPOSE_COST = 1.0  # what reading the input's rows as columns adds to a rule's cost
+FIXED_COST = 4.0  # the cost of one fixed side: a side that ignores the input's
+
+
+def _scaling_cost(p: int, q: int, c: int) -> float:
+    """The cost of the side p·n/q + c: the factors' excess over 1, and a margin's digits."""
+    return p - 1 + q - 1 + (1 + math.log2(1 + abs(c)) if c else 0)
 
 
 @dataclass(frozen=True)
 class SizeRule:
     name: str
     apply: Callable[[Shape], Shape]
+    cost: float = 0.0  # how much the rule says beyond "the same size": `alternative_sizes` ranks by it
 
     def __call__(self, shape: Shape) -> Shape:
         return self.apply(shape)
@@ -53,10 +74,19 @@ def _ratio(pairs: list[tuple[Shape, Shape]], transpose: bool) -> tuple[int, int,
 
 def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
     """The simplest rule mapping every train input shape to its output shape, or None."""
+    return next(size_rules(pairs), None)
+
+
+def size_rules(pairs: list[tuple[Shape, Shape]]) -> Iterator[SizeRule]:
+    """Every rule that maps each train input shape to its output shape, simplest first (the
+    order in the module's docstring). Rules after the first matter where the train pairs
+    leave the size open: every train input has the same side on some axis, so a fixed side,
+    a fraction and a padding all fit there, and a test input of another side tells them
+    apart."""
     if all(i == o for i, o in pairs):
-        return SizeRule("same", lambda s: s)
+        yield SizeRule("same", lambda s: s)
     if all((i[1], i[0]) == o for i, o in pairs):
-        return SizeRule("transpose", lambda s: (s[1], s[0]))
+        yield SizeRule("transpose", lambda s: (s[1], s[0]), TRANSPOSE_COST)
     outs = {o for _, o in pairs}
     for transpose in (False, True):
         found = _ratio(pairs, transpose)
@@ -69,42 +99,44 @@ def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
             h, w = (s[1], s[0]) if transpose else s
             return (h // a, w // b) if down else (h * a, w * b)
 
-        return SizeRule(f"{t}{'divided' if down else 'multiplied'} by {a}x{b}", rule)
+        cost = a - 1 + b - 1 + TRANSPOSE_COST * transpose
+        yield SizeRule(f"{t}{'divided' if down else 'multiplied'} by {a}x{b}", rule, cost)
     if all((i[0] * i[0], i[1] * i[1]) == o for i, o in pairs):
-        return SizeRule("multiplied by its own size", lambda s: (s[0] * s[0], s[1] * s[1]))
+        yield SizeRule("multiplied by its own size", lambda s: (s[0] * s[0], s[1] * s[1]), 2 * FIXED_COST)
     if len(outs) == 1:
-        fixed = outs.pop()
-        return SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed)
+        fixed = next(iter(outs))
+        yield SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed, 2 * FIXED_COST)
     for transpose in (False, True):  # output rows from input rows, or from input columns
-        rules = [_axis_rule([(i[axis ^ transpose], o[axis]) for i, o in pairs]) for axis in (0, 1)]
-        if None not in rules:
-            (rows, row_name), (cols, col_name) = rules
-            t = "transposed, " if transpose else ""
-            return SizeRule(
-                f"{t}rows {row_name}, columns {col_name}",
-                lambda s, rows=rows, cols=cols, t=transpose: (rows(s[t]), cols(s[1 - t])),
-            )
-    return None
+        rows = list(_axis_rules([(i[transpose], o[0]) for i, o in pairs]))
+        cols = list(_axis_rules([(i[1 - transpose], o[1]) for i, o in pairs]))
+        t = "transposed, " if transpose else ""
+        for row, row_name, row_cost in rows:
+            for col, col_name, col_cost in cols:
+                yield SizeRule(
+                    f"{t}rows {row_name}, columns {col_name}",
+                    lambda s, row=row, col=col, t=transpose: (row(s[t]), col(s[1 - t])),
+                    row_cost + col_cost + TRANSPOSE_COST * transpose,
+                )
 
 
-def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str] | None:
-    """One axis's side from the input's, the first that every (in, out) pair of the axis
-    obeys: a fraction (`_axis_fraction`), one fixed side, the input's plus a constant (a
-    padding, or a crop of fixed margins), or a multiple or a fraction 1/q of it plus a
-    constant (tiled or sampled, then padded), or a fraction p/q of it (q of 2 or 3) plus a
-    constant."""
+def _axis_rules(sides: list[tuple[int, int]]) -> Iterator[tuple[Callable[[int], int], str, float]]:
+    """One axis's side from the input's, every form that each (in, out) pair of the axis
+    obeys, in this order: a fraction (`_axis_fraction`), one fixed side, the input's plus a
+    constant (a padding, or a crop of fixed margins), a multiple or a fraction 1/q of it plus
+    a constant (tiled or sampled, then padded), a fraction p/q of it (q of 2 or 3) plus a
+    constant, then a padding before the scaling: (p·n + c) / q. (side, name, cost) each."""
     fraction = _axis_fraction(sides)
     if fraction is not None:
         p, q = fraction
-        return (lambda n: n * p // q), f"×{p}/{q}"
+        yield (lambda n, p=p, q=q: n * p // q), f"×{p}/{q}", _scaling_cost(p, q, 0)
     outs = {o for _, o in sides}
     if len(outs) == 1:
-        fixed = outs.pop()
-        return (lambda n: fixed), f"fixed {fixed}"
+        fixed = next(iter(outs))
+        yield (lambda n, fixed=fixed: fixed), f"fixed {fixed}", FIXED_COST
     # a multiple k (tiled), a fraction 1/q (sampled) or p/q (q of 2 or 3: tripled, then every
-    # second cell) of the input's side, then padded: the first that every side obeys
-    for p, q in [(k, 1) for k in range(1, 7)] + [(1, q) for q in range(2, 7)] + [
-        (p, q) for q in (2, 3) for p in range(2, 7) if math.gcd(p, q) == 1
+    # second cell) of the input's side, then padded
+    for p, q in [(k, 1) for k in range(1, MOST_UP + 1)] + [(1, q) for q in range(2, MOST_DOWN + 1)] + [
+        (p, q) for q in (2, 3) for p in range(2, MOST_UP + 1) if math.gcd(p, q) == 1
     ]:
         if any(i * p % q for i, _ in sides):
             continue
@@ -112,11 +144,42 @@ def _axis_rule(sides: list[tuple[int, int]]) -> tuple[Callable[[int], int], str]
         if len(offsets) == 1:
             c = offsets.pop()
             scaled = f"{'' if p == 1 else p}n" + ("" if q == 1 else f"/{q}")
-            return (lambda n, p=p, q=q, c=c: n * p // q + c), f"{scaled}{c:+d}"
-    return None
+            yield (lambda n, p=p, q=q, c=c: n * p // q + c), f"{scaled}{c:+d}", _scaling_cost(p, q, c)
+    # padded, then scaled: the side (p·n + c) / q, exact on every pair (a margin then every
+    # second cell, or a margin then tripled and sampled)
+    for q in range(2, MOST_DOWN + 1):
+        for p in range(1, MOST_UP + 1):
+            if math.gcd(p, q) != 1:
+                continue
+            offsets = {o * q - i * p for i, o in sides}
+            if len(offsets) == 1 and (c := offsets.pop()) % q and abs(c) <= MOST_PADDING * q:
+                name = f"({'' if p == 1 else p}n{c:+d})/{q}"
+                yield (lambda n, p=p, q=q, c=c: (n * p + c) // q), name, _scaling_cost(p, q, c) + 1
 
 
-def _axis_fraction(sides: list[tuple[int, int]], most: int = 6, most_up: int = 10) -> tuple[int, int] | None:
+def alternative_sizes(
+    pairs: list[tuple[Shape, Shape]], tests: list[Shape], most: int = 1, limit: int = 400
+) -> list[SizeRule]:
+    """Rules other than the first (`infer_size_rule`) that fit every train pair and give the
+    test inputs other output shapes, the cheapest first, at most `most` of them, one per set
+    of test shapes; each gives sides from 1 to MAX_SIDE. Empty when the train pairs pin the
+    test size down. `limit` bounds the rules looked at."""
+    rules = list(islice(size_rules(pairs), limit))
+    if not rules:
+        return []
+    seen = {tuple(rules[0](t) for t in tests)}
+    found = []
+    for rule in sorted(rules[1:], key=lambda r: r.cost):
+        shapes = tuple(rule(t) for t in tests)
+        if shapes not in seen and all(1 <= side <= MAX_SIDE for shape in shapes for side in shape):
+            seen.add(shapes)
+            found.append(rule)
+    return found[:most]
+
+
+def _axis_fraction(
+    sides: list[tuple[int, int]], most: int = MOST_DOWN, most_up: int = MOST_UP
+) -> tuple[int, int] | None:
     """The fraction p/q (p at most `most_up`, q at most `most`, the smallest q first) with
     out·q = in·p on every (in, out) pair of one axis: up-scalings and down-scalings of
     different amounts per axis, or composed (every second cell, then tripled: 3/2; tiled

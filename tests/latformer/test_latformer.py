@@ -16,10 +16,11 @@ from arcsolve.latformer.fit import FitConfig, colour_permutations, describe_acti
 from arcsolve.latformer.mask_kernels import build_mask, mask_bases, mask_from_bases
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, lattices
 from arcsolve.latformer.reference_masks import masked_attention
-from arcsolve.latformer.sizing import infer_size_rule
+from arcsolve.latformer.sizing import alternative_sizes, infer_size_rule
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import DIHEDRAL, ROT90, ROT180, apply_dihedral
+from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
 ALL = ("translate", "rotate", "reflect", "scale")
 
@@ -247,6 +248,39 @@ def test_size_rules():
     assert rule.name == "rows n+2, columns fixed 9" and rule((3, 2)) == (5, 9)
     assert infer_size_rule([((2, 4), (9, 3)), ((3, 6), (13, 5))])((4, 5)) == (17, 4)  # tiled 4×, then padded
     assert infer_size_rule([((4, 4), (6, 6)), ((5, 5), (13, 7)), ((6, 6), (8, 8))]) is None  # no one rule
+    # padded, then every second cell: (n + 1) / 2; mirror-tiled 3× twice, then padded: 9n + 1
+    rule = infer_size_rule([((3, 4), (2, 37)), ((5, 6), (3, 55)), ((7, 2), (4, 19))])
+    assert rule.name == "rows (n+1)/2, columns 9n+1" and rule((9, 3)) == (5, 28)
+
+
+def test_alternative_sizes_where_the_train_inputs_share_a_side():
+    # every train input has 6 rows: 7 output rows are 7/6 of them, a fixed 7, or a padding n + 1
+    pairs = [((6, 5), (7, 7)), ((6, 6), (7, 8))]
+    assert infer_size_rule(pairs).name == "rows ×7/6, columns n+2"
+    [alternative] = alternative_sizes(pairs, [(4, 2)])
+    assert alternative.name == "rows n+1, columns n+2" and alternative((4, 2)) == (5, 4)
+    assert [r((4, 2)) for r in alternative_sizes(pairs, [(4, 2)], most=2)] == [(5, 4), (7, 4)]
+    assert alternative_sizes(pairs, [(6, 9)]) == []  # a test input of 6 rows: every rule agrees
+    assert alternative_sizes([((3, 4), (4, 6)), ((5, 2), (6, 4))], [(2, 2)]) == []  # sides that vary
+    assert alternative_sizes([((3, 4), (9, 9)), ((3, 4), (2, 2))], [(2, 2)]) == []  # no rule at all
+
+
+def test_attempt_2_is_the_verified_answer_at_the_next_likeliest_size():
+    # a padding of one row below and two columns right; every train input has 6 rows, so the
+    # first rule reads 7 rows as 7/6 of the input's and the test's 4 rows get 4 output rows
+    rng = np.random.default_rng(3)
+
+    def padded(x: np.ndarray) -> np.ndarray:
+        return np.pad(x, ((0, 1), (0, 2)))
+
+    inputs = [rng.integers(1, 10, size=shape) for shape in ((6, 5), (6, 6), (4, 2))]
+    pairs = [TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(padded(x))) for x in inputs]
+    task = Task(id="padded", train=pairs[:2], test=[Pair(input=pairs[2].input, output=pairs[2].output)])
+    solution = solve(task, SolveConfig(device="cpu", steps=30, seed=0))
+    first, second = solution.candidates[:2]
+    assert first.verified and first.grids[0].shape == (4, 4)
+    assert not second.verified and second.grids[0].to_numpy().tolist() == padded(inputs[2]).tolist()
+    assert "size rows n+1, columns n+2" in second.detail and "leave the test size open" in second.detail
 
 
 def test_colour_permutations_keep_fixed_colours_and_start_with_identity():
