@@ -4,17 +4,19 @@ LatFormer's first layer maps the input lattice onto an output lattice of a known
 this module decides that size. A rule must explain every train pair; the first rule in
 the order below is used: same, transposed, an integer multiple or fraction (possibly
 transposed), the input scaled by its own size (h·h × w·w, the fractal tasks), a fixed
-size, then a rule per axis, output rows from input rows or from input columns: a fraction
-(3/2 × 1/2), a fixed side, the input's side (or a multiple or fraction of it) plus a
-constant (a padding), or a padding before a scaling ((n + 1) / 2). A ratio comes before a
-fixed size because when every train input has one size both fit, and a test input of
-another size is then far more often scaled; a fraction comes after it, since any one size
-is some fraction of another.
+size, then a rule per axis, output rows from input rows or from input columns, each axis
+a fraction (3/2 × 1/2), a fixed side, the input's side (or a multiple or fraction of it)
+plus a constant (a padding), or a padding before a scaling ((n + 1) / 2). A ratio comes
+before a fixed size because when every train input has one size both fit, and a test
+input of another size is then far more often scaled; a fraction comes after it, since any
+one size is some fraction of another.
 
-Where every train input has the same side on some axis, several rules fit and can disagree
-on a test input of another side. `alternative_sizes` gives the others, ranked by a cost
-that grows with the factors, the margins and the fixed sides a rule names, so that a
-second attempt can be made at the next likeliest size."""
+Each rule has a cost, the bits that write it: its factors, margins and fixed sides in
+Elias's gamma code, so small numbers cost less. The rules per axis are taken cheapest
+first. Where every train input has the same side on some axis, several rules fit and can
+disagree on a test input of another side (7 rows from 6 are n + 1, a fixed 7 or 7/6 of
+them); `alternative_sizes` gives the others, cheapest first, so that a second attempt can
+be made at the next likeliest size."""
 
 from __future__ import annotations
 
@@ -30,20 +32,29 @@ Shape = tuple[int, int]
 MOST_UP = 10  # the largest factor of an up-scaling or tiling on one axis
 MOST_DOWN = 6  # the largest factor of a down-scaling or sampling on one axis
 MOST_PADDING = 6  # the widest margin, in cells, added before a scaling on one axis
-TRANSPOSE_COST = 1.0  # what reading the input's rows as columns adds to a rule's cost
-FIXED_COST = 4.0  # the cost of one fixed side: a side that ignores the input's
+TRANSPOSE_COST = 1  # bits that reading the input's rows as columns adds to a rule
 
 
-def _scaling_cost(p: int, q: int, c: int) -> float:
-    """The cost of the side p·n/q + c: the factors' excess over 1, and a margin's digits."""
-    return p - 1 + q - 1 + (1 + math.log2(1 + abs(c)) if c else 0)
+def _bits(k: int) -> int:
+    """The bits that write the whole number k ≥ 1 (Elias's gamma code: small numbers cost less)."""
+    return 2 * (k.bit_length() - 1) + 1
+
+
+def _side_cost(p: int, q: int, c: int = 0) -> int:
+    """The bits of the side p·n/q + c: its factors, then a margin with its sign."""
+    return _bits(p) + _bits(q) + (1 + _bits(abs(c)) if c else 0)
+
+
+def _fixed_cost(side: int) -> int:
+    """The bits of a fixed side: two flags (no factors, no input), then the side."""
+    return 2 + _bits(side)
 
 
 @dataclass(frozen=True)
 class SizeRule:
     name: str
     apply: Callable[[Shape], Shape]
-    cost: float = 0.0  # how much the rule says beyond "the same size": `alternative_sizes` ranks by it
+    cost: int = 0  # the bits it takes to write the rule: the axis rules and `alternative_sizes` rank by it
 
     def __call__(self, shape: Shape) -> Shape:
         return self.apply(shape)
@@ -78,15 +89,15 @@ def infer_size_rule(pairs: list[tuple[Shape, Shape]]) -> SizeRule | None:
 
 
 def size_rules(pairs: list[tuple[Shape, Shape]]) -> Iterator[SizeRule]:
-    """Every rule that maps each train input shape to its output shape, simplest first (the
-    order in the module's docstring). Rules after the first matter where the train pairs
-    leave the size open: every train input has the same side on some axis, so a fixed side,
-    a fraction and a padding all fit there, and a test input of another side tells them
-    apart."""
+    """Every rule that maps each train input shape to its output shape, in the module
+    docstring's order: the whole-grid rules, then the rules per axis, cheapest first. Rules
+    after the first matter where the train pairs leave the size open: every train input has
+    the same side on some axis, so a fixed side, a fraction and a padding all fit there, and
+    a test input of another side tells them apart."""
     if all(i == o for i, o in pairs):
-        yield SizeRule("same", lambda s: s)
+        yield SizeRule("same", lambda s: s, 2 * _side_cost(1, 1))
     if all((i[1], i[0]) == o for i, o in pairs):
-        yield SizeRule("transpose", lambda s: (s[1], s[0]), TRANSPOSE_COST)
+        yield SizeRule("transpose", lambda s: (s[1], s[0]), 2 * _side_cost(1, 1) + TRANSPOSE_COST)
     outs = {o for _, o in pairs}
     for transpose in (False, True):
         found = _ratio(pairs, transpose)
@@ -99,40 +110,46 @@ def size_rules(pairs: list[tuple[Shape, Shape]]) -> Iterator[SizeRule]:
             h, w = (s[1], s[0]) if transpose else s
             return (h // a, w // b) if down else (h * a, w * b)
 
-        cost = a - 1 + b - 1 + TRANSPOSE_COST * transpose
+        cost = _side_cost(a, 1) + _side_cost(b, 1) + TRANSPOSE_COST * transpose
         yield SizeRule(f"{t}{'divided' if down else 'multiplied'} by {a}x{b}", rule, cost)
     if all((i[0] * i[0], i[1] * i[1]) == o for i, o in pairs):
-        yield SizeRule("multiplied by its own size", lambda s: (s[0] * s[0], s[1] * s[1]), 2 * FIXED_COST)
+        own = 2 * (_side_cost(1, 1) + 1)  # each side times itself: one more flag per side
+        yield SizeRule("multiplied by its own size", lambda s: (s[0] * s[0], s[1] * s[1]), own)
     if len(outs) == 1:
         fixed = next(iter(outs))
-        yield SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed, 2 * FIXED_COST)
+        cost = _fixed_cost(fixed[0]) + _fixed_cost(fixed[1])
+        yield SizeRule(f"fixed {fixed[0]}x{fixed[1]}", lambda s: fixed, cost)
+    per_axis = []
     for transpose in (False, True):  # output rows from input rows, or from input columns
         rows = list(_axis_rules([(i[transpose], o[0]) for i, o in pairs]))
         cols = list(_axis_rules([(i[1 - transpose], o[1]) for i, o in pairs]))
         t = "transposed, " if transpose else ""
         for row, row_name, row_cost in rows:
             for col, col_name, col_cost in cols:
-                yield SizeRule(
+                rule = SizeRule(
                     f"{t}rows {row_name}, columns {col_name}",
                     lambda s, row=row, col=col, t=transpose: (row(s[t]), col(s[1 - t])),
                     row_cost + col_cost + TRANSPOSE_COST * transpose,
                 )
+                per_axis.append(rule)
+    yield from sorted(per_axis, key=lambda r: r.cost)
 
 
-def _axis_rules(sides: list[tuple[int, int]]) -> Iterator[tuple[Callable[[int], int], str, float]]:
+def _axis_rules(sides: list[tuple[int, int]]) -> Iterator[tuple[Callable[[int], int], str, int]]:
     """One axis's side from the input's, every form that each (in, out) pair of the axis
-    obeys, in this order: a fraction (`_axis_fraction`), one fixed side, the input's plus a
-    constant (a padding, or a crop of fixed margins), a multiple or a fraction 1/q of it plus
-    a constant (tiled or sampled, then padded), a fraction p/q of it (q of 2 or 3) plus a
-    constant, then a padding before the scaling: (p·n + c) / q. (side, name, cost) each."""
+    obeys, in this order (which breaks ties of cost): a fraction (`_axis_fraction`), one
+    fixed side, the input's plus a constant (a padding, or a crop of fixed margins), a
+    multiple or a fraction 1/q of it plus a constant (tiled or sampled, then padded), a
+    fraction p/q of it (q of 2 or 3) plus a constant, then a padding before the scaling:
+    (p·n + c) / q. (side, name, cost) each."""
     fraction = _axis_fraction(sides)
     if fraction is not None:
         p, q = fraction
-        yield (lambda n, p=p, q=q: n * p // q), f"×{p}/{q}", _scaling_cost(p, q, 0)
+        yield (lambda n, p=p, q=q: n * p // q), f"×{p}/{q}", _side_cost(p, q)
     outs = {o for _, o in sides}
     if len(outs) == 1:
         fixed = next(iter(outs))
-        yield (lambda n, fixed=fixed: fixed), f"fixed {fixed}", FIXED_COST
+        yield (lambda n, fixed=fixed: fixed), f"fixed {fixed}", _fixed_cost(fixed)
     # a multiple k (tiled), a fraction 1/q (sampled) or p/q (q of 2 or 3: tripled, then every
     # second cell) of the input's side, then padded
     for p, q in [(k, 1) for k in range(1, MOST_UP + 1)] + [(1, q) for q in range(2, MOST_DOWN + 1)] + [
@@ -144,7 +161,7 @@ def _axis_rules(sides: list[tuple[int, int]]) -> Iterator[tuple[Callable[[int], 
         if len(offsets) == 1:
             c = offsets.pop()
             scaled = f"{'' if p == 1 else p}n" + ("" if q == 1 else f"/{q}")
-            yield (lambda n, p=p, q=q, c=c: n * p // q + c), f"{scaled}{c:+d}", _scaling_cost(p, q, c)
+            yield (lambda n, p=p, q=q, c=c: n * p // q + c), f"{scaled}{c:+d}", _side_cost(p, q, c)
     # padded, then scaled: the side (p·n + c) / q, exact on every pair (a margin then every
     # second cell, or a margin then tripled and sampled)
     for q in range(2, MOST_DOWN + 1):
@@ -154,7 +171,7 @@ def _axis_rules(sides: list[tuple[int, int]]) -> Iterator[tuple[Callable[[int], 
             offsets = {o * q - i * p for i, o in sides}
             if len(offsets) == 1 and (c := offsets.pop()) % q and abs(c) <= MOST_PADDING * q:
                 name = f"({'' if p == 1 else p}n{c:+d})/{q}"
-                yield (lambda n, p=p, q=q, c=c: (n * p + c) // q), name, _scaling_cost(p, q, c) + 1
+                yield (lambda n, p=p, q=q, c=c: (n * p + c) // q), name, _side_cost(p, q, c) + 1
 
 
 def alternative_sizes(

@@ -253,34 +253,36 @@ def test_size_rules():
     assert rule.name == "rows (n+1)/2, columns 9n+1" and rule((9, 3)) == (5, 28)
 
 
-def test_alternative_sizes_where_the_train_inputs_share_a_side():
-    # every train input has 6 rows: 7 output rows are 7/6 of them, a fixed 7, or a padding n + 1
+def test_per_axis_rules_take_the_fewest_bits_and_the_rest_are_alternatives():
+    # every train input has 6 rows: 7 output rows are a padding n + 1, a fixed 7 or 7/6 of them
     pairs = [((6, 5), (7, 7)), ((6, 6), (7, 8))]
-    assert infer_size_rule(pairs).name == "rows ×7/6, columns n+2"
-    [alternative] = alternative_sizes(pairs, [(4, 2)])
-    assert alternative.name == "rows n+1, columns n+2" and alternative((4, 2)) == (5, 4)
-    assert [r((4, 2)) for r in alternative_sizes(pairs, [(4, 2)], most=2)] == [(5, 4), (7, 4)]
+    assert infer_size_rule(pairs).name == "rows n+1, columns n+2"
+    assert [r((4, 2)) for r in alternative_sizes(pairs, [(4, 2)], most=2)] == [(7, 4), (4, 4)]
+    # three rows tripled 9× beats a fixed 27; 8 columns read as rows, 3/2 of them, beats a
+    # rule of rows from rows that the two pairs fit by chance
+    assert infer_size_rule([((3, 6), (27, 9)), ((3, 2), (27, 3))]).name == "rows ×9/1, columns ×3/2"
+    assert infer_size_rule([((8, 6), (9, 12)), ((6, 4), (6, 9))]).name == "transposed, rows ×3/2, columns ×3/2"
     assert alternative_sizes(pairs, [(6, 9)]) == []  # a test input of 6 rows: every rule agrees
     assert alternative_sizes([((3, 4), (4, 6)), ((5, 2), (6, 4))], [(2, 2)]) == []  # sides that vary
     assert alternative_sizes([((3, 4), (9, 9)), ((3, 4), (2, 2))], [(2, 2)]) == []  # no rule at all
 
 
 def test_attempt_2_is_the_verified_answer_at_the_next_likeliest_size():
-    # a padding of one row below and two columns right; every train input has 6 rows, so the
-    # first rule reads 7 rows as 7/6 of the input's and the test's 4 rows get 4 output rows
+    # two rows of background below; every train input has 2 rows, so the first rule doubles
+    # the rows (4 of 2) and the test's 3 rows get 6 output rows; a padding n + 2 comes next
     rng = np.random.default_rng(3)
 
     def padded(x: np.ndarray) -> np.ndarray:
-        return np.pad(x, ((0, 1), (0, 2)))
+        return np.pad(x, ((0, 2), (0, 0)))
 
-    inputs = [rng.integers(1, 10, size=shape) for shape in ((6, 5), (6, 6), (4, 2))]
+    inputs = [rng.integers(1, 10, size=shape) for shape in ((2, 5), (2, 6), (3, 4))]
     pairs = [TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(padded(x))) for x in inputs]
     task = Task(id="padded", train=pairs[:2], test=[Pair(input=pairs[2].input, output=pairs[2].output)])
     solution = solve(task, SolveConfig(device="cpu", steps=30, seed=0))
     first, second = solution.candidates[:2]
-    assert first.verified and first.grids[0].shape == (4, 4)
+    assert first.verified and first.grids[0].shape == (6, 4) and "size multiplied by 2x1" in first.detail
     assert not second.verified and second.grids[0].to_numpy().tolist() == padded(inputs[2]).tolist()
-    assert "size rows n+1, columns n+2" in second.detail and "leave the test size open" in second.detail
+    assert "size rows n+2, columns ×1/1" in second.detail and "leave the test size open" in second.detail
 
 
 def test_colour_permutations_keep_fixed_colours_and_start_with_identity():
