@@ -747,7 +747,7 @@ def bench_lattice_chains(
         str,
         typer.Option(
             help="Comma list of the kinds of action to draw: dihedral, wrap, fill, up, tile, down, swap "
-            "(the default), and pad, mirror (a padding, a tiling of mirror images)."
+            "(the default), and pad, mirror, crop (a padding, a tiling of mirror images, a crop of fixed margins)."
         ),
     ] = "dihedral,wrap,fill,up,tile,down,swap",
     pairs: Annotated[
@@ -755,8 +755,8 @@ def bench_lattice_chains(
     ] = 3,
 ) -> None:
     """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
-    reflections, shifts, scalings, tilings, colour swaps, and with --kinds paddings and mirror
-    tilings, in any order), for `arcsolve eval`."""
+    reflections, shifts, scalings, tilings, colour swaps, and with --kinds paddings, mirror
+    tilings and crops, in any order), for `arcsolve eval`."""
     from arcsolve.bench.lattice_chains import make_chain_tasks, parse_kinds
 
     try:

@@ -3,10 +3,11 @@
 The families of `arcsolve.bench.lattice_tasks` are kinds chosen by hand; a chain draws its
 actions at random, in any order: a rotation or reflection, a shift (cyclic or with fill),
 an up-scaling, a down-scaling by sampling, a tiling, or a swap of two colours (`KINDS`), and
-on request a padding or a tiling of mirror images (`MORE_KINDS`). Chains that
+on request a padding, a tiling of mirror images or a crop of fixed margins (`MORE_KINDS`). Chains that
 no single lattice action writes (a tiling then shifted, a sampling then up-scaled, a shift
 then tiled) are what they measure. Input sizes are drawn so that every down-scaling divides
-its grid; a chain whose outputs would exceed 30 cells a side, or vanish, is drawn again.
+its grid; a chain whose outputs would exceed 30 cells a side, or vanish (a crop wider than
+its grid), is drawn again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from arcsolve.bench.lattice_tasks import DIHEDRAL, N_TRAIN, _shift, random_grid
 from arcsolve.tasks import Task, task_from_dict
 
 KINDS = ("dihedral", "wrap", "fill", "up", "tile", "down", "swap")
-MORE_KINDS = ("pad", "mirror")  # drawn only when asked for, so the chains of KINDS stay as they are
+MORE_KINDS = ("pad", "mirror", "crop")  # drawn only when asked for, so the chains of KINDS stay as they are
 MAX_SIDE = 30
 
 
@@ -48,6 +49,14 @@ def _mirror_tiled(x: np.ndarray, a: int, b: int) -> np.ndarray:
     )
 
 
+def _cropped(x: np.ndarray, top: int, bottom: int, left: int, right: int) -> np.ndarray | None:
+    """`x` without the given margins, or None where they leave no cell."""
+    h, w = x.shape
+    if top + bottom >= h or left + right >= w:
+        return None
+    return x[top : h - bottom, left : w - right]
+
+
 def draw_step(rng: np.random.Generator, swap: tuple[int, int], kinds: tuple[str, ...] = KINDS) -> Step:
     """One random action of one of `kinds`; `swap` is the task's pair of colours for a swap."""
     kind = kinds[rng.integers(len(kinds))]
@@ -68,16 +77,15 @@ def draw_step(rng: np.random.Generator, swap: tuple[int, int], kinds: tuple[str,
     if kind == "down":
         a, b = _factors(rng, 2)
         return Step(kind, f"{a}x{b}", lambda x: None if x.shape[0] % a or x.shape[1] % b else x[::a, ::b])
-    if kind == "pad":
+    if kind in ("pad", "crop"):
         margins = (0, 0, 0, 0)
         while margins == (0, 0, 0, 0):
             margins = tuple(int(v) for v in rng.integers(0, 3, 4))
         top, bottom, left, right = margins
-        return Step(
-            kind,
-            f"top {top} bottom {bottom} left {left} right {right}",
-            lambda x: np.pad(x, ((top, bottom), (left, right))),
-        )
+        words = f"top {top} bottom {bottom} left {left} right {right}"
+        if kind == "pad":
+            return Step(kind, words, lambda x: np.pad(x, ((top, bottom), (left, right))))
+        return Step(kind, words, lambda x: _cropped(x, top, bottom, left, right))
     if kind == "mirror":
         a, b = _factors(rng, 3)
         return Step(kind, f"{a}x{b}", lambda x: _mirror_tiled(x, a, b))

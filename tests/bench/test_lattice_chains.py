@@ -73,6 +73,20 @@ def test_paddings_and_mirror_tilings_are_drawn_when_asked_for_and_leave_the_defa
     assert good.exit_code == 0 and len(list((tmp_path / "y").iterdir())) == 4
 
 
+def test_crops_take_fixed_margins_and_a_crop_that_leaves_nothing_is_no_chain():
+    from arcsolve.bench.lattice_chains import _cropped
+
+    x = np.arange(20).reshape(4, 5)
+    assert np.array_equal(_cropped(x, 1, 0, 2, 1), x[1:, 2:4])
+    assert _cropped(x, 2, 2, 0, 0) is None and _cropped(x, 0, 0, 3, 2) is None
+    words = [chain_words(k, 0, ("crop", "up")) for k in range(24)]
+    assert any("crop top" in w for w in words)
+    for index in range(24):  # every pair is its chain applied to its input, whatever the crops
+        steps, pairs = _draw(index, 0, ("crop", "up"))
+        for pair in pairs:
+            assert np.array_equal(run_chain(steps, np.array(pair["input"])), np.array(pair["output"]))
+
+
 def test_pairs_sets_the_train_pairs_and_rejects_a_bad_count(tmp_path):
     for pairs in (1, 2, 5):
         for task in make_chain_tasks(8, 0, n_train=pairs):
