@@ -531,6 +531,22 @@ def test_a_grid_padded_after_a_flip_or_a_sampling_is_one_placement_read_as_the_k
             assert np.array_equal(scaled_cells(a, x.shape, y.shape, 5), source_cells(a, x.shape, y.shape))
 
 
+def test_an_unscaled_read_at_an_offset_pads_one_axis_and_crops_the_other_or_tiles_from_inside():
+    xs = grids([(3, 5), (4, 6), (5, 4)])
+    # two rows of background above and one below, two columns cut on the left: rows grow, columns shrink
+    mixed = [(x, np.pad(x, ((2, 1), (0, 0)))[:, 2:]) for x in xs]
+    action = ExactAction(0, (2, -2), fill=True)
+    assert action in single_actions(mixed)
+    for x, y in mixed:
+        assert np.array_equal(reading(action, x, y.shape), (np.pad(x + 1, ((2, 1), (0, 0))) - 1)[:, 2:])
+    # tiled 3×2 from the input's third column on, 2w − 3 columns wide: a cyclic read at an offset
+    tiled = [(x, np.tile(x, (3, 2))[:, 2 : 2 * x.shape[1] - 1]) for x in xs]
+    action = ExactAction(0, (0, -2))
+    assert action in single_actions(tiled)
+    for x, y in tiled:
+        assert np.array_equal(reading(action, x, y.shape), y)
+
+
 def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
     from arcsolve.latformer.exact_starts.composed import placed_then_moved
     from arcsolve.latformer.fit import solve

@@ -98,8 +98,9 @@ def one_head_actions(
     element placed at any offset in a larger output (a padding). Also: where every output has
     one size, windows of two or more input cells up-scaled 2× or 3× (a zoom); and scalings
     (up by the size ratio or a part of it, the rest tiled, or down by sampling) after every
-    dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill, and
-    the up-scalings tiled as mirror images; where the output's size is not the input's,
+    dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill (the
+    unscaled input too, into outputs of other sizes), and the up-scalings tiled as mirror
+    images; where the output's size is not the input's,
     up-scalings followed by a stride (`_strided_scalings`), shifted by up to
     MAX_STRIDE_SHIFT input cells; a stride or a sampling that reads past the input's edge
     also wraps as mirror images on those axes, then shifts cyclically. Without `placed`, no
@@ -279,10 +280,15 @@ def placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int =
 
 def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tuple[int, int], bool]]:
     """(factor, down) for the scalings a head may take on every pair: down-scalings by a
-    stride (`_down_factors`), and up-scalings by the size ratio between each input (or its
-    transpose) and its output, or by a part of it (1×1 too) whose rest is tiled."""
+    stride (`_down_factors`), up-scalings by the size ratio between each input (or its
+    transpose) and its output, or by a part of it (1×1 too) whose rest is tiled, and where
+    some output has neither the input's shape nor its transpose's, 1×1: the input read at
+    an offset into an output of any size, wrapped or filled (a padding and a crop in one,
+    a tiling that starts inside the input)."""
     found = [(f, True) for f in _down_factors(pairs) + _tiled_down_factors(pairs)]
     shapes = [(x.shape, y.shape) for x, y in pairs]
+    if not all(o in (i, i[::-1]) for i, o in shapes):  # unscaled: read at an offset, wrapped or filled
+        found.append(((1, 1), False))
     for turned in (False, True):
         ratio = common_factor(shapes, turned, down=False)
         if ratio is None or ratio == (1, 1):
