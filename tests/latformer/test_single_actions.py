@@ -547,6 +547,27 @@ def test_an_unscaled_read_at_an_offset_pads_one_axis_and_crops_the_other_or_tile
         assert np.array_equal(reading(action, x, y.shape), y)
 
 
+def test_a_sampling_after_a_crop_or_before_one_is_a_sampling_at_an_offset():
+    from arcsolve.latformer.exact_starts.single_heads import _cropped_down_factors
+
+    xs = grids([(9, 8), (7, 10), (11, 6)])
+    # cropped by 3 rows above and 1 column each side, then every second cell
+    cropped_first = [(x, x[3:, 1:-1][::2, ::2]) for x in xs]
+    assert (2, 2) in _cropped_down_factors(cropped_first)
+    action = ExactAction(0, (-3, -1), (2, 2), fill=True, down=True)
+    assert action in single_actions(cropped_first)
+    for x, y in cropped_first:
+        assert np.array_equal(reading(action, x, y.shape), y)
+    # every second row, then the first and last row cut: a stride by 2 read from row 2
+    evens = grids([(8, 5), (10, 4), (12, 6)])
+    sampled_first = [(x, x[::2][1:-1]) for x in evens]
+    assert (2, 1) in _cropped_down_factors(sampled_first)
+    assert any(a.down and a.scale == (2, 1) and a.shift == (-2, 0) for a in single_actions(sampled_first))
+    # inputs of one size do not pin a stride down (halves of a grid are no sampling)
+    halves = [(x, x[:, :3]) for x in grids([(3, 7), (3, 7), (3, 7)])]
+    assert _cropped_down_factors(halves) == []
+
+
 def test_a_grid_set_on_a_canvas_then_flipped_is_two_layers_that_fit():
     from arcsolve.latformer.exact_starts.composed import placed_then_moved
     from arcsolve.latformer.fit import solve

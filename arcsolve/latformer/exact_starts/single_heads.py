@@ -281,11 +281,13 @@ def placements(pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int =
 def _scalings(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[tuple[int, int], bool]]:
     """(factor, down) for the scalings a head may take on every pair: down-scalings by a
     stride (`_down_factors`), up-scalings by the size ratio between each input (or its
-    transpose) and its output, or by a part of it (1×1 too) whose rest is tiled, and where
+    transpose) and its output, or by a part of it (1×1 too) whose rest is tiled, samplings
+    with a crop or a padding around them (`_cropped_down_factors`), and where
     some output has neither the input's shape nor its transpose's, 1×1: the input read at
     an offset into an output of any size, wrapped or filled (a padding and a crop in one,
     a tiling that starts inside the input)."""
     found = [(f, True) for f in _down_factors(pairs) + _tiled_down_factors(pairs)]
+    found += [(f, True) for f in _cropped_down_factors(pairs) if (f, True) not in found]
     shapes = [(x.shape, y.shape) for x, y in pairs]
     if not all(o in (i, i[::-1]) for i, o in shapes):  # unscaled: read at an offset, wrapped or filled
         found.append(((1, 1), False))
@@ -386,6 +388,38 @@ def _down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[tuple[
         for f in ((a, b), (b, a)):
             if f != (1, 1) and set(f) <= set(SCALE_FACTORS) and f not in found:
                 found.append(f)
+    return found
+
+
+MAX_SAMPLED_MARGIN = 2  # sampled cells a cropped or padded sampling may lose or gain a side
+
+
+def _cropped_down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]], most: int = 3) -> list[tuple[int, int]]:
+    """Strides (a, b), each up to `most` and one above 1, where on each axis every output
+    side times the stride is its input side plus one margin c, the same on every pair, of
+    at most MAX_SAMPLED_MARGIN strides, and not 0 on both axes (outputs read straight or
+    transposed; both orders, as `_down_factors` gives them): a sampling with a crop or a
+    padding before or after it, which a sampling at an offset, cut or filled at the edges,
+    reads. A stride above 1 needs input sides that vary on its axis, so that the pairs pin
+    it down, and outputs shorter than their inputs there."""
+    found = []
+    for turned in (False, True):
+        shapes = [(x.shape, y.shape[::-1] if turned else y.shape) for x, y in pairs]
+        per_axis = []
+        for axis in (0, 1):
+            options = []  # (stride, margin)
+            for f in range(1, most + 1):
+                margins = {o[axis] * f - i[axis] for i, o in shapes}
+                varied = len({i[axis] for i, _ in shapes}) > 1 and all(o[axis] < i[axis] for i, o in shapes)
+                if len(margins) == 1 and abs(c := margins.pop()) <= MAX_SAMPLED_MARGIN * f and (f == 1 or varied):
+                    options.append((f, c))
+            per_axis.append(options)
+        for (a, c_r), (b, c_c) in itertools.product(*per_axis):
+            if (a, b) == (1, 1) or (c_r, c_c) == (0, 0):
+                continue  # no sampling, or an exact one (`_down_factors`)
+            for stride in ((a, b), (b, a)):
+                if stride not in found:
+                    found.append(stride)
     return found
 
 
