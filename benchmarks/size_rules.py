@@ -31,7 +31,8 @@ def count(spec: str) -> dict:
         if not tests:
             continue
         rule = infer_size_rule(train)
-        alternative = alternative_sizes(train, [p.input.shape for p in tests]) if rule else []
+        # over every test input, answered or not, as LatFormer's attempts take them
+        alternative = alternative_sizes(train, [p.input.shape for p in task.test]) if rule else []
         for p in tests:
             counts["outputs"] += 1
             if rule is None:

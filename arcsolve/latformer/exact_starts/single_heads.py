@@ -408,9 +408,9 @@ def _cropped_down_factors(pairs: Sequence[tuple[np.ndarray, np.ndarray]], most: 
         per_axis = []
         for axis in (0, 1):
             options = []  # (stride, margin)
+            varied = len({i[axis] for i, _ in shapes}) > 1 and all(o[axis] < i[axis] for i, o in shapes)
             for f in range(1, most + 1):
                 margins = {o[axis] * f - i[axis] for i, o in shapes}
-                varied = len({i[axis] for i, _ in shapes}) > 1 and all(o[axis] < i[axis] for i, o in shapes)
                 if len(margins) == 1 and abs(c := margins.pop()) <= MAX_SAMPLED_MARGIN * f and (f == 1 or varied):
                     options.append((f, c))
             per_axis.append(options)
