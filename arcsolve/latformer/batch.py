@@ -26,6 +26,7 @@ from torch.utils._pytree import tree_flatten, tree_unflatten
 
 from arcsolve.latformer.canvases import pad
 from arcsolve.latformer.model import N_COLOURS, Lattices, lattices
+from arcsolve.latformer.periods import grid_period
 from arcsolve.latformer.training import Example, FitConfig, colour_permutations, fixed_colours
 
 
@@ -174,8 +175,11 @@ class Batch:
         rows = []
         for x, y in job.examples:
             weight = pad(torch.ones_like(y, dtype=dtype), S_out) / y.numel()
-            tiles = job.model.config.tiles
-            lattice = lattices(tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype, tiles)
+            tiles, hole = job.model.config.tiles, job.model.config.hole
+            period = (1, 1) if hole is None else grid_period(x.cpu().numpy(), hole)
+            lattice = lattices(
+                tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype, tiles, None, period
+            )
             rows.append((pad(x, S_in), pad(y, S_out), weight, lattice))
         xs, ys, weight, lattice = (_join(list(column)) for column in zip(*rows, strict=True))
         member = torch.zeros(len(rows), dtype=torch.long, device=self.device)

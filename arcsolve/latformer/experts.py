@@ -17,7 +17,10 @@ and a smaller one a crop at an offset, so crops and tiles come out of the same e
 up-scaling by f may be followed per axis by a stride s (cell i reads ⌊i·s/f⌋: a rational
 scaling), whose gates only exact starts switch on (`MaskExperts.strides`); so may the
 translate expert's tiled fills (a shift with fill inside each tile: the input shifted with
-fill, then scaled and wrapped; `MaskExperts.tiled_fills`).
+fill, then scaled and wrapped; `MaskExperts.tiled_fills`), and its periods (the lattice of
+translations by every multiple of the input's own period, `arcsolve.latformer.periods`: the
+head reads every translate of its source, so a periodic pattern whose cells are hidden here
+and there is read whole; `MaskExperts.periods`).
 
 Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
 LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent
@@ -176,6 +179,10 @@ class Actions:
     # each tile (or mirror image) of the scaled input (translate expert, with tiled fills on)
     tiled_rows: torch.Tensor | None = None
     tiled_cols: torch.Tensor | None = None
+    # () per input axis, the probability that the head also reads every translate of its
+    # source by the grid's own period (`arcsolve.latformer.periods`); None when periods are off
+    period_rows: torch.Tensor | None = None
+    period_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -197,6 +204,8 @@ class Actions:
             self.stride_cols,
             self.tiled_rows,
             self.tiled_cols,
+            self.period_rows,
+            self.period_cols,
         )
 
 
@@ -210,13 +219,17 @@ class MaskExperts(nn.Module):
     # translate: per axis, a shift's bits and its sign, then per axis whether it fills, then
     # per axis whether a fill still wraps (tiled fills);
     # scale: per axis the chain's bits, then down-scaling, then sampling (a stride) when down,
-    # then per axis the stride chain's bits (a stride after up-scaling)
+    # then per axis the stride chain's bits (a stride after up-scaling);
+    # period (part of the translate expert, with periods on): per input axis, whether the
+    # head reads every translate of its source by the input's own period
     GATES = {
         "rotate": 2,
         "reflect": 5,
         "translate": 2 * 6 + 4,
         "scale": 2 * len(SCALE_CHAIN) + 2 + 2 * len(STRIDE_CHAIN),
+        "period": 2,
     }
+    PERIOD_LOGIT = -4.0  # the period gates start off: only an exact start turns one on
 
     def __init__(
         self,
@@ -226,15 +239,21 @@ class MaskExperts(nn.Module):
         init_logits: dict[str, float] | None = None,
         strides: bool = False,
         tiled_fills: bool = False,
+        periods: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
         self.strides = strides  # the scale expert's strides after up-scaling on (else they read 0)
         self.tiled_fills = tiled_fills  # the translate expert's tiled fills on (else they read 0)
+        # the translate expert's periods (their gates follow the four experts'; without them
+        # the gate vector and every mask are exactly those of a model built without periods)
+        self.periods = periods and "translate" in self.enabled
+        if self.periods:
+            self.enabled = (*self.enabled, "period")
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
-        init = init_logits or {}
+        init = {"period": self.PERIOD_LOGIT, **(init_logits or {})}
         self.gate_bias = nn.Parameter(
             torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
             if n
@@ -255,9 +274,9 @@ class MaskExperts(nn.Module):
         architecture (and a batch, `arcsolve.latformer.batched`). Without `strides`, the
         scale expert's stride gates stay off, and without `tiled_fills` the translate
         expert's: only an exact start that uses one turns them on, so a plain fit searches
-        the actions it always has."""
+        the actions it always has. The periods go with the translate expert."""
         for name in self.enabled:
-            self.gate_on[self.gate_slice(name)] = float(name in experts)
+            self.gate_on[self.gate_slice(name)] = float(("translate" if name == "period" else name) in experts)
         if "scale" in self.enabled and not self.strides:
             self.gate_on[self.stride_slice()] = 0.0
         if "translate" in self.enabled and not self.tiled_fills:
@@ -338,8 +357,11 @@ class MaskExperts(nn.Module):
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
             down, sample, stride_rows, stride_cols = zero, None, None, None
+        periods = (None, None)
+        if "period" in parts:
+            periods = parts["period"][0], parts["period"][1]
         return Actions(
-            dihedral, rows, cols, srows, scols, down, *mirror, *fill, sample, stride_rows, stride_cols, *tiled
+            dihedral, rows, cols, srows, scols, down, *mirror, *fill, sample, stride_rows, stride_cols, *tiled, *periods
         )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
+from arcsolve.latformer.exact_starts.actions import PERIODIC_WORDS
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
@@ -44,7 +45,8 @@ def describe_actions(
             layer_shapes = [(inp, mid) for (inp, _), mid in zip(layer_shapes, mids, strict=True)]
             staged = f" (onto a middle lattice, the output's sides over {middle[0]}x{middle[1]}), then "
             staged += describe_stage(layer.stage, middle)
-        heads = [describe_tiles(head, layer.tiles_shape, layer_shapes) for head in layer.heads]
+        hole = model.config.hole if i == 0 else None
+        heads = [describe_tiles(head, layer.tiles_shape, layer_shapes, hole) for head in layer.heads]
         if staged:
             heads = [words + staged for words in heads]
         if len(heads) == 1:
@@ -72,18 +74,22 @@ def describe_stage(stage: MaskExperts, middle: tuple[int, int]) -> str:
 
 
 def describe_tiles(
-    head: list[MaskExperts], tiles: tuple[int, int], layer_shapes: Sequence[tuple[Shape, Shape]]
+    head: list[MaskExperts],
+    tiles: tuple[int, int],
+    layer_shapes: Sequence[tuple[Shape, Shape]],
+    hole: int | None = None,
 ) -> str:
     """One head's action in words; with per-tile actions, each tile's, row by row."""
     if len(head) == 1:
-        return describe_head(head[0], layer_shapes)
-    words = [describe_head(gates, layer_shapes) for gates in head]
+        return describe_head(head[0], layer_shapes, hole)
+    words = [describe_head(gates, layer_shapes, hole) for gates in head]
     rows = [" | ".join(words[r * tiles[1] : (r + 1) * tiles[1]]) for r in range(tiles[0])]
     return f"per tile of a {tiles[0]}x{tiles[1]} tiling: " + " / ".join(rows)
 
 
-def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]) -> str:
-    """One head's action with discretised gates, in words."""
+def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]], hole: int | None = None) -> str:
+    """One head's action with discretised gates, in words (`hole`: the colour its periodic
+    reads, if it has them on, take as unknown)."""
     with torch.no_grad():
         acts = head.actions(None, discrete=True)
     span = (len(acts.shift_rows) - 1) // 2
@@ -126,6 +132,12 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         words.append(f"shift {shift[0]:+d},{shift[1]:+d}{how}")
     elif fills and any(out[0] > inp[0] or out[1] > inp[1] for inp, out in layer_shapes):
         words.append("placed without wrapping")
+    if hole is not None and acts.period_rows is not None:
+        on = [axis for axis, p in (("rows", acts.period_rows), ("columns", acts.period_cols)) if p > 0.5]
+        if len(on) == 2:
+            words.append(PERIODIC_WORDS.format(hole=hole))
+        elif on:
+            words.append(PERIODIC_WORDS.format(hole=hole).replace("translate", f"translate along the {on[0]}"))
     return ", then ".join(words) if words else "identity"
 
 

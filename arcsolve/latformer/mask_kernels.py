@@ -51,6 +51,9 @@ class AxisBases(NamedTuple):
     placed_index: torch.Tensor  # (S, F, N_out, N_in)
     placed_on: torch.Tensor  # (S, F, N_out, N_in)
     sample: torch.Tensor  # (3, F, N_out, N_in): down-scaling by a stride, the first cell of each block
+    # (N_in, N_in): 1 between real input cells a multiple of the input's period apart (the
+    # translates of a cell by the lattice pℤ); the identity for a period of 1 (none)
+    period: torch.Tensor
 
 class MaskBases(NamedTuple):
     """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
@@ -63,11 +66,14 @@ class MaskBases(NamedTuple):
 
 
 @lru_cache(maxsize=1024)  # a few hundred kB each at most; a run meets far fewer sizes
-def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None = None) -> AxisBases:
+def axis_bases(
+    n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None = None, period: int = 1
+) -> AxisBases:
     """The kernels from n_out cells into n_in cells: scaling by each factor (wrapping, so it
     tiles or crops, or not, so that cells past the edge read nothing), shifts by −span…span
-    (cyclic, or filling: a cell whose source is outside reads nothing), the reversal; zero
-    beyond the real cells when a canvas (N_out, N_in) pads them."""
+    (cyclic, or filling: a cell whose source is outside reads nothing), the reversal, the
+    translates by the input's `period`; zero beyond the real cells when a canvas (N_out,
+    N_in) pads them."""
     N_out, N_in = canvas or (n_out, n_in)
     i, j = torch.arange(n_out), torch.arange(n_in)
     factors, strides = torch.tensor(SCALE_FACTORS), torch.tensor(STRIDES)
@@ -98,7 +104,10 @@ def axis_bases(n_out: int, n_in: int, span: int, canvas: tuple[int, int] | None 
     placed_on = torch.zeros(len(STRIDES), len(SCALE_FACTORS), N_out, N_in)
     placed_index[..., :n_out, :n_in] = index.clamp(0, 2 * span)
     placed_on[..., :n_out, :n_in] = ((index >= 0) & (index <= 2 * span)).float()
-    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample)
+    translates = torch.zeros(N_in, N_in)
+    modulus = n_in if period == 1 else period  # cells of one lattice differ by less than n_in
+    translates[:n_in, :n_in] = ((j[:, None] - j[None, :]) % modulus == 0).float()
+    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates)
 
 
 @lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
@@ -109,12 +118,14 @@ def mask_bases(
     canvas: tuple[int, int] | None = None,
     device: torch.device | None = None,
     dtype: torch.dtype = torch.float32,
+    period: tuple[int, int] = (1, 1),
 ) -> MaskBases:
     """The kernels for masks from an out_shape lattice onto an in_shape one, on a device;
-    with a canvas (S_out, S_in), the lattices sit in the top-left corners of S×S canvases."""
-    (h, w), (H, W) = in_shape, out_shape
-    axes = (axis_bases(H, h, span, canvas), axis_bases(W, w, span, canvas),
-            axis_bases(H, w, span, canvas), axis_bases(W, h, span, canvas))
+    with a canvas (S_out, S_in), the lattices sit in the top-left corners of S×S canvases;
+    `period`: the input's own (`arcsolve.latformer.periods`), (1, 1) for none."""
+    (h, w), (H, W), (p, q) = in_shape, out_shape, period
+    axes = (axis_bases(H, h, span, canvas, p), axis_bases(W, w, span, canvas, q),
+            axis_bases(H, w, span, canvas, q), axis_bases(W, h, span, canvas, p))
     return MaskBases(
         *(AxisBases(*(b.to(device, dtype) if b.is_floating_point() else b.to(device) for b in axis)) for axis in axes)
     )
@@ -170,10 +181,17 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
 
     Flips act on one axis each, so they fold into the per-axis factors; the transpose
     swaps which input axis each output axis reads. That leaves two Kronecker sums, each
-    one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r) ⊗ (A_c F^c) for t = 0 and t = 1."""
+    one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r P) ⊗ (A_c F^c P) for t = 0 and t = 1, where P
+    (the identity without periods) spreads each input cell, with the period gate's
+    probability, over its translates by the input's period on that axis."""
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
 
-    def stacks(row_bases: AxisBases, col_bases: AxisBases) -> tuple[torch.Tensor, torch.Tensor]:
+    def periodic(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
+        return a if gate is None else a + gate * (a @ bases.period - a)
+
+    def stacks(
+        row_bases: AxisBases, col_bases: AxisBases, transposed: bool = False
+    ) -> tuple[torch.Tensor, torch.Tensor]:
         a_r = axis_matrix(
             actions.shift_rows,
             actions.scale_rows,
@@ -196,7 +214,13 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.stride_cols,
             actions.tiled_cols,
         )
-        return torch.stack([a_r, a_r @ row_bases.reverse]), torch.stack([a_c, a_c @ col_bases.reverse])
+        # the periods belong to input axes: across, output rows read input columns
+        p_r, p_c = actions.period_rows, actions.period_cols
+        if transposed:
+            p_r, p_c = p_c, p_r
+        rows = torch.stack([periodic(a_r, p_r, row_bases), periodic(a_r @ row_bases.reverse, p_r, row_bases)])
+        cols = torch.stack([periodic(a_c, p_c, col_bases), periodic(a_c @ col_bases.reverse, p_c, col_bases)])
+        return rows, cols
 
     def kron_sum(w2: torch.Tensor, a_r: torch.Tensor, a_c: torch.Tensor) -> torch.Tensor:
         # Σ_{r,c} w2[r,c] a_r[r] ⊗ a_c[c] as one (H·rows × 2) @ (2 × W·cols) product
@@ -206,7 +230,8 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
 
     r0, c0 = stacks(bases.rows, bases.cols)
     mask = kron_sum(weights[0], r0, c0).permute(0, 2, 1, 3)  # (H, W, h, w)
-    r1, c1 = stacks(bases.rows_t, bases.cols_t)  # transposed: output rows read input columns and vice versa
+    # transposed: output rows read input columns and vice versa
+    r1, c1 = stacks(bases.rows_t, bases.cols_t, transposed=True)
     mask = mask + kron_sum(weights[1], r1, c1).permute(0, 2, 3, 1)
     H, W, h, w = mask.shape
     return mask.reshape(H * W, h * w)

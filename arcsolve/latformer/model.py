@@ -26,6 +26,7 @@ from torch import nn
 
 from arcsolve.latformer.experts import EXPERTS, Actions, MaskExperts
 from arcsolve.latformer.mask_kernels import MaskBases, mask_bases, mask_from_bases
+from arcsolve.latformer.periods import grid_period
 from arcsolve.latformer.reference_masks import masked_attention
 
 N_COLOURS = 10
@@ -55,6 +56,12 @@ class LatFormerConfig:
     # the translate expert's tiled fills (a shift with fill inside each tile of a scaled or
     # tiled input); off, they read 0, and only exact starts whose actions use one switch them on
     tiled_fills: bool = False
+    # the colour of a periodic read's hidden cells: with one, the translate expert's periods
+    # are on (a head may read every translate of its source by the input's own period,
+    # `arcsolve.latformer.periods`, found with this colour as unknown), and the first layer
+    # reads no cell of this colour; None, the gates and masks are exactly those of a model
+    # without them. Only exact starts set one.
+    hole: int | None = None
     # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
     # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
@@ -107,23 +114,25 @@ def lattices(
     dtype: torch.dtype = torch.float32,
     tiles: tuple[int, int] = (1, 1),
     middle: tuple[int, int] | None = None,
+    period: tuple[int, int] = (1, 1),
 ) -> Lattices:
     """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
     grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
     examples of different shapes share tensor shapes and can be batched; cells outside the
     real lattices get zero mask rows and columns and never reach a real cell. `tiles`: the
     tiling of per-tile heads (`LatFormerConfig.tiles`); `middle`: a staged first layer's
-    divisors (`LatFormerConfig.middle`, not batched: no canvas)."""
+    divisors (`LatFormerConfig.middle`, not batched: no canvas); `period`: the input's own,
+    which periodic reads read by (`arcsolve.latformer.periods`)."""
     if middle is not None:
         if canvas is not None:
             raise ValueError("a staged first layer is fitted on its own lattices, not on canvases")
         mid = middle_shape(out_shape, middle)
-        first = mask_bases(in_shape, mid, span, None, device, dtype)
+        first = mask_bases(in_shape, mid, span, None, device, dtype, period)
         later = mask_bases(out_shape, out_shape, span, None, device, dtype)
         tile_on = tile_cells(mid, tiles).to(device, dtype) if tiles != (1, 1) else None
         return Lattices(first, later, None, None, tile_on)
     (h, w), (H, W) = in_shape, out_shape
-    first = mask_bases(in_shape, out_shape, span, canvas, device, dtype)
+    first = mask_bases(in_shape, out_shape, span, canvas, device, dtype, period)
     later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
     tile_on = None
     if tiles != (1, 1) or canvas is not None:  # batched lattices stack: each has one
@@ -190,7 +199,7 @@ class LatFormerLayer(nn.Module):
         self.tiles_shape = config.tiles if first else (1, 1)
         self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
-        options = (config.strides, config.tiled_fills)
+        options = (config.strides, config.tiled_fills, config.hole is not None)
         self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(
             MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)
@@ -318,6 +327,8 @@ class LatFormer(nn.Module):
         H, W = out_shape
         x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
         span = 2**self.config.shift_bits - 1
+        if lattice is None and self.config.hole is not None:  # periodic reads: each grid's own period
+            return self._by_period(grids, out_shape, targets, cond, discrete, smooth, embedded)
         if lattice is None:
             lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles, self.config.middle)
         colours = self.embed.weight if self.config.beta is not None else None
@@ -329,9 +340,55 @@ class LatFormer(nn.Module):
                 acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
                 mid = middle_shape((H, W), self.config.middle)  # the stage's kernels, middle onto output
                 stage = mask_from_bases(acts, mask_bases(mid, (H, W), span, None, x.device, x.dtype))
-            x = layer(x, [mask_from_bases(head, bases) for head in actions], colours, lattice, stage)
+            masks = [mask_from_bases(head, bases) for head in actions]
+            if i == 0 and self.config.hole is not None:  # periodic reads read no hole
+                known = (grids != self.config.hole).reshape(B, 1, h * w).to(x.dtype)
+                masks = [mask * known for mask in masks]
+            x = layer(x, masks, colours, lattice, stage)
         logits = self.head(x).view(B, H, W, N_COLOURS)
         loss = None
         if targets is not None:
             loss = F.cross_entropy(logits.reshape(-1, N_COLOURS), targets.reshape(-1))
+        return logits, loss
+
+    def _by_period(
+        self,
+        grids: torch.Tensor,
+        out_shape: tuple[int, int],
+        targets: torch.Tensor | None,
+        cond: torch.Tensor | None,
+        discrete: bool,
+        smooth: bool,
+        embedded: torch.Tensor | None,
+    ) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """`forward` where periodic reads are on: the grids grouped by their own period
+        (`grid_period`, with the config's hole colour unknown), each group on the lattices of
+        its period; the logits in the grids' order and the loss their mean over every cell."""
+        B, h, w = grids.shape
+        span, dtype = 2**self.config.shift_bits - 1, self.embed.weight.dtype
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i, grid in enumerate(grids.cpu().numpy()):
+            groups.setdefault(grid_period(grid, self.config.hole), []).append(i)
+        logits, loss = None, None
+        for period, members in groups.items():
+            at = torch.tensor(members, device=grids.device)
+            lattice = lattices(
+                (h, w), out_shape, span, None, grids.device, dtype, self.config.tiles, self.config.middle, period
+            )
+            part, part_loss = self.forward(
+                grids[at],
+                out_shape,
+                None if targets is None else targets[at],
+                cond,
+                discrete,
+                smooth,
+                None if embedded is None else embedded[at],
+                lattice,
+            )
+            if logits is None:
+                logits = part.new_zeros((B, *part.shape[1:]))
+            logits = logits.index_copy(0, at, part)
+            if part_loss is not None:
+                weighted = part_loss * (len(members) / B)
+                loss = weighted if loss is None else loss + weighted
         return logits, loss

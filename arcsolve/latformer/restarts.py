@@ -90,6 +90,9 @@ def plan_restarts(
         # take) left out of them too.
         if s.rule is not None:
             return tuple(range(N_COLOURS))  # its rule names colours (rare ones, a tie order, a clear one)
+        holes = {a.hole for a in s.actions if a.hole is not None}
+        if holes:  # a periodic read: its unknown colour stays unknown
+            return tuple(sorted(default | {background, *holes}))
         told_apart = colours_to_fix(set_readings(s, pairs), outputs, background)
         return told_apart if s.unseen else tuple(sorted(default | set(told_apart)))
 
@@ -125,6 +128,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         later_experts=later,
         strides=config.strides or any(a.stride != (1, 1) for a in actions),
         tiled_fills=config.tiled_fills or any(a.tiled_fill for a in actions),
+        hole=next((a.hole for a in actions if a.hole is not None), config.hole),
         n_layers=max(config.n_layers, 2) if composed else config.n_layers,  # a second layer to act
         # an overlay rule gives each head ten coordinates of its own, and one more for the offset
         d_model=max(config.d_model, N_COLOURS * heads + 1) if start.overlay is not None else config.d_model,

@@ -24,6 +24,7 @@ The modules, each importing only those above it:
 - `windows`: one head's action inside a window of the output;
 - `composed`: a head's action, then the second layer's;
 - `per_tile`: one action per tile of a tiling;
+- `periodic`: a periodic read, where the outputs repair a periodic pattern's hidden cells;
 - `colours`: what a set's heads read, and the colours its fit keeps fixed;
 - `consistent`: the search that calls the others (`consistent_sets`).
 """

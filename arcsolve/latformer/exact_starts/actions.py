@@ -28,7 +28,11 @@ class ExactAction:
     tile or mirror image is the input shifted with fill); then the dihedral element
     `dihedral`. An up-scaling may be followed per axis by a `stride` s: output cell i reads
     input cell ⌊i·s/f⌋ (scaled by 3, then every second cell: each pair of cells as three;
-    or, by 1, a sampling of one axis while the other grows)."""
+    or, by 1, a sampling of one axis while the other grows). With a `hole` colour, a periodic
+    read: the head reads, besides the cell the rest of the action picks, every translate of
+    it by the input's own period (p, q), found with the cells of that colour as unknown
+    (`arcsolve.latformer.periods.grid_period`): cells whose rows differ by a multiple of p
+    and columns by a multiple of q, those of the hole's colour left unread."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -39,6 +43,7 @@ class ExactAction:
     mirror: tuple[bool, bool] = (False, False)  # per output axis: wrap as mirror images
     stride: tuple[int, int] = (1, 1)  # per axis, after an up-scaling: every s-th cell of it
     tiled_fill: bool = False  # with `fill`: the shift with fill acts inside each tile
+    hole: int | None = None  # a periodic read's unknown colour; None: no periodic read
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -55,7 +60,12 @@ class ExactAction:
             unit = " input cells" if self.scale != (1, 1) else ""
             fill = " with fill inside each tile" if self.tiled_fill else " with fill" if self.fill else ""
             parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}{fill}")
+        if self.hole is not None:
+            parts.append(PERIODIC_WORDS.format(hole=self.hole))
         return ", then ".join(parts) or "identity"
+
+
+PERIODIC_WORDS = "read periodically (every translate by the grid's own period, colour {hole} unknown)"
 
 
 @cache
@@ -122,6 +132,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
         bits[where.start + 2 * k + 1] = float(action.down and not action.pool)  # by sampling
     elif action.down:
         return None
+    if action.hole is not None:
+        if "period" not in live:
+            return None
+        bits[experts.gate_slice("period")] = 1.0
     if action.stride != (1, 1):
         if "scale" not in live or not _stride_expressible(action):
             return None

@@ -26,6 +26,7 @@ from arcsolve.latformer.exact_starts.candidates import candidate_actions, output
 from arcsolve.latformer.exact_starts.colours import set_readings
 from arcsolve.latformer.exact_starts.composed import composed_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
+from arcsolve.latformer.exact_starts.periodic import periodic_sets
 from arcsolve.latformer.exact_starts.readings import MAX_POOLED, cell_keys, reading
 from arcsolve.latformer.exact_starts.single_heads import single_actions
 from arcsolve.latformer.exact_starts.staged import staged_sets
@@ -50,7 +51,8 @@ def consistent_sets(
     of a down-scaled block and the outputs' symmetries and periods (`output_symmetries`,
     `output_periods`) only. Where no one head explains the pairs, two actions in a row are
     tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
-    sampling, then each tile's action (`per_tile_sets` with `sampled`). Sets
+    sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
+    with hidden cells gets one periodic read (`periodic_sets`). Sets
     that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
@@ -96,6 +98,7 @@ def consistent_sets(
             found.append(ActionSet(combo, *support(keys, pair_of, n_pairs, test_keys)))
     found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
     found += per_tile_sets(pairs, tests, shift_bits)
+    found += periodic_sets(pairs, tests)
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
         found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
         single = [a for a in usable if not a.pool]

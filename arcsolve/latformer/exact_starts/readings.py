@@ -16,6 +16,7 @@ import torch
 from arcsolve.latformer.exact_starts.actions import ExactAction, expressible, gate_bits
 from arcsolve.latformer.experts import MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
+from arcsolve.latformer.periods import grid_period, period_counts
 from arcsolve.symmetry import apply_dihedral
 
 NOTHING = -1  # the reading of an output cell whose source lies outside the input
@@ -67,7 +68,11 @@ def follow(values: np.ndarray, cells: np.ndarray) -> np.ndarray:
 def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5) -> np.ndarray:
     """What a head at `action` reads in each cell of the output lattice: the input colour of
     the cell it attends to, or NOTHING. A pooling reads a block of cells: its reading is
-    their colours as a multiset, one integer per output cell (`pooled_key`)."""
+    their colours as a multiset, one integer per output cell (`pooled_key`). A periodic read
+    reads every translate of its cell by the period: its reading is the colour most of them
+    hold (`periodic_reading`)."""
+    if action.hole is not None:
+        return periodic_reading(action, grid, out_shape, shift_bits)
     if action.pool:
         return pooled_key(action, grid, out_shape, shift_bits)
     cells = source_cells(action, tuple(grid.shape), tuple(out_shape), shift_bits)
@@ -77,6 +82,24 @@ def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], s
 
 
 MAX_POOLED = 16  # cells of a block a pooling reads, at most (its multiset key fits in 64 bits)
+
+
+def periodic_reading(
+    action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], shift_bits: int = 5
+) -> np.ndarray:
+    """What a periodic read (`ExactAction.hole`) reads in each output cell: the colour that
+    most translates of its source cell by the grid's period hold, the holes aside (the
+    smallest among the most frequent), the hole's colour where every translate is a hole,
+    or NOTHING where the rest of the action reads no cell."""
+    cells = source_cells(replace(action, hole=None), tuple(grid.shape), tuple(out_shape), shift_bits)
+    if cells is None:
+        raise ValueError(f"{action} is not an action of the experts")
+    counts = period_counts(grid, grid_period(grid, action.hole), ignore=action.hole)
+    classes = np.where(counts.any(-1), counts.argmax(-1), action.hole)  # (p, q)
+    p, q = classes.shape
+    at = np.maximum(cells, 0)
+    read = classes[(at // grid.shape[1]) % p, (at % grid.shape[1]) % q]
+    return np.where(cells >= 0, read, NOTHING).reshape(out_shape)
 
 
 def block_cells(action: ExactAction) -> list[ExactAction]:
