@@ -183,6 +183,11 @@ class Actions:
     # source by the grid's own period (`arcsolve.latformer.periods`); None when periods are off
     period_rows: torch.Tensor | None = None
     period_cols: torch.Tensor | None = None
+    # () per output axis, the probability that mirror images share their edge row (column):
+    # x₀…x_{n−1} x_{n−2}…x₁ x₀ …, a reflection about the edge cell's centre rather than its
+    # border; None when shared edges are off (reflect expert, with shared edges on)
+    shared_rows: torch.Tensor | None = None
+    shared_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -206,6 +211,8 @@ class Actions:
             self.tiled_cols,
             self.period_rows,
             self.period_cols,
+            self.shared_rows,
+            self.shared_cols,
         )
 
 
@@ -221,15 +228,18 @@ class MaskExperts(nn.Module):
     # scale: per axis the chain's bits, then down-scaling, then sampling (a stride) when down,
     # then per axis the stride chain's bits (a stride after up-scaling);
     # period (part of the translate expert, with periods on): per input axis, whether the
-    # head reads every translate of its source by the input's own period
+    # head reads every translate of its source by the input's own period;
+    # edge (part of the reflect expert, with shared edges on): per output axis, whether the
+    # mirror images share their edge cells
     GATES = {
         "rotate": 2,
         "reflect": 5,
         "translate": 2 * 6 + 4,
         "scale": 2 * len(SCALE_CHAIN) + 2 + 2 * len(STRIDE_CHAIN),
         "period": 2,
+        "edge": 2,
     }
-    PERIOD_LOGIT = -4.0  # the period gates start off: only an exact start turns one on
+    OFF_LOGIT = -4.0  # the period and edge gates start off: only an exact start turns one on
 
     def __init__(
         self,
@@ -240,6 +250,7 @@ class MaskExperts(nn.Module):
         strides: bool = False,
         tiled_fills: bool = False,
         periods: bool = False,
+        shared_edges: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
@@ -250,10 +261,14 @@ class MaskExperts(nn.Module):
         self.periods = periods and "translate" in self.enabled
         if self.periods:
             self.enabled = (*self.enabled, "period")
+        # the reflect expert's shared edges (their gates follow, likewise only when on)
+        self.shared_edges = shared_edges and "reflect" in self.enabled
+        if self.shared_edges:
+            self.enabled = (*self.enabled, "edge")
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
-        init = {"period": self.PERIOD_LOGIT, **(init_logits or {})}
+        init = {"period": self.OFF_LOGIT, "edge": self.OFF_LOGIT, **(init_logits or {})}
         self.gate_bias = nn.Parameter(
             torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
             if n
@@ -274,9 +289,11 @@ class MaskExperts(nn.Module):
         architecture (and a batch, `arcsolve.latformer.batched`). Without `strides`, the
         scale expert's stride gates stay off, and without `tiled_fills` the translate
         expert's: only an exact start that uses one turns them on, so a plain fit searches
-        the actions it always has. The periods go with the translate expert."""
+        the actions it always has. The periods go with the translate expert, the shared
+        edges with the reflect expert."""
+        owner = {"period": "translate", "edge": "reflect"}
         for name in self.enabled:
-            self.gate_on[self.gate_slice(name)] = float(("translate" if name == "period" else name) in experts)
+            self.gate_on[self.gate_slice(name)] = float(owner.get(name, name) in experts)
         if "scale" in self.enabled and not self.strides:
             self.gate_on[self.stride_slice()] = 0.0
         if "translate" in self.enabled and not self.tiled_fills:
@@ -357,11 +374,23 @@ class MaskExperts(nn.Module):
         else:
             srows = scols = _identity(len(SCALE_FACTORS), gates)
             down, sample, stride_rows, stride_cols = zero, None, None, None
-        periods = (None, None)
-        if "period" in parts:
-            periods = parts["period"][0], parts["period"][1]
+        periods = (parts["period"][0], parts["period"][1]) if "period" in parts else (None, None)
+        shared = (parts["edge"][0], parts["edge"][1]) if "edge" in parts else (None, None)
         return Actions(
-            dihedral, rows, cols, srows, scols, down, *mirror, *fill, sample, stride_rows, stride_cols, *tiled, *periods
+            dihedral,
+            rows,
+            cols,
+            srows,
+            scols,
+            down,
+            *mirror,
+            *fill,
+            sample,
+            stride_rows,
+            stride_cols,
+            *tiled,
+            *periods,
+            *shared,
         )
 
 

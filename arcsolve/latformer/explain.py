@@ -112,19 +112,25 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         if stride != (1, 1):
             words.append(f"down-scale {stride[0]}x{stride[1]} by sampling")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
-    mirrored, cyclic = [], False
-    for axis, p, f, s in (("rows", acts.mirror_rows, f_r, stride[0]), ("columns", acts.mirror_cols, f_c, stride[1])):
+    mirrored, edges, cyclic = [], [], False
+    for axis, p, f, s, e in (
+        ("rows", acts.mirror_rows, f_r, stride[0], acts.shared_rows),
+        ("columns", acts.mirror_cols, f_c, stride[1], acts.shared_cols),
+    ):
         out_axis = 0 if axis == "rows" else 1
         in_axis = 1 - out_axis if transposed else out_axis
         wraps = any(_wraps_past_edge(out[out_axis], inp[in_axis], f, down, s) for inp, out in layer_shapes)
         if p is not None and p > 0.5 and (wraps or not layer_shapes):
             mirrored.append(axis)
+            if e is not None and e > 0.5:
+                edges.append(axis)
         elif wraps and stride != (1, 1):
             cyclic = True  # a strided reading that runs past the edge tiles
     if cyclic:
         words.append("wrapped cyclically (tiled)")
     if mirrored:
-        words.append(f"mirror-wrap {' and '.join(mirrored)}")
+        shared = f" (sharing their edge {' and '.join(edges)})" if edges else ""
+        words.append(f"mirror-wrap {' and '.join(mirrored)}{shared}")
     fills = acts.fill_rows is not None and bool(acts.fill_rows > 0.5 or acts.fill_cols > 0.5)
     tiled = fills and acts.tiled_rows is not None and bool(acts.tiled_rows > 0.5 or acts.tiled_cols > 0.5)
     if shift != (0, 0):

@@ -19,18 +19,25 @@ import torch
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, Actions
 
 WRAPS = ("cyclic", "mirror", "none")  # how coordinates past the input's edge are read
+SHARED = "shared"  # mirror images that share their edge cells (kernels of their own, `AxisBases.shared_*`)
 
 
 def _wrap(index: torch.Tensor, n: int, wrap: str) -> tuple[torch.Tensor, torch.Tensor]:
     """Fold lattice coordinates into n cells: cyclically (tiling), as mirror images
-    (x₀…x_{n−1} x_{n−1}…x₀ …, a tiling whose copies alternate with their reflections), or
-    not at all ("none": a coordinate outside reads nothing). Returns the folded coordinates
-    and which of them read a cell."""
+    (x₀…x_{n−1} x_{n−1}…x₀ …, a tiling whose copies alternate with their reflections), as
+    mirror images that share their edge cells (SHARED: x₀…x_{n−1} x_{n−2}…x₁ x₀ …), or not
+    at all ("none": a coordinate outside reads nothing). Returns the folded coordinates and
+    which of them read a cell."""
     inside = (index >= 0) & (index < n)
     if wrap == "none":
         return index.clamp(0, n - 1), inside
     if wrap == "cyclic":
         return index % n, torch.ones_like(inside)
+    if wrap == SHARED:
+        if n == 1:
+            return torch.zeros_like(index), torch.ones_like(inside)
+        k = index % (2 * n - 2)
+        return torch.where(k < n, k, 2 * n - 2 - k), torch.ones_like(inside)
     k = index % (2 * n)
     return torch.where(k < n, k, 2 * n - 1 - k), torch.ones_like(inside)
 
@@ -54,6 +61,10 @@ class AxisBases(NamedTuple):
     # (N_in, N_in): 1 between real input cells a multiple of the input's period apart (the
     # translates of a cell by the lattice pℤ); the identity for a period of 1 (none)
     period: torch.Tensor
+    # `up`, `down` and `sample` wrapped as mirror images that share their edge cells
+    shared_up: torch.Tensor  # (S, F, N_out, N_in)
+    shared_down: torch.Tensor  # (F, N_out, N_in)
+    shared_sample: torch.Tensor  # (F, N_out, N_in)
 
 class MaskBases(NamedTuple):
     """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
@@ -85,13 +96,17 @@ def axis_bases(
     up = torch.zeros(len(STRIDES), len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     down = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
     sample = torch.zeros(len(WRAPS), len(SCALE_FACTORS), N_out, N_in)
-    for m, wrap in enumerate(WRAPS):
+    shared_up = torch.zeros(len(STRIDES), 1, len(SCALE_FACTORS), N_out, N_in)
+    shared_down = torch.zeros(1, len(SCALE_FACTORS), N_out, N_in)
+    shared_sample = torch.zeros(1, len(SCALE_FACTORS), N_out, N_in)
+    kernels = [(up, down, sample, m, wrap) for m, wrap in enumerate(WRAPS)]
+    for ups, downs, samples, m, wrap in [*kernels, (shared_up, shared_down, shared_sample, 0, SHARED)]:
         source, inside = _wrap(grown, n_in, wrap)
-        up[:, m, :, :n_out].scatter_(-1, source[..., None], inside[..., None].float())
+        ups[:, m, :, :n_out].scatter_(-1, source[..., None], inside[..., None].float())
         source, inside = _wrap(sampled, n_in, wrap)
-        sample[m, :, :n_out].scatter_(-1, source[..., None], inside[..., None].float())
+        samples[m, :, :n_out].scatter_(-1, source[..., None], inside[..., None].float())
         source, inside = _wrap(blocks, n_in, wrap)
-        down[m, :, :n_out].scatter_add_(-1, source, (inside & in_block).float())
+        downs[m, :, :n_out].scatter_add_(-1, source, (inside & in_block).float())
     deltas = torch.arange(-span, span + 1)[:, None]  # (2·span+1, 1)
     shift = torch.zeros(2, 2 * span + 1, N_in, N_in)
     shift[0, :, :n_in].scatter_(-1, ((j - deltas) % n_in)[..., None], 1.0)
@@ -107,7 +122,8 @@ def axis_bases(
     translates = torch.zeros(N_in, N_in)
     modulus = n_in if period == 1 else period  # cells of one lattice differ by less than n_in
     translates[:n_in, :n_in] = ((j[:, None] - j[None, :]) % modulus == 0).float()
-    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates)
+    shared = (shared_up[:, 0], shared_down[0], shared_sample[0])
+    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *shared)
 
 
 @lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
@@ -141,10 +157,12 @@ def axis_matrix(
     sample: torch.Tensor | None = None,
     stride: torch.Tensor | None = None,
     tiled: torch.Tensor | None = None,
+    shared: torch.Tensor | None = None,
 ) -> torch.Tensor:
     """The per-axis factor of the mask, (N_out × N_in): scale (up-scaling by a factor, then a
     `stride` over STRIDES; down-scaling reads each block whole or, with probability `sample`,
-    its first cell) and wrap (cyclic or mirrored; with probability `fill` not at all), then
+    its first cell) and wrap (cyclic or mirrored, the mirror images sharing their edge cells
+    with probability `shared`; with probability `fill` not at all), then
     shift on the input lattice (so a shift of a smaller output is a crop at an offset, and of
     a sampled one another cell of each block), cyclically or, with probability `fill`, filling:
     unwrapped (a placement) or, with probability `tiled`, wrapped as ever (each tile, or
@@ -153,15 +171,23 @@ def axis_matrix(
     # that the sampling gate gets no gradient there, not even from rounding
     shrink = bases.down if sample is None else bases.down + sample * (bases.sample - bases.down)
     if stride is None:  # strides off: every up-scaling reads ⌊i/f⌋ (stride 1, the first)
-        grown, ups = scale * (1 - down), bases.up[0]
+        grown, ups, shared_ups = scale * (1 - down), bases.up[0], bases.shared_up[0]
         placed_index, placed_on = bases.placed_index[0], bases.placed_on[0]
     else:  # (S·F,) the up-scalings by each factor and stride
         grown = (stride[:, None] * (scale * (1 - down))[None, :]).reshape(-1)
         ups = bases.up.transpose(0, 1).flatten(1, 2)  # (3, S·F, N_out, N_in)
+        shared_ups = bases.shared_up.flatten(0, 1)  # (S·F, N_out, N_in)
         placed_index, placed_on = bases.placed_index.flatten(0, 1), bases.placed_on.flatten(0, 1)
     up, dn = grown @ ups.flatten(2), (scale * down) @ shrink.flatten(2)
     scaling = up + dn  # (3, N_out·N_in): cyclic, mirrored, unwrapped
-    wrapped = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * scaling[1]
+    mirrored = scaling[1]
+    if shared is not None and mirror is not None:  # mirror images that share their edge cells
+        edge = bases.shared_down
+        if sample is not None:
+            edge = edge + sample * (bases.shared_sample - bases.shared_down)
+        edged = grown @ shared_ups.flatten(1) + (scale * down) @ edge.flatten(1)
+        mirrored = mirrored + shared * (edged - mirrored)
+    wrapped = scaling[0] if mirror is None else (1 - mirror) * scaling[0] + mirror * mirrored
     n_out, n_in = bases.up.shape[3:]
     if fill is None:
         return wrapped.view(n_out, n_in) @ (shift @ bases.shift[0].flatten(1)).view(n_in, n_in)
@@ -202,6 +228,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.sample,
             actions.stride_rows,
             actions.tiled_rows,
+            actions.shared_rows,
         )
         a_c = axis_matrix(
             actions.shift_cols,
@@ -213,6 +240,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.sample,
             actions.stride_cols,
             actions.tiled_cols,
+            actions.shared_cols,
         )
         # the periods belong to input axes: across, output rows read input columns
         p_r, p_c = actions.period_rows, actions.period_cols

@@ -62,6 +62,10 @@ class LatFormerConfig:
     # reads no cell of this colour; None, the gates and masks are exactly those of a model
     # without them. Only exact starts set one.
     hole: int | None = None
+    # the reflect expert's shared edges (mirror images that share their edge row or column:
+    # a reflection about the edge cell's centre); off, the gates and masks are exactly those
+    # of a model without them, and only exact starts whose actions use one switch them on
+    shared_edges: bool = False
     # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
     # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
@@ -199,7 +203,7 @@ class LatFormerLayer(nn.Module):
         self.tiles_shape = config.tiles if first else (1, 1)
         self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
-        options = (config.strides, config.tiled_fills, config.hole is not None)
+        options = (config.strides, config.tiled_fills, config.hole is not None, config.shared_edges)
         self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(
             MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)

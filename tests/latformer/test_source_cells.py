@@ -21,7 +21,10 @@ def random_action(rng: np.random.Generator) -> ExactAction:
     # strides after an up-scaling (4: one the stride chain does not hold; with down, none is)
     stride = tuple(int(rng.choice([2, 3, 4, 6])) if rng.random() < 0.3 else 1 for _ in range(2))
     tiled_fill = bool(rng.random() < 0.3)  # without fill, none is
-    return ExactAction(int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride, tiled_fill)
+    shared = tuple(bool(rng.random() < 0.3) for _ in range(2))  # without a mirror on the axis, none is
+    return ExactAction(
+        int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride, tiled_fill, shared=shared
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -57,3 +60,12 @@ def test_a_tiled_fill_shifts_each_tile_with_fill():
     assert np.array_equal(cells, kernel_source_cells(mirrored, (2, 3), (2, 6)))
     assert np.where(cells >= 0, x.reshape(-1)[cells], -1).reshape(2, 6)[0].tolist() == [-1, 0, 1, 1, 0, -1]
     assert source_cells(ExactAction(0, (0, 1), tiled_fill=True), (2, 3), (2, 6)) is None  # no fill: not an action
+
+
+def test_mirror_images_that_share_their_edge_cells_fold_at_the_edge_cell():
+    x = np.arange(4).reshape(1, 4)
+    action = ExactAction(mirror=(False, True), shared=(False, True))
+    cells = source_cells(action, (1, 4), (1, 11))
+    assert np.array_equal(cells, kernel_source_cells(action, (1, 4), (1, 11)))
+    assert x.reshape(-1)[cells].tolist() == [0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2]
+    assert source_cells(ExactAction(shared=(False, True)), (1, 4), (1, 11)) is None  # no mirror: not an action

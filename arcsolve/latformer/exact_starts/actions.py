@@ -32,7 +32,8 @@ class ExactAction:
     read: the head reads, besides the cell the rest of the action picks, every translate of
     it by the input's own period (p, q), found with the cells of that colour as unknown
     (`arcsolve.latformer.periods.grid_period`): cells whose rows differ by a multiple of p
-    and columns by a multiple of q, those of the hole's colour left unread."""
+    and columns by a multiple of q, those of the hole's colour left unread. With `shared` on
+    a mirrored axis, the mirror images share their edge cells: x₀…x_{n−1} x_{n−2}…x₁ x₀ …"""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -44,6 +45,7 @@ class ExactAction:
     stride: tuple[int, int] = (1, 1)  # per axis, after an up-scaling: every s-th cell of it
     tiled_fill: bool = False  # with `fill`: the shift with fill acts inside each tile
     hole: int | None = None  # a periodic read's unknown colour; None: no periodic read
+    shared: tuple[bool, bool] = (False, False)  # per output axis, with `mirror`: the images share edge cells
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -55,7 +57,9 @@ class ExactAction:
             parts.append(f"down-scale {self.stride[0]}x{self.stride[1]} by sampling")
         if any(self.mirror):
             axes = [name for name, on in zip(("rows", "columns"), self.mirror, strict=True) if on]
-            parts.append(f"mirror-wrap {' and '.join(axes)}")
+            edges = [name for name, on in zip(("rows", "columns"), self.shared, strict=True) if on]
+            shared = f" (sharing their edge {' and '.join(edges)})" if edges else ""
+            parts.append(f"mirror-wrap {' and '.join(axes)}{shared}")
         if self.shift != (0, 0):
             unit = " input cells" if self.scale != (1, 1) else ""
             fill = " with fill inside each tile" if self.tiled_fill else " with fill" if self.fill else ""
@@ -107,6 +111,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
             return None
         where = experts.gate_slice("reflect")
         bits[where.start + 3 : where.start + 5] = torch.tensor(action.mirror, dtype=bits.dtype)
+    if any(action.shared):
+        if "edge" not in live or not _shared_expressible(action):
+            return None
+        bits[experts.gate_slice("edge")] = torch.tensor(action.shared, dtype=bits.dtype)
     if action.shift != (0, 0) or action.fill:
         if "translate" not in live:
             return None
@@ -165,6 +173,11 @@ def _stride_expressible(action: ExactAction) -> bool:
     return not action.down and set(action.stride) <= set(STRIDES)
 
 
+def _shared_expressible(action: ExactAction) -> bool:
+    """Shared edges only on axes that wrap as mirror images."""
+    return all(m or not s for m, s in zip(action.mirror, action.shared, strict=True))
+
+
 def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
     """Can the four experts write `action` with exact gates (`gate_bits` finds bits)? Every
     dihedral element; shifts shorter than 2^shift_bits; scale factors of the chain; a
@@ -177,6 +190,8 @@ def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
     if any(abs(delta) >= 2**shift_bits for delta in action.shift):
         return False
     if action.stride != (1, 1) and not _stride_expressible(action):
+        return False
+    if not _shared_expressible(action):
         return False
     if action.scale == (1, 1):
         return not action.down

@@ -126,7 +126,7 @@ def moved_last(
     # the least moved first, across kinds; as many as the screen's cells allow
     most_heads = max(1, MOVED_SCREEN_CELLS // pairs[order[0]][1].size)
     # (tiled fills last: a shift with fill in each tile, then the whole output shifted, is
-    # rare; a sampling wrapped as mirror images, then shifted, rarer still)
+    # rare; a sampling wrapped as mirror images, or mirror images sharing edges, rarer still)
     heads = sorted(maps, key=lambda a: (_rarity(a), abs(a.shift[0]) + abs(a.shift[1]), a.dihedral > 0, a.fill))
     heads = heads[:most_heads]
     thens = [t for t in output_actions() if t.dihedral == 0]
@@ -171,8 +171,9 @@ def moved_last(
 
 def _rarity(head: ExactAction) -> int:
     """How rarely a head's action comes before a shift of the whole output: 0 for most, 1 for
-    a shift with fill inside each tile, 2 for a sampling that wraps as mirror images."""
-    if any(head.mirror) and (head.down or head.stride != (1, 1)):
+    a shift with fill inside each tile, 2 for a sampling that wraps as mirror images or mirror
+    images that share their edge cells."""
+    if any(head.mirror) and (head.down or head.stride != (1, 1) or any(head.shared)):
         return 2
     return int(head.tiled_fill)
 

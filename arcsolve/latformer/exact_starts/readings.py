@@ -24,7 +24,9 @@ NOTHING = -1  # the reading of an output cell whose source lies outside the inpu
 
 @cache
 def _reference_experts(shift_bits: int) -> MaskExperts:
-    return MaskExperts(("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True, tiled_fills=True)
+    return MaskExperts(
+        ("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True, tiled_fills=True, shared_edges=True
+    )
 
 
 @cache
@@ -137,7 +139,9 @@ def scaled_cells(
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape))
     kind = (action.down, action.fill, action.tiled_fill)
-    axes_of = zip(out_shape, before, action.scale, action.shift, action.mirror, action.stride, strict=True)
+    axes_of = zip(
+        out_shape, before, action.scale, action.shift, action.mirror, action.stride, action.shared, strict=True
+    )
     (rows, on_r), (cols, on_c) = (_axis_sources(*axis, *kind) for axis in axes_of)
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
@@ -145,7 +149,16 @@ def scaled_cells(
 
 @lru_cache(maxsize=65536)  # a few hundred bytes each; the screens ask for the same axes over and over
 def _axis_sources(
-    n_out: int, n_in: int, f: int, delta: int, mirror: bool, stride: int, down: bool, fill: bool, tiled_fill: bool
+    n_out: int,
+    n_in: int,
+    f: int,
+    delta: int,
+    mirror: bool,
+    stride: int,
+    shared: bool,
+    down: bool,
+    fill: bool,
+    tiled_fill: bool,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One axis of `scaled_cells`: the input coordinate each of n_out output coordinates
     reads (clipped into the input), and whether it reads one."""
@@ -153,8 +166,7 @@ def _axis_sources(
     at = i * f if down else i * stride // f
     if tiled_fill:  # wrapped as ever, then shifted with fill inside the tile
         if mirror:
-            at = at % (2 * n_in)
-            at = np.where(at < n_in, at, 2 * n_in - 1 - at)
+            at = _mirrored(at, n_in, shared)
         at = at % n_in - delta
         inside = (at >= 0) & (at < n_in)
     elif fill:
@@ -163,13 +175,24 @@ def _axis_sources(
         inside &= (at >= 0) & (at < n_in)
     else:
         if mirror:
-            at = at % (2 * n_in)
-            at = np.where(at < n_in, at, 2 * n_in - 1 - at)
+            at = _mirrored(at, n_in, shared)
         at = (at % n_in - delta) % n_in
         inside = np.ones(n_out, dtype=bool)
     at = np.minimum(np.maximum(at, 0), n_in - 1)
     at.flags.writeable = inside.flags.writeable = False  # shared by every caller
     return at, inside
+
+
+def _mirrored(at: np.ndarray, n_in: int, shared: bool) -> np.ndarray:
+    """Coordinates folded into n_in cells as mirror images (x₀…x_{n−1} x_{n−1}…x₀ …) or, with
+    `shared`, as mirror images that share their edge cells (x₀…x_{n−1} x_{n−2}…x₁ x₀ …)."""
+    if shared:
+        if n_in == 1:
+            return np.zeros_like(at)
+        at = at % (2 * n_in - 2)
+        return np.where(at < n_in, at, 2 * n_in - 2 - at)
+    at = at % (2 * n_in)
+    return np.where(at < n_in, at, 2 * n_in - 1 - at)
 
 
 def shift_cells(shape: tuple[int, int], delta: tuple[int, int], fill: bool) -> np.ndarray:

@@ -203,6 +203,13 @@ def one_head_actions(
                     fill = delta != (0, 0)
                     action = ExactAction(d, delta, factor, fill, mirror=mirror, tiled_fill=fill)
                     yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
+            # unshifted mirror images that share their edge cells (a reflection about the
+            # edge cell's centre), on the axes where the scaled input repeats
+            for shared in ((True, False), (False, True), (True, True)):
+                if not all(repeats[axis] for axis in (0, 1) if shared[axis]):
+                    continue
+                action = ExactAction(d, scale=factor, mirror=shared, shared=shared)
+                yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
 
 
 def _mirrored_samplings(
