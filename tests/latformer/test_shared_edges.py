@@ -39,3 +39,20 @@ def test_a_tiling_of_mirror_images_that_share_their_edge_rows_is_solved_and_expl
     best = solution.candidates[0]
     assert best.grids[0] == task.test[0].output and best.verified
     assert "mirror-wrap rows (sharing their edge rows)" in best.detail
+
+
+def test_no_shared_edges_where_the_train_pairs_cannot_tell_them_from_a_tiling():
+    # tiled 3×3, transposed, then up-scaled 1×3: the train inputs' two rows, tiled across the
+    # output's columns, fold alike cyclically and as mirror images that share their edges;
+    # the test input's three rows do not, and the tiling, the commoner action, is the start
+    rng = np.random.default_rng(5)
+
+    def make(x):
+        return np.repeat(np.tile(x, (3, 3)).T, 3, axis=1)
+
+    task = task_from(make, [(2, 4), (2, 8), (2, 3)], (3, 3), rng, task_id="two rows")
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    test = task.test[0]
+    sets = consistent_sets(pairs, [(test.input.to_numpy(), test.output.shape)])
+    assert not any(any(a.shared) for s in sets for a in s.actions)
+    assert sets[0].actions == (ExactAction(dihedral=4, scale=(1, 3)),)

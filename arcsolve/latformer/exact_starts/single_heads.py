@@ -204,9 +204,15 @@ def one_head_actions(
                     action = ExactAction(d, delta, factor, fill, mirror=mirror, tiled_fill=fill)
                     yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
             # unshifted mirror images that share their edge cells (a reflection about the
-            # edge cell's centre), on the axes where the scaled input repeats
+            # edge cell's centre), on the axes where some train pair tells them from a tiling
+            # and from mirror images that do not share them: the scaled input repeats there
+            # and is three cells or more on that axis (two cells fold alike either way)
+            told = [
+                any(y.shape[axis] > s[axis] * factor[axis] and s[axis] > 2 for s, (_, y) in trained)
+                for axis in (0, 1)
+            ]
             for shared in ((True, False), (False, True), (True, True)):
-                if not all(repeats[axis] for axis in (0, 1) if shared[axis]):
+                if not all(told[axis] for axis in (0, 1) if shared[axis]):
                     continue
                 action = ExactAction(d, scale=factor, mirror=shared, shared=shared)
                 yield action, lambda k, a=action: scaled_cells(a, pairs[k][0].shape, pairs[k][1].shape, shift_bits)
