@@ -71,8 +71,8 @@ def reading(action: ExactAction, grid: np.ndarray, out_shape: tuple[int, int], s
     """What a head at `action` reads in each cell of the output lattice: the input colour of
     the cell it attends to, or NOTHING. A pooling reads a block of cells: its reading is
     their colours as a multiset, one integer per output cell (`pooled_key`). A periodic read
-    reads every translate of its cell by the period: its reading is the colour most of them
-    hold (`periodic_reading`)."""
+    reads every translate of its cell by the grid's own period: its reading is the colour
+    most of them hold, the holes aside (`periodic_reading`)."""
     if action.hole is not None:
         return periodic_reading(action, grid, out_shape, shift_bits)
     if action.pool:

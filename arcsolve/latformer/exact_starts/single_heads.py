@@ -100,7 +100,7 @@ def one_head_actions(
     (up by the size ratio or a part of it, the rest tiled, or down by sampling) after every
     dihedral element and a shift of up to `max_shift` input cells, cyclic or with fill (the
     unscaled input too, into outputs of other sizes), and the up-scalings tiled as mirror
-    images; where the output's size is not the input's,
+    images (unshifted, also as mirror images that share their edge cells); where the output's size is not the input's,
     up-scalings followed by a stride (`_strided_scalings`), shifted by up to
     MAX_STRIDE_SHIFT input cells; a stride or a sampling that reads past the input's edge
     also wraps as mirror images on those axes, then shifts cyclically. Without `placed`, no
