@@ -348,7 +348,12 @@ def validate(
 def solve(
     tasks: TasksArg,
     model: ModelOpt = "latformer",
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write attempts in Kaggle form.")] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", help="Write attempts in Kaggle form, rewritten after every task (one run per file)."
+        ),
+    ] = None,
     device: DeviceOpt = "auto",
     seed: SeedOpt = 0,
     steps: StepsOpt = 300,

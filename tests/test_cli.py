@@ -198,3 +198,22 @@ def test_batch_defaults_to_one_on_a_cpu_and_to_a_gpu_batch_on_a_gpu(monkeypatch)
     assert default_batch(None, "auto") == 1
     monkeypatch.setattr(devices, "visible_gpus", lambda: 1)
     assert default_batch(None, "auto") == GPU_BATCH == default_batch(None, "cuda")
+
+
+def test_solve_out_clears_a_killed_runs_temporaries_and_writes_one_run_at_a_time(runner, tmp_path):
+    from arcsolve.evaluation.solving import solve_lock_path
+    from arcsolve.files import exclusive
+
+    out = tmp_path / "sub.json"
+    (tmp_path / ".sub.json.ab12cd34.tmp").write_text("x")  # left by a run killed mid-write
+    (tmp_path / ".other.json.ab12cd34.tmp").write_text("x")  # another file's: not ours to clear
+    args = ["solve", "3c9b0459", "--model", "dsl", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / ".sub.json.ab12cd34.tmp").exists()
+    assert (tmp_path / ".other.json.ab12cd34.tmp").exists() and out.exists()
+    with exclusive(solve_lock_path(out), "another run"):
+        result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    message = result.output.strip()
+    assert len(message.splitlines()) == 1 and f"--out {out} is in use by another arcsolve run" in message

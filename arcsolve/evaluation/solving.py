@@ -15,7 +15,7 @@ from arcsolve.evaluation.records import task_result
 from arcsolve.evaluation.scoring import Score
 from arcsolve.evaluation.selection import task_config
 from arcsolve.evaluation.submission import submission_json
-from arcsolve.files import check_output_file, write_atomically
+from arcsolve.files import check_output_file, exclusive, file_target, remove_stale_temporaries, write_atomically
 from arcsolve.solution import N_ATTEMPTS, Solution, SolveConfig, get_solver
 from arcsolve.tasks import Grid, Task
 
@@ -62,6 +62,11 @@ class SolveSummary:
 FitDisplay = Callable[[Task], AbstractContextManager[Any]]  # a context whose `kwargs(solver)` go to the solver
 
 
+def solve_lock_path(out: Path) -> Path:
+    """The lock that `solve --out` holds, beside its file, while it writes it."""
+    return out.with_name(f".{out.name}.lock")
+
+
 def solve_tasks(
     tasks: Sequence[Task],
     model: str,
@@ -83,22 +88,27 @@ def solve_tasks(
     solver = get_solver(model)
     summary = summary if summary is not None else SolveSummary()
     answers: dict[str, list[list[Grid]]] = {}
-    for task in tasks:
-        display = fit_display(task) if fit_display is not None else nullcontext()
-        with display as shown:
-            kwargs = shown.kwargs(solver) if shown is not None else {}
-            solution = solver(task, task_config(config, task, annotations), **kwargs)
-        result = task_result(task, solution, solution.seconds)
-        attempts, score = [list(tries) for tries in result.attempts], result.score
-        answers[task.id] = attempts
-        summary.tasks += 1
-        summary.seconds += solution.seconds
-        if score is not None:
-            summary.scored += 1
-            summary.solved += score.solved
+    # one run at a time writes a file; holding it, clear the temporaries a killed run left
+    with exclusive(solve_lock_path(out), f"--out {out}") if out is not None else nullcontext():
         if out is not None:
-            write_atomically(out, orjson.dumps(submission_json([t for t in tasks if t.id in answers], answers)))
-            summary.written.append(task.id)
-        if on_solved is not None:
-            on_solved(Solved(task, solution, attempts, score))
+            target = file_target(out, "--out")
+            remove_stale_temporaries(target.parent, target.name)
+        for task in tasks:
+            display = fit_display(task) if fit_display is not None else nullcontext()
+            with display as shown:
+                kwargs = shown.kwargs(solver) if shown is not None else {}
+                solution = solver(task, task_config(config, task, annotations), **kwargs)
+            result = task_result(task, solution, solution.seconds)
+            attempts, score = [list(tries) for tries in result.attempts], result.score
+            answers[task.id] = attempts
+            summary.tasks += 1
+            summary.seconds += solution.seconds
+            if score is not None:
+                summary.scored += 1
+                summary.solved += score.solved
+            if out is not None:
+                write_atomically(out, orjson.dumps(submission_json([t for t in tasks if t.id in answers], answers)))
+                summary.written.append(task.id)
+            if on_solved is not None:
+                on_solved(Solved(task, solution, attempts, score))
     return summary
