@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from arcsolve.latformer.exact_starts.actions import PERIODIC_WORDS
+from arcsolve.latformer.exact_starts.actions import periodic_words
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
@@ -140,10 +140,8 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         words.append("placed without wrapping")
     if hole is not None and acts.period_rows is not None:
         on = [axis for axis, p in (("rows", acts.period_rows), ("columns", acts.period_cols)) if p > 0.5]
-        if len(on) == 2:
-            words.append(PERIODIC_WORDS.format(hole=hole))
-        elif on:
-            words.append(PERIODIC_WORDS.format(hole=hole).replace("translate", f"translate along the {on[0]}"))
+        if on:
+            words.append(periodic_words(hole, on[0] if len(on) == 1 else None))
     return ", then ".join(words) if words else "identity"
 
 

@@ -329,10 +329,10 @@ class LatFormer(nn.Module):
         by default the real lattices of these shapes."""
         B, h, w = grids.shape
         H, W = out_shape
-        x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
-        span = 2**self.config.shift_bits - 1
         if lattice is None and self.config.hole is not None:  # periodic reads: each grid's own period
             return self._by_period(grids, out_shape, targets, cond, discrete, smooth, embedded)
+        x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
+        span = 2**self.config.shift_bits - 1
         if lattice is None:
             lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles, self.config.middle)
         colours = self.embed.weight if self.config.beta is not None else None

@@ -13,11 +13,17 @@ import numpy as np
 MAX_PERIOD = 10  # periods tried per axis, at most
 
 
+def period_classes(period: tuple[int, int], shape: tuple[int, int]) -> tuple[int, int]:
+    """The classes per axis of a lattice of `shape` modulo `period`: the period, or the side
+    where the period is 1 (none: each row, or column, a class of its own) or longer."""
+    return tuple(n if k == 1 else min(k, n) for k, n in zip(period, shape, strict=True))
+
+
 def period_counts(grid: np.ndarray, period: tuple[int, int], ignore: int | None = None) -> np.ndarray:
     """(p, q, 10) how many cells of each colour each class of the grid's cells modulo the
     period (p, q) holds, cells of colour `ignore` left out; a period of 1 on an axis is
     none: each row (or column) a class of its own."""
-    p, q = (n if k == 1 else min(k, n) for k, n in zip(period, grid.shape, strict=True))
+    p, q = period_classes(period, grid.shape)
     counts = np.zeros((p, q, 10), dtype=np.int64)
     rows, cols = np.indices(grid.shape)
     keep = grid != ignore if ignore is not None else np.ones(grid.shape, dtype=bool)
@@ -63,4 +69,4 @@ def _periods(shape: tuple[int, int]) -> list[tuple[int, int]]:
         if (p == 1 and 2 * q > w) or (q == 1 and 2 * p > h):
             continue
         options.append((p, q))
-    return sorted(options, key=lambda pq: ((h if pq[0] == 1 else pq[0]) * (w if pq[1] == 1 else pq[1]), pq))
+    return sorted(options, key=lambda pq: (np.prod(period_classes(pq, shape)), pq))

@@ -65,11 +65,14 @@ class ExactAction:
             fill = " with fill inside each tile" if self.tiled_fill else " with fill" if self.fill else ""
             parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}{fill}")
         if self.hole is not None:
-            parts.append(PERIODIC_WORDS.format(hole=self.hole))
+            parts.append(periodic_words(self.hole))
         return ", then ".join(parts) or "identity"
 
 
-PERIODIC_WORDS = "read periodically (every translate by the grid's own period, colour {hole} unknown)"
+def periodic_words(hole: int, axis: str | None = None) -> str:
+    """A periodic read in words; `axis` ("rows" or "columns"): the only axis it reads along."""
+    along = f" along the {axis}" if axis else ""
+    return f"read periodically (every translate{along} by the grid's own period, colour {hole} unknown)"
 
 
 @cache
