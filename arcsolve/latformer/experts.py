@@ -17,10 +17,12 @@ and a smaller one a crop at an offset, so crops and tiles come out of the same e
 up-scaling by f may be followed per axis by a stride s (cell i reads ⌊i·s/f⌋: a rational
 scaling), whose gates only exact starts switch on (`MaskExperts.strides`); so may the
 translate expert's tiled fills (a shift with fill inside each tile: the input shifted with
-fill, then scaled and wrapped; `MaskExperts.tiled_fills`), and its periods (the lattice of
+fill, then scaled and wrapped; `MaskExperts.tiled_fills`), its periods (the lattice of
 translations by every multiple of the input's own period, `arcsolve.latformer.periods`: the
 head reads every translate of its source, so a periodic pattern whose cells are hidden here
-and there is read whole; `MaskExperts.periods`).
+and there is read whole; `MaskExperts.periods`), and its anchors (per output axis, the whole
+action counted from the far edge of both lattices, so that a crop of the last rows or columns
+stays the last of each grid, whatever its size; `MaskExperts.anchors`).
 
 Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
 LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent
@@ -188,6 +190,11 @@ class Actions:
     # border; None when shared edges are off (reflect expert, with shared edges on)
     shared_rows: torch.Tensor | None = None
     shared_cols: torch.Tensor | None = None
+    # () per output axis, the probability that the action is counted from the far edge: both
+    # lattices read from their bottom (right) edge, so that output cell n_out − 1 − i reads
+    # where cell i would, from input cell n_in − 1 on; None when anchors are off (translate expert)
+    anchor_rows: torch.Tensor | None = None
+    anchor_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -213,6 +220,8 @@ class Actions:
             self.period_cols,
             self.shared_rows,
             self.shared_cols,
+            self.anchor_rows,
+            self.anchor_cols,
         )
 
 
@@ -230,7 +239,9 @@ class MaskExperts(nn.Module):
     # period (part of the translate expert, with periods on): per input axis, whether the
     # head reads every translate of its source by the input's own period;
     # edge (part of the reflect expert, with shared edges on): per output axis, whether the
-    # mirror images share their edge cells
+    # mirror images share their edge cells;
+    # anchor (part of the translate expert, with anchors on): per output axis, whether the
+    # action is counted from the far edge of both lattices
     GATES = {
         "rotate": 2,
         "reflect": 5,
@@ -238,8 +249,9 @@ class MaskExperts(nn.Module):
         "scale": 2 * len(SCALE_CHAIN) + 2 + 2 * len(STRIDE_CHAIN),
         "period": 2,
         "edge": 2,
+        "anchor": 2,
     }
-    OFF_LOGIT = -4.0  # the period and edge gates start off: only an exact start turns one on
+    OFF_LOGIT = -4.0  # the period, edge and anchor gates start off: only an exact start turns one on
 
     def __init__(
         self,
@@ -251,6 +263,7 @@ class MaskExperts(nn.Module):
         tiled_fills: bool = False,
         periods: bool = False,
         shared_edges: bool = False,
+        anchors: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
@@ -265,10 +278,15 @@ class MaskExperts(nn.Module):
         self.shared_edges = shared_edges and "reflect" in self.enabled
         if self.shared_edges:
             self.enabled = (*self.enabled, "edge")
+        # the translate expert's anchors (their gates follow, likewise only when on)
+        self.anchors = anchors and "translate" in self.enabled
+        if self.anchors:
+            self.enabled = (*self.enabled, "anchor")
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
-        init = {"period": self.OFF_LOGIT, "edge": self.OFF_LOGIT, **(init_logits or {})}
+        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor")}
+        init = {**off, **(init_logits or {})}
         self.gate_bias = nn.Parameter(
             torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
             if n
@@ -290,8 +308,8 @@ class MaskExperts(nn.Module):
         scale expert's stride gates stay off, and without `tiled_fills` the translate
         expert's: only an exact start that uses one turns them on, so a plain fit searches
         the actions it always has. The periods go with the translate expert, the shared
-        edges with the reflect expert."""
-        owner = {"period": "translate", "edge": "reflect"}
+        edges with the reflect expert, the anchors with the translate expert."""
+        owner = {"period": "translate", "edge": "reflect", "anchor": "translate"}
         for name in self.enabled:
             self.gate_on[self.gate_slice(name)] = float(owner.get(name, name) in experts)
         if "scale" in self.enabled and not self.strides:
@@ -376,6 +394,7 @@ class MaskExperts(nn.Module):
             down, sample, stride_rows, stride_cols = zero, None, None, None
         periods = (parts["period"][0], parts["period"][1]) if "period" in parts else (None, None)
         shared = (parts["edge"][0], parts["edge"][1]) if "edge" in parts else (None, None)
+        anchors = (parts["anchor"][0], parts["anchor"][1]) if "anchor" in parts else (None, None)
         return Actions(
             dihedral,
             rows,
@@ -391,6 +410,7 @@ class MaskExperts(nn.Module):
             *tiled,
             *periods,
             *shared,
+            *anchors,
         )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from arcsolve.latformer.exact_starts.actions import periodic_words
+from arcsolve.latformer.exact_starts.actions import anchor_words, periodic_words
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
@@ -142,6 +142,8 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         on = [axis for axis, p in (("rows", acts.period_rows), ("columns", acts.period_cols)) if p > 0.5]
         if on:
             words.append(periodic_words(hole, on[0] if len(on) == 1 else None))
+    if acts.anchor_rows is not None and bool(acts.anchor_rows > 0.5 or acts.anchor_cols > 0.5):
+        words.append(anchor_words((bool(acts.anchor_rows > 0.5), bool(acts.anchor_cols > 0.5))))
     return ", then ".join(words) if words else "identity"
 
 

@@ -65,6 +65,8 @@ class AxisBases(NamedTuple):
     shared_up: torch.Tensor  # (S, F, N_out, N_in)
     shared_down: torch.Tensor  # (F, N_out, N_in)
     shared_sample: torch.Tensor  # (F, N_out, N_in)
+    reverse_out: torch.Tensor  # (N_out, N_out): reverses the n_out real output cells (for anchors)
+
 
 class MaskBases(NamedTuple):
     """Everything `mask_from_bases` needs to know about two lattices: the axis kernels for
@@ -123,7 +125,9 @@ def axis_bases(
     modulus = n_in if period == 1 else period  # cells of one lattice differ by less than n_in
     translates[:n_in, :n_in] = ((j[:, None] - j[None, :]) % modulus == 0).float()
     shared = (shared_up[:, 0], shared_down[0], shared_sample[0])
-    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *shared)
+    reverse_out = torch.zeros(N_out, N_out)
+    reverse_out[i, n_out - 1 - i] = 1.0
+    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *shared, reverse_out)
 
 
 @lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
@@ -209,11 +213,16 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
     swaps which input axis each output axis reads. That leaves two Kronecker sums, each
     one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r P) ⊗ (A_c F^c P) for t = 0 and t = 1, where P
     (the identity without periods) spreads each input cell, with the period gate's
-    probability, over its translates by the input's period on that axis."""
+    probability, over its translates by the input's period on that axis, and an anchored axis
+    reads A as R_out A R_in, both lattices reversed along it."""
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
 
     def periodic(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
         return a if gate is None else a + gate * (a @ bases.period - a)
+
+    def anchored(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
+        # counted from the far edge: both lattices reversed, the action read, reversed back
+        return a if gate is None else a + gate * (bases.reverse_out @ a @ bases.reverse - a)
 
     def stacks(
         row_bases: AxisBases, col_bases: AxisBases, transposed: bool = False
@@ -230,6 +239,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.tiled_rows,
             actions.shared_rows,
         )
+        a_r = anchored(a_r, actions.anchor_rows, row_bases)
         a_c = axis_matrix(
             actions.shift_cols,
             actions.scale_cols,
@@ -242,6 +252,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.tiled_cols,
             actions.shared_cols,
         )
+        a_c = anchored(a_c, actions.anchor_cols, col_bases)
         # the periods belong to input axes: across, output rows read input columns
         p_r, p_c = actions.period_rows, actions.period_cols
         if transposed:

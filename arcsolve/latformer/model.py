@@ -66,6 +66,11 @@ class LatFormerConfig:
     # a reflection about the edge cell's centre); off, the gates and masks are exactly those
     # of a model without them, and only exact starts whose actions use one switch them on
     shared_edges: bool = False
+    # the translate expert's anchors (an action counted from the far edge of both lattices, so
+    # that a crop of the last rows stays the last rows of an input of any size); off, the gates
+    # and masks are exactly those of a model without them, and only exact starts whose actions
+    # use one switch them on
+    anchors: bool = False
     # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
     # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
@@ -203,7 +208,7 @@ class LatFormerLayer(nn.Module):
         self.tiles_shape = config.tiles if first else (1, 1)
         self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
-        options = (config.strides, config.tiled_fills, config.hole is not None, config.shared_edges)
+        options = (config.strides, config.tiled_fills, config.hole is not None, config.shared_edges, config.anchors)
         self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(
             MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)

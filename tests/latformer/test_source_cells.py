@@ -22,8 +22,9 @@ def random_action(rng: np.random.Generator) -> ExactAction:
     stride = tuple(int(rng.choice([2, 3, 4, 6])) if rng.random() < 0.3 else 1 for _ in range(2))
     tiled_fill = bool(rng.random() < 0.3)  # without fill, none is
     shared = tuple(bool(rng.random() < 0.3) for _ in range(2))  # without a mirror on the axis, none is
+    anchor = tuple(bool(rng.random() < 0.3) for _ in range(2))
     return ExactAction(
-        int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride, tiled_fill, shared=shared
+        int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride, tiled_fill, shared=shared, anchor=anchor
     )
 
 

@@ -33,7 +33,10 @@ class ExactAction:
     it by the input's own period (p, q), found with the cells of that colour as unknown
     (`arcsolve.latformer.periods.grid_period`): cells whose rows differ by a multiple of p
     and columns by a multiple of q, those of the hole's colour left unread. With `shared` on
-    a mirrored axis, the mirror images share their edge cells: x₀…x_{n−1} x_{n−2}…x₁ x₀ …"""
+    a mirrored axis, the mirror images share their edge cells: x₀…x_{n−1} x_{n−2}…x₁ x₀ …
+    With `anchor` on an output axis, the whole action is counted from the far edge of both
+    lattices: output cell n_out − 1 − i reads input cell n_in − 1 − k where the action
+    unanchored reads k from i (a crop of the last part of each grid, whatever its size)."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -46,6 +49,7 @@ class ExactAction:
     tiled_fill: bool = False  # with `fill`: the shift with fill acts inside each tile
     hole: int | None = None  # a periodic read's unknown colour; None: no periodic read
     shared: tuple[bool, bool] = (False, False)  # per output axis, with `mirror`: the images share edge cells
+    anchor: tuple[bool, bool] = (False, False)  # per output axis: counted from the far edge
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -66,6 +70,8 @@ class ExactAction:
             parts.append(f"shift {self.shift[0]:+d},{self.shift[1]:+d}{unit}{fill}")
         if self.hole is not None:
             parts.append(periodic_words(self.hole))
+        if any(self.anchor):
+            parts.append(anchor_words(self.anchor))
         return ", then ".join(parts) or "identity"
 
 
@@ -73,6 +79,12 @@ def periodic_words(hole: int, axis: str | None = None) -> str:
     """A periodic read in words; `axis` ("rows" or "columns"): the only axis it reads along."""
     along = f" along the {axis}" if axis else ""
     return f"read periodically (every translate{along} by the grid's own period, colour {hole} unknown)"
+
+
+def anchor_words(anchor: tuple[bool, bool]) -> str:
+    """Anchors in words: from which far edges the action is counted."""
+    edges = [name for name, on in zip(("bottom", "right"), anchor, strict=True) if on]
+    return f"read from the {' and '.join(edges)} edge{'s' if len(edges) == 2 else ''}"
 
 
 @cache
@@ -147,6 +159,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
         if "period" not in live:
             return None
         bits[experts.gate_slice("period")] = 1.0
+    if any(action.anchor):
+        if "anchor" not in live:
+            return None
+        bits[experts.gate_slice("anchor")] = torch.tensor(action.anchor, dtype=bits.dtype)
     if action.stride != (1, 1):
         if "scale" not in live or not _stride_expressible(action):
             return None

@@ -28,11 +28,15 @@ def part_offsets(n_in: int, n_out: int, most: int = 4) -> list[int]:
     return sorted(offsets)
 
 
-def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> list[ExactAction]:
+def candidate_actions(
+    in_shape: tuple[int, int], out_shape: tuple[int, int], anchors: tuple[bool, bool] = (False, False)
+) -> list[ExactAction]:
     """The exact actions worth a head for a pair of these shapes: the eight dihedral
     elements (tiling when the output is larger), up-scaling by the size ratio or by a part of
     it (the rest tiled), crops at the input's evenly spaced parts (`part_offsets`: its
-    halves, thirds, quarters), and short shifts with fill."""
+    halves, thirds, quarters), and short shifts with fill. On an axis of `anchors` (where
+    the inputs exceed their outputs by different amounts, `anchored_axes`), the last part is
+    counted from the far edge, so that it is the last part of every grid."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
     for a, b in {(H, W), (W, H)}:  # up-scaling, and up-scaling of a transposed image
@@ -43,8 +47,14 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
             if (f_r, f_c) != (1, 1) and (a // h) % f_r == 0 and (b // w) % f_c == 0:
                 actions += [ExactAction(d, scale=(f_r, f_c)) for d in range(8)]
     if H <= h and W <= w and (H, W) != (h, w):
-        offsets = itertools.product(part_offsets(h, H), part_offsets(w, W))
-        actions += [ExactAction(0, (-r, -c)) for r, c in offsets if (r, c) != (0, 0)]
+        # per axis, (offset, anchored): the parts, the last one from the far edge where anchored
+        axes = [
+            [(-k, False) for k in part_offsets(n, m) if not (anchored and k == n - m)] + [(0, True)] * anchored
+            for n, m, anchored in ((h, H, anchors[0]), (w, W, anchors[1]))
+        ]
+        for (r, a_r), (c, a_c) in itertools.product(*axes):
+            if (r, c, a_r, a_c) != (0, 0, False, False):
+                actions.append(ExactAction(0, (r, c), anchor=(a_r, a_c)))
         if h % H == 0 and w % W == 0 and {h // H, w // W} <= set(SCALE_FACTORS):
             # down-scaling by a stride, from each cell of a block (the shift picks it)
             f_r, f_c = h // H, w // W
@@ -57,6 +67,16 @@ def candidate_actions(in_shape: tuple[int, int], out_shape: tuple[int, int]) -> 
         steps = range(-2, 3)
         actions += [ExactAction(0, (r, c), fill=True) for r in steps for c in steps if (r, c) != (0, 0)]
     return list(dict.fromkeys(actions))
+
+
+def anchored_axes(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[bool, bool]:
+    """Per axis, whether the train inputs exceed their outputs there by different amounts,
+    each output no larger: only then do a crop's last part and a crop at a fixed offset read
+    differently on the train pairs, and the pairs can tell which one they show."""
+    return tuple(
+        all(x.shape[a] >= y.shape[a] for x, y in pairs) and len({x.shape[a] - y.shape[a] for x, y in pairs}) > 1
+        for a in (0, 1)
+    )
 
 
 def output_symmetries(

@@ -22,7 +22,12 @@ from arcsolve.latformer.exact_starts.action_sets import (
     train_cells,
 )
 from arcsolve.latformer.exact_starts.actions import ExactAction
-from arcsolve.latformer.exact_starts.candidates import candidate_actions, output_periods, output_symmetries
+from arcsolve.latformer.exact_starts.candidates import (
+    anchored_axes,
+    candidate_actions,
+    output_periods,
+    output_symmetries,
+)
 from arcsolve.latformer.exact_starts.colours import set_readings
 from arcsolve.latformer.exact_starts.composed import composed_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
@@ -56,7 +61,7 @@ def consistent_sets(
     that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
-    candidates = candidate_actions(x0.shape, y0.shape)
+    candidates = candidate_actions(x0.shape, y0.shape, anchored_axes(pairs))
     candidates += [a for a in symmetries if a not in candidates]
     test_shapes = [x.shape for x, _ in tests]
     singles = [a for a in single_actions(pairs, shift_bits=shift_bits, also=test_shapes) if a not in candidates]

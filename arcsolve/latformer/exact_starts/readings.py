@@ -25,7 +25,13 @@ NOTHING = -1  # the reading of an output cell whose source lies outside the inpu
 @cache
 def _reference_experts(shift_bits: int) -> MaskExperts:
     return MaskExperts(
-        ("translate", "rotate", "reflect", "scale"), 0, shift_bits, strides=True, tiled_fills=True, shared_edges=True
+        ("translate", "rotate", "reflect", "scale"),
+        0,
+        shift_bits,
+        strides=True,
+        tiled_fills=True,
+        shared_edges=True,
+        anchors=True,
     )
 
 
@@ -134,15 +140,18 @@ def scaled_cells(
 ) -> np.ndarray | None:
     """A quick numpy reading of a scaled `action` (row-major source of each output cell,
     NOTHING where it reads none), as the kernels read: scale, wrap cyclically or as mirror
-    images (or, with fill, not at all), shift on the lattice before the dihedral element,
-    then the element."""
+    images (or, with fill, not at all), shift on the lattice before the dihedral element
+    (each axis from its far edge where the action is anchored there), then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape))
     kind = (action.down, action.fill, action.tiled_fill)
     axes_of = zip(
         out_shape, before, action.scale, action.shift, action.mirror, action.stride, action.shared, strict=True
     )
-    (rows, on_r), (cols, on_c) = (_axis_sources(*axis, *kind) for axis in axes_of)
+    (rows, on_r), (cols, on_c) = (
+        _anchored(*_axis_sources(*axis, *kind), axis[1]) if anchor else _axis_sources(*axis, *kind)
+        for axis, anchor in zip(axes_of, action.anchor, strict=True)
+    )
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
 
@@ -181,6 +190,11 @@ def _axis_sources(
     at = np.minimum(np.maximum(at, 0), n_in - 1)
     at.flags.writeable = inside.flags.writeable = False  # shared by every caller
     return at, inside
+
+
+def _anchored(at: np.ndarray, inside: np.ndarray, n_in: int) -> tuple[np.ndarray, np.ndarray]:
+    """One axis of an action counted from the far edge: both lattices reversed."""
+    return n_in - 1 - at[::-1], inside[::-1]
 
 
 def _mirrored(at: np.ndarray, n_in: int, shared: bool) -> np.ndarray:
