@@ -75,3 +75,15 @@ def test_no_anchors_where_every_pair_crops_alike():
     task = task_from(lambda x: x[:, 4:], [(3, 8), (5, 8), (4, 8)], (4, 8), rng, task_id="right half")
     sets = consistent_sets(train_arrays(task))
     assert sets and not any(any(a.anchor) for s in sets for a in s.actions)
+
+
+def test_the_last_part_beside_an_anchored_one_is_anchored_too():
+    # the bottom-right quadrant of inputs that all have 8 rows and 8 to 12 columns: the columns
+    # tell the anchor, and the rows, at their last part, read from the bottom edge beside them,
+    # so a test input of 10 rows gets its bottom half
+    rng = np.random.default_rng(7)
+    task = task_from(lambda x: x[x.shape[0] // 2 :, x.shape[1] // 2 :], [(8, 10), (8, 12), (8, 8)], (10, 10), rng)
+    test = task.test[0]
+    sets = consistent_sets(train_arrays(task), [(test.input.to_numpy(), test.output.shape)])
+    assert sets[0].actions == (ExactAction(anchor=(True, True)),)
+    assert np.array_equal(reading(sets[0].actions[0], test.input.to_numpy(), (5, 5)), test.output.to_numpy())

@@ -36,7 +36,8 @@ def candidate_actions(
     it (the rest tiled), crops at the input's evenly spaced parts (`part_offsets`: its
     halves, thirds, quarters), and short shifts with fill. On an axis of `anchors` (where
     the inputs exceed their outputs by different amounts, `anchored_axes`), the last part is
-    counted from the far edge, so that it is the last part of every grid."""
+    counted from the far edge, so that it is the last part of every grid, and so is the last
+    part of the other axis beside it (the far corner)."""
     (h, w), (H, W) = in_shape, out_shape
     actions = [ExactAction(d) for d in range(8)]
     for a, b in {(H, W), (W, H)}:  # up-scaling, and up-scaling of a transposed image
@@ -53,6 +54,11 @@ def candidate_actions(
             for n, m, anchored in ((h, H, anchors[0]), (w, W, anchors[1]))
         ]
         for (r, a_r), (c, a_c) in itertools.product(*axes):
+            # the far corner: an axis at its last part is anchored too where the other one is
+            if a_c and h > H and r == H - h:
+                r, a_r = 0, True
+            if a_r and w > W and c == W - w:
+                c, a_c = 0, True
             if (r, c, a_r, a_c) != (0, 0, False, False):
                 actions.append(ExactAction(0, (r, c), anchor=(a_r, a_c)))
         if h % H == 0 and w % W == 0 and {h // H, w // W} <= set(SCALE_FACTORS):
