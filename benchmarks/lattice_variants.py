@@ -1,0 +1,243 @@
+"""Lattice tasks drawn the ways the chains do not draw them, and the solved count per variant.
+
+    python benchmarks/lattice_variants.py write benchmarks/results/lattice_variants/tasks --seed 11
+    OMP_NUM_THREADS=1 arcsolve eval benchmarks/results/lattice_variants/tasks --model dsl --model latformer \\
+        --jobs 2 --time-budget 3 --fit-seconds 10 --device cpu --report benchmarks/results/lattice_variants
+    python benchmarks/lattice_variants.py table benchmarks/results/lattice_variants
+
+`arcsolve bench lattice-chains` draws its actions from one vocabulary: shifts of at most two
+cells on a background of 0, samplings by 2, up-scalings and tilings by at most 3, grids of
+scattered cells. Tasks written by other people draw them otherwise. Each variant here is one
+or two lattice actions drawn another way: longer shifts, another background, sparse
+rectangles for objects, samplings by 3, factors of 4, paddings of a colour, dense grids,
+colour permutations, tilings of turned or mirrored copies, halves and quadrants of grids
+whose sizes vary, and overlays of two halves. `write` writes three tasks per variant (three
+train pairs and one test each); `table` reads an eval report and writes, beside it,
+`variants.json`: the solved count per variant and model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arcsolve.evaluation.results import records_by_model  # noqa: E402
+
+Grid = np.ndarray
+Variant = tuple[Callable[[np.random.Generator, int, int], Grid], Callable[[Grid], Grid], tuple[int, int]]
+TASKS_PER_VARIANT = 3
+PAIRS = 4  # three train pairs, then the test
+
+
+def scattered(rng: np.random.Generator, h: int, w: int, background: int = 0, density=None, colours=None) -> Grid:
+    """A background with `colours` other colours (two to four) over a share `density` of the cells."""
+    density = rng.uniform(0.3, 0.6) if density is None else density
+    palette = rng.choice(
+        [c for c in range(10) if c != background], size=colours or int(rng.integers(2, 5)), replace=False
+    )
+    grid = np.where(rng.random((h, w)) < density, rng.choice(palette, size=(h, w)), background)
+    if len(np.unique(grid)) < 2:
+        grid[0, 0] = palette[0]
+    return grid
+
+
+def rectangles(rng: np.random.Generator, h: int, w: int, background: int = 0, count: int = 3) -> Grid:
+    """A background with `count` solid rectangles of one to three cells a side."""
+    grid = np.full((h, w), background)
+    for _ in range(count):
+        colour = rng.choice([c for c in range(10) if c != background])
+        a, b = (int(v) for v in rng.integers(1, 4, 2))
+        r, c = int(rng.integers(0, h - a + 1)), int(rng.integers(0, w - b + 1))
+        grid[r : r + a, c : c + b] = colour
+    return grid
+
+
+def shifted(x: Grid, dr: int, dc: int, background: int = 0) -> Grid:
+    """x moved dr rows down and dc columns right; the cells it leaves take the background."""
+    out, (h, w) = np.full_like(x, background), x.shape
+    out[max(dr, 0) : h + min(dr, 0), max(dc, 0) : w + min(dc, 0)] = x[
+        max(-dr, 0) : h - max(dr, 0), max(-dc, 0) : w - max(dc, 0)
+    ]
+    return out
+
+
+def _swapped(a: int, b: int) -> Callable[[Grid], Grid]:
+    def swap(x: Grid) -> Grid:
+        y = x.copy()
+        y[x == a], y[x == b] = b, a
+        return y
+
+    return swap
+
+
+def _halves(x: Grid) -> Grid:
+    """Colour 4 where exactly one of the two halves holds a colour."""
+    n = x.shape[1] // 2
+    return np.where((x[:, :n] > 0) ^ (x[:, n:] > 0), 4, 0)
+
+
+def _split(rng: np.random.Generator, h: int, w: int) -> Grid:
+    """Two halves of one colour each (1 and 6), a separator column of 5 between them."""
+    left, right = (np.where(rng.random((h, w)) < 0.4, c, 0) for c in (1, 6))
+    return np.concatenate([left, np.full((h, 1), 5), right], 1)
+
+
+def _split_or(x: Grid) -> Grid:
+    n = x.shape[1] // 2
+    return np.where((x[:, :n] > 0) | (x[:, n + 1 :] > 0), 2, 0)
+
+
+def _permuted(x: Grid) -> Grid:
+    table = np.arange(10)
+    table[[1, 2, 3]] = [2, 3, 1]
+    return table[x]
+
+
+def _any_colour(x: Grid) -> Grid:
+    h, w = x.shape
+    return x.reshape(h // 2, 2, w // 2, 2).max(axis=(1, 3))
+
+
+def variants(rng: np.random.Generator) -> dict[str, Variant]:
+    """Each variant: how an input of h × w is drawn, the rule, and the range of h and w."""
+    far, across = int(rng.choice([-4, -3, 3, 4])), int(rng.integers(-1, 2))
+    ones = np.ones
+    return {
+        "long-shift-fill": (scattered, lambda x: shifted(x, far, across), (6, 10)),
+        "shift-fill-background-7": (
+            lambda r, h, w: scattered(r, h, w, background=7),
+            lambda x: shifted(x, 1, -1, 7),
+            (4, 9),
+        ),
+        "rectangles-shift-fill": (rectangles, lambda x: shifted(x, 2, 1), (6, 12)),
+        "sample-3x3": (lambda r, h, w: scattered(r, 3 * h, 3 * w), lambda x: x[::3, ::3], (2, 6)),
+        "blocks-down-2x2": (
+            lambda r, h, w: np.kron(scattered(r, h, w), ones((2, 2), int)),
+            lambda x: x[::2, ::2],
+            (2, 7),
+        ),
+        "up-4x1": (scattered, lambda x: np.kron(x, ones((4, 1), int)), (2, 6)),
+        "tile-1x4": (scattered, lambda x: np.tile(x, (1, 4)), (2, 6)),
+        "pad-colour-8": (scattered, lambda x: np.pad(x, ((1, 1), (2, 0)), constant_values=8), (3, 8)),
+        "dense-rotate": (lambda r, h, w: scattered(r, h, w, density=0.95, colours=8), np.rot90, (3, 9)),
+        "flip-shift-fill-background-3": (
+            lambda r, h, w: scattered(r, h, w, background=3),
+            lambda x: shifted(x[:, ::-1], 0, 2, 3),
+            (4, 9),
+        ),
+        "crop-3-1-2-0": (scattered, lambda x: x[3:-1, 2:], (6, 12)),
+        "transpose-tile-2x2": (scattered, lambda x: np.tile(x.T, (2, 2)), (2, 6)),
+        "rectangles-turn-up-2x2": (rectangles, lambda x: np.kron(np.rot90(x, 2), ones((2, 2), int)), (4, 8)),
+        "swap-with-background": (lambda r, h, w: scattered(r, h, w, colours=3), _swapped(0, 5), (3, 8)),
+        "large-rotate-shift-fill": (scattered, lambda x: shifted(np.rot90(x), 1, 0), (14, 22)),
+        "colour-cycle": (lambda r, h, w: scattered(r, h, w, colours=4), _permuted, (3, 8)),
+        "mirror-quadrants": (
+            scattered,
+            lambda x: np.block([[x, x[:, ::-1]], [x[::-1], x[::-1, ::-1]]]),
+            (2, 6),
+        ),
+        "turned-quadrants": (
+            lambda r, h, w: scattered(r, h, h),
+            lambda x: np.block([[x, np.rot90(x, -1)], [np.rot90(x, 1), np.rot90(x, 2)]]),
+            (2, 6),
+        ),
+        "any-colour-down-2x2": (
+            lambda r, h, w: scattered(r, 2 * h, 2 * w, colours=1, density=0.3),
+            _any_colour,
+            (2, 6),
+        ),
+        "crop-then-up-2x2": (scattered, lambda x: np.kron(x[1:, 1:-1], ones((2, 2), int)), (4, 8)),
+        "sample-then-tile": (
+            lambda r, h, w: scattered(r, 2 * h, 2 * w),
+            lambda x: np.tile(x[::2, ::2], (2, 1)),
+            (2, 5),
+        ),
+        "rectangles-roll-3": (rectangles, lambda x: np.roll(x, 3, 1), (6, 12)),
+        "transpose-pad": (scattered, lambda x: np.pad(x.T, 1), (3, 8)),
+        "flip-shift-fill-up-1x2": (scattered, lambda x: np.kron(shifted(x[::-1], 1, 1), ones((1, 2), int)), (3, 7)),
+        "split-halves-or": (_split, _split_or, (3, 6)),
+        "tile-2x2-roll": (scattered, lambda x: np.roll(np.tile(x, (2, 2)), (1, 1), (0, 1)), (2, 6)),
+        "right-half": (lambda r, h, w: scattered(r, h, 2 * w), lambda x: x[:, x.shape[1] // 2 :], (2, 7)),
+        "bottom-half-odd": (
+            lambda r, h, w: scattered(r, 2 * h + 1, w),
+            lambda x: x[x.shape[0] // 2 + 1 :],
+            (2, 7),
+        ),
+        "bottom-right-quadrant": (
+            lambda r, h, w: scattered(r, 2 * h, 2 * w),
+            lambda x: x[x.shape[0] // 2 :, x.shape[1] // 2 :],
+            (2, 6),
+        ),
+        "last-3-rows": (scattered, lambda x: x[-3:], (4, 9)),
+        "halves-xor": (lambda r, h, w: scattered(r, h, 2 * w, colours=1), _halves, (3, 6)),
+        "right-half-turned": (
+            lambda r, h, w: scattered(r, h, 2 * w),
+            lambda x: np.rot90(x[:, x.shape[1] // 2 :]),
+            (2, 7),
+        ),
+    }
+
+
+def write(folder: Path, seed: int) -> int:
+    """Write TASKS_PER_VARIANT tasks per variant into `folder`; returns how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    names = list(variants(np.random.default_rng(0)))
+    count = 0
+    for index, name in enumerate(names):
+        for k in range(TASKS_PER_VARIANT):
+            rng = np.random.default_rng([seed, index, k])
+            draw, rule, (lo, hi) = variants(rng)[name]
+            pairs = []
+            for _ in range(PAIRS):
+                h, w = (int(v) for v in rng.integers(lo, hi + 1, 2))
+                x = np.asarray(draw(rng, h, w))
+                pairs.append({"input": x.tolist(), "output": np.asarray(rule(x)).tolist()})
+            task = {"train": pairs[:-1], "test": pairs[-1:]}
+            (folder / f"{name}-{k}.json").write_text(json.dumps(task))
+            count += 1
+    return count
+
+
+def table(report: Path) -> None:
+    """Print the solved count per variant and model, and write it to `report`/variants.json."""
+    models = records_by_model(report)
+    if not models:
+        sys.exit(f"error: {report}: no results-<model>.jsonl files (run arcsolve eval --report there)")
+    names = sorted({task_id.rsplit("-", 1)[0] for rows in models.values() for task_id in rows})
+    rows = {
+        name: {m: sum(r["solved"] for t, r in got.items() if t.rsplit("-", 1)[0] == name) for m, got in models.items()}
+        for name in names
+    }
+    totals = {m: {"solved": sum(r["solved"] for r in got.values()), "tasks": len(got)} for m, got in models.items()}
+    print("| variant | " + " | ".join(models) + " |")
+    print("| --- | " + " | ".join("---" for _ in models) + " |")
+    for name, row in rows.items():
+        print(f"| {name} | " + " | ".join(f"{row[m]}/{TASKS_PER_VARIANT}" for m in models) + " |")
+    print("| all | " + " | ".join(f"**{t['solved']}/{t['tasks']}**" for t in totals.values()) + " |")
+    (report / "variants.json").write_text(json.dumps({"variants": rows, "total": totals}, indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    writing = commands.add_parser("write", help="write the tasks into a folder")
+    writing.add_argument("folder", type=Path)
+    writing.add_argument("--seed", type=int, default=11)
+    reading = commands.add_parser("table", help="the solved count per variant, from an eval report")
+    reading.add_argument("report", type=Path)
+    args = parser.parse_args()
+    if args.command == "write":
+        print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
+    else:
+        table(args.report)
+
+
+if __name__ == "__main__":
+    main()
