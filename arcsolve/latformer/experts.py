@@ -195,6 +195,11 @@ class Actions:
     # where cell i would, from input cell n_in − 1 on; None when anchors are off (translate expert)
     anchor_rows: torch.Tensor | None = None
     anchor_cols: torch.Tensor | None = None
+    # () per output axis, the probability that the unscaled input is shifted, then folded back
+    # into itself past its edge (a padding that repeats the edge cell or, with the mirror
+    # gate, mirrors the grid); None when paddings are off (translate expert)
+    padded_rows: torch.Tensor | None = None
+    padded_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -222,6 +227,8 @@ class Actions:
             self.shared_cols,
             self.anchor_rows,
             self.anchor_cols,
+            self.padded_rows,
+            self.padded_cols,
         )
 
 
@@ -241,7 +248,9 @@ class MaskExperts(nn.Module):
     # edge (part of the reflect expert, with shared edges on): per output axis, whether the
     # mirror images share their edge cells;
     # anchor (part of the translate expert, with anchors on): per output axis, whether the
-    # action is counted from the far edge of both lattices
+    # action is counted from the far edge of both lattices;
+    # pad (part of the translate expert, with paddings on): per output axis, whether the
+    # shifted input folds back into itself past its edge
     GATES = {
         "rotate": 2,
         "reflect": 5,
@@ -250,8 +259,9 @@ class MaskExperts(nn.Module):
         "period": 2,
         "edge": 2,
         "anchor": 2,
+        "pad": 2,
     }
-    OFF_LOGIT = -4.0  # the period, edge and anchor gates start off: only an exact start turns one on
+    OFF_LOGIT = -4.0  # the period, edge, anchor and pad gates start off: only an exact start turns one on
 
     def __init__(
         self,
@@ -264,6 +274,7 @@ class MaskExperts(nn.Module):
         periods: bool = False,
         shared_edges: bool = False,
         anchors: bool = False,
+        paddings: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
@@ -282,10 +293,14 @@ class MaskExperts(nn.Module):
         self.anchors = anchors and "translate" in self.enabled
         if self.anchors:
             self.enabled = (*self.enabled, "anchor")
+        # the translate expert's folded paddings (likewise only when on)
+        self.paddings = paddings and "translate" in self.enabled
+        if self.paddings:
+            self.enabled = (*self.enabled, "pad")
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
-        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor")}
+        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor", "pad")}
         init = {**off, **(init_logits or {})}
         self.gate_bias = nn.Parameter(
             torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
@@ -308,8 +323,8 @@ class MaskExperts(nn.Module):
         scale expert's stride gates stay off, and without `tiled_fills` the translate
         expert's: only an exact start that uses one turns them on, so a plain fit searches
         the actions it always has. The periods go with the translate expert, the shared
-        edges with the reflect expert, the anchors with the translate expert."""
-        owner = {"period": "translate", "edge": "reflect", "anchor": "translate"}
+        edges with the reflect expert, the anchors and paddings with the translate expert."""
+        owner = {"period": "translate", "edge": "reflect", "anchor": "translate", "pad": "translate"}
         for name in self.enabled:
             self.gate_on[self.gate_slice(name)] = float(owner.get(name, name) in experts)
         if "scale" in self.enabled and not self.strides:
@@ -395,6 +410,7 @@ class MaskExperts(nn.Module):
         periods = (parts["period"][0], parts["period"][1]) if "period" in parts else (None, None)
         shared = (parts["edge"][0], parts["edge"][1]) if "edge" in parts else (None, None)
         anchors = (parts["anchor"][0], parts["anchor"][1]) if "anchor" in parts else (None, None)
+        padded = (parts["pad"][0], parts["pad"][1]) if "pad" in parts else (None, None)
         return Actions(
             dihedral,
             rows,
@@ -411,6 +427,7 @@ class MaskExperts(nn.Module):
             *periods,
             *shared,
             *anchors,
+            *padded,
         )
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from arcsolve.latformer.exact_starts.actions import anchor_words, periodic_words
+from arcsolve.latformer.exact_starts.actions import ExactAction, anchor_words, padding_words, periodic_words
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
@@ -112,6 +112,14 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         if stride != (1, 1):
             words.append(f"down-scale {stride[0]}x{stride[1]} by sampling")
     shift = (int(acts.shift_rows.argmax()) - span, int(acts.shift_cols.argmax()) - span)
+    padded = (False, False)
+    if acts.padded_rows is not None:
+        padded = (bool(acts.padded_rows > 0.5), bool(acts.padded_cols > 0.5))
+    if any(padded):  # shifted, then folded back into the input: the rest of the wording is moot
+        mirror = tuple(m is not None and bool(m > 0.5) for m in (acts.mirror_rows, acts.mirror_cols))
+        shared = tuple(e is not None and bool(e > 0.5) for e in (acts.shared_rows, acts.shared_cols))
+        folded = ExactAction(shift=shift, padded=padded, mirror=mirror, shared=shared)
+        return ", then ".join([*words, padding_words(folded)])
     mirrored, edges, cyclic = [], [], False
     for axis, p, f, s, e in (
         ("rows", acts.mirror_rows, f_r, stride[0], acts.shared_rows),

@@ -20,6 +20,9 @@ from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, Actions
 
 WRAPS = ("cyclic", "mirror", "none")  # how coordinates past the input's edge are read
 SHARED = "shared"  # mirror images that share their edge cells (kernels of their own, `AxisBases.shared_*`)
+# how a padding folds a coordinate past the input's edge back into it (`AxisBases.fold_source`):
+# repeating the edge cell, as mirror images, as mirror images that share their edge cells
+FOLDS = ("edge", "mirror", SHARED)
 
 
 def _wrap(index: torch.Tensor, n: int, wrap: str) -> tuple[torch.Tensor, torch.Tensor]:
@@ -66,6 +69,11 @@ class AxisBases(NamedTuple):
     shared_down: torch.Tensor  # (F, N_out, N_in)
     shared_sample: torch.Tensor  # (F, N_out, N_in)
     reverse_out: torch.Tensor  # (N_out, N_out): reverses the n_out real output cells (for anchors)
+    # paddings that fold: output cell i reads input cell fold(i − δ) for each shift δ, the fold
+    # one of FOLDS (numpy's `pad` modes edge, symmetric and reflect); the source's index
+    # (long) and 1 on the n_out real output cells
+    fold_source: torch.Tensor  # (len(FOLDS), 2·span+1, N_out)
+    fold_on: torch.Tensor  # (N_out,)
 
 
 class MaskBases(NamedTuple):
@@ -127,7 +135,14 @@ def axis_bases(
     shared = (shared_up[:, 0], shared_down[0], shared_sample[0])
     reverse_out = torch.zeros(N_out, N_out)
     reverse_out[i, n_out - 1 - i] = 1.0
-    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *shared, reverse_out)
+    fold_source = torch.zeros(len(FOLDS), 2 * span + 1, N_out, dtype=torch.long)
+    moved = i[None, :] - deltas  # (2·span+1, n_out): i − δ
+    fold_source[0, :, :n_out] = moved.clamp(0, n_in - 1)
+    fold_source[1, :, :n_out] = _wrap(moved, n_in, "mirror")[0]
+    fold_source[2, :, :n_out] = _wrap(moved, n_in, SHARED)[0]
+    fold_on = (torch.arange(N_out) < n_out).float()
+    extra = (*shared, reverse_out, fold_source, fold_on)
+    return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *extra)
 
 
 @lru_cache(maxsize=256)  # on the device: bounded, so that a long run does not fill a GPU
@@ -162,8 +177,48 @@ def axis_matrix(
     stride: torch.Tensor | None = None,
     tiled: torch.Tensor | None = None,
     shared: torch.Tensor | None = None,
+    padded: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The per-axis factor of the mask, (N_out × N_in): scale (up-scaling by a factor, then a
+    """The per-axis factor of the mask, (N_out × N_in): `scaled_matrix`, or with probability
+    `padded` the unscaled input shifted, then folded back into itself past its edge
+    (`padded_matrix`: a padding that repeats the edge cell or mirrors the grid)."""
+    matrix = scaled_matrix(shift, scale, down, mirror, fill, bases, sample, stride, tiled, shared)
+    if padded is None:
+        return matrix
+    return matrix + padded * (padded_matrix(shift, mirror, shared, bases) - matrix)
+
+
+def padded_matrix(
+    shift: torch.Tensor, mirror: torch.Tensor | None, shared: torch.Tensor | None, bases: AxisBases
+) -> torch.Tensor:
+    """(N_out × N_in): output cell i reads fold(i − δ), δ weighted by `shift`, the fold
+    repeating the edge cell or, with probability `mirror`, mirroring the grid (sharing its
+    edge cells with probability `shared`)."""
+    n_out, n_in = bases.up.shape[3:]
+    weights = (shift[:, None] * bases.fold_on[None, :]).T  # (N_out, 2·span+1)
+
+    def folded(k: int) -> torch.Tensor:
+        return shift.new_zeros(n_out, n_in).scatter_add(1, bases.fold_source[k].T, weights)
+
+    if mirror is None:
+        return folded(0)
+    mirrored = folded(1) if shared is None else folded(1) + shared * (folded(2) - folded(1))
+    return folded(0) + mirror * (mirrored - folded(0))
+
+
+def scaled_matrix(
+    shift: torch.Tensor,
+    scale: torch.Tensor,
+    down: torch.Tensor,
+    mirror: torch.Tensor | None,
+    fill: torch.Tensor | None,
+    bases: AxisBases,
+    sample: torch.Tensor | None = None,
+    stride: torch.Tensor | None = None,
+    tiled: torch.Tensor | None = None,
+    shared: torch.Tensor | None = None,
+) -> torch.Tensor:
+    """The per-axis factor of the mask without a folded padding: scale (up-scaling by a factor, then a
     `stride` over STRIDES; down-scaling reads each block whole or, with probability `sample`,
     its first cell) and wrap (cyclic or mirrored, the mirror images sharing their edge cells
     with probability `shared`; with probability `fill` not at all), then
@@ -238,6 +293,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.stride_rows,
             actions.tiled_rows,
             actions.shared_rows,
+            actions.padded_rows,
         )
         a_r = anchored(a_r, actions.anchor_rows, row_bases)
         a_c = axis_matrix(
@@ -251,6 +307,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.stride_cols,
             actions.tiled_cols,
             actions.shared_cols,
+            actions.padded_cols,
         )
         a_c = anchored(a_c, actions.anchor_cols, col_bases)
         # the periods belong to input axes: across, output rows read input columns

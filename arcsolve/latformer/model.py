@@ -71,6 +71,10 @@ class LatFormerConfig:
     # and masks are exactly those of a model without them, and only exact starts whose actions
     # use one switch them on
     anchors: bool = False
+    # the translate expert's folded paddings (the unscaled input shifted, then folded back into
+    # itself past its edge: numpy's `pad` modes edge, symmetric and reflect); off, the gates
+    # and masks are exactly those of a model without them, and only exact starts set them
+    paddings: bool = False
     # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
     # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
@@ -208,7 +212,14 @@ class LatFormerLayer(nn.Module):
         self.tiles_shape = config.tiles if first else (1, 1)
         self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
         extra = config.heads - 1 if first else 0
-        options = (config.strides, config.tiled_fills, config.hole is not None, config.shared_edges, config.anchors)
+        options = (
+            config.strides,
+            config.tiled_fills,
+            config.hole is not None,
+            config.shared_edges,
+            config.anchors,
+            config.paddings,
+        )
         self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(
             MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)

@@ -25,6 +25,7 @@ The modules, each importing only those above it:
 - `composed`: a head's action, then the second layer's;
 - `per_tile`: one action per tile of a tiling;
 - `periodic`: a periodic read, where the outputs repair a periodic pattern's hidden cells;
+- `paddings`: a padding that repeats the input's edge cells or mirrors it;
 - `colours`: what a set's heads read, and the colours its fit keeps fixed;
 - `consistent`: the search that calls the others (`consistent_sets`).
 """

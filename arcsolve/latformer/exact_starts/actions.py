@@ -36,7 +36,11 @@ class ExactAction:
     a mirrored axis, the mirror images share their edge cells: x₀…x_{n−1} x_{n−2}…x₁ x₀ …
     With `anchor` on an output axis, the whole action is counted from the far edge of both
     lattices: output cell n_out − 1 − i reads input cell n_in − 1 − k where the action
-    unanchored reads k from i (a crop of the last part of each grid, whatever its size)."""
+    unanchored reads k from i (a crop of the last part of each grid, whatever its size).
+    With `padded` on an output axis (unscaled), the input is shifted by δ, then folded back
+    into itself past its edge: output cell i reads fold(i − δ), repeating the edge cell or,
+    with `mirror`, mirroring the grid (sharing its edge cells with `shared`): numpy's `pad`
+    modes edge, symmetric and reflect."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -50,6 +54,7 @@ class ExactAction:
     hole: int | None = None  # a periodic read's unknown colour; None: no periodic read
     shared: tuple[bool, bool] = (False, False)  # per output axis, with `mirror`: the images share edge cells
     anchor: tuple[bool, bool] = (False, False)  # per output axis: counted from the far edge
+    padded: tuple[bool, bool] = (False, False)  # per output axis: shifted, then folded into the input
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -59,6 +64,9 @@ class ExactAction:
             parts.append(f"{how} {self.scale[0]}x{self.scale[1]}{by}")
         if self.stride != (1, 1):
             parts.append(f"down-scale {self.stride[0]}x{self.stride[1]} by sampling")
+        if any(self.padded):
+            parts.append(padding_words(self))
+            return ", then ".join(parts)
         if any(self.mirror):
             axes = [name for name, on in zip(("rows", "columns"), self.mirror, strict=True) if on]
             edges = [name for name, on in zip(("rows", "columns"), self.shared, strict=True) if on]
@@ -79,6 +87,15 @@ def periodic_words(hole: int, axis: str | None = None) -> str:
     """A periodic read in words; `axis` ("rows" or "columns"): the only axis it reads along."""
     along = f" along the {axis}" if axis else ""
     return f"read periodically (every translate{along} by the grid's own period, colour {hole} unknown)"
+
+
+def padding_words(action: ExactAction) -> str:
+    """A folded padding in words: how far it moves the grid and how it fills the margin."""
+    axes = [name for name, on in zip(("rows", "columns"), action.padded, strict=True) if on]
+    how = "repeating its edge cells"
+    if any(action.mirror):
+        how = "mirroring the grid about its edge cells" if any(action.shared) else "mirroring the grid"
+    return f"padded ({' and '.join(axes)}) by {action.shift[0]},{action.shift[1]}, {how}"
 
 
 def anchor_words(anchor: tuple[bool, bool]) -> str:
@@ -159,6 +176,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
         if "period" not in live:
             return None
         bits[experts.gate_slice("period")] = 1.0
+    if any(action.padded):
+        if "pad" not in live or not _padding_expressible(action):
+            return None
+        bits[experts.gate_slice("pad")] = torch.tensor(action.padded, dtype=bits.dtype)
     if any(action.anchor):
         if "anchor" not in live:
             return None
@@ -192,6 +213,16 @@ def _stride_expressible(action: ExactAction) -> bool:
     return not action.down and set(action.stride) <= set(STRIDES)
 
 
+def _padding_expressible(action: ExactAction) -> bool:
+    """A folded padding reads the unscaled input: no scaling, stride or fill on its axes,
+    and mirrored or not alike on them."""
+    on = [a for a in (0, 1) if action.padded[a]]
+    if not on:
+        return True
+    plain = action.scale == (1, 1) and not action.down and not action.fill and not action.pool
+    return plain and all(action.stride[a] == 1 for a in on) and len({action.mirror[a] for a in on}) == 1
+
+
 def _shared_expressible(action: ExactAction) -> bool:
     """Shared edges only on axes that wrap as mirror images."""
     return all(m or not s for m, s in zip(action.mirror, action.shared, strict=True))
@@ -210,7 +241,7 @@ def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
         return False
     if action.stride != (1, 1) and not _stride_expressible(action):
         return False
-    if not _shared_expressible(action):
+    if not _shared_expressible(action) or not _padding_expressible(action):
         return False
     if action.scale == (1, 1):
         return not action.down

@@ -30,6 +30,7 @@ from arcsolve.latformer.exact_starts.candidates import (
 )
 from arcsolve.latformer.exact_starts.colours import set_readings
 from arcsolve.latformer.exact_starts.composed import composed_sets
+from arcsolve.latformer.exact_starts.paddings import padding_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
 from arcsolve.latformer.exact_starts.periodic import periodic_sets
 from arcsolve.latformer.exact_starts.readings import MAX_POOLED, cell_keys, reading
@@ -57,7 +58,8 @@ def consistent_sets(
     `output_periods`) only. Where no one head explains the pairs, two actions in a row are
     tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
     sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
-    with hidden cells gets one periodic read (`periodic_sets`). Sets
+    with hidden cells gets one periodic read (`periodic_sets`), and a padding that repeats the
+    input's edge cells or mirrors it a folded padding (`padding_sets`). Sets
     that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
@@ -104,6 +106,7 @@ def consistent_sets(
     found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
     found += per_tile_sets(pairs, tests, shift_bits)
     found += periodic_sets(pairs, tests)
+    found += padding_sets(pairs, tests)
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
         found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
         single = [a for a in usable if not a.pool]

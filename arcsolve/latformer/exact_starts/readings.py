@@ -32,6 +32,7 @@ def _reference_experts(shift_bits: int) -> MaskExperts:
         tiled_fills=True,
         shared_edges=True,
         anchors=True,
+        paddings=True,
     )
 
 
@@ -149,8 +150,8 @@ def scaled_cells(
         out_shape, before, action.scale, action.shift, action.mirror, action.stride, action.shared, strict=True
     )
     (rows, on_r), (cols, on_c) = (
-        _anchored(*_axis_sources(*axis, *kind), axis[1]) if anchor else _axis_sources(*axis, *kind)
-        for axis, anchor in zip(axes_of, action.anchor, strict=True)
+        _anchored(*_axis_sources(*axis, *kind, padded), axis[1]) if anchor else _axis_sources(*axis, *kind, padded)
+        for axis, anchor, padded in zip(axes_of, action.anchor, action.padded, strict=True)
     )
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
@@ -168,10 +169,17 @@ def _axis_sources(
     down: bool,
     fill: bool,
     tiled_fill: bool,
+    padded: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One axis of `scaled_cells`: the input coordinate each of n_out output coordinates
     reads (clipped into the input), and whether it reads one."""
     i = np.arange(n_out)
+    if padded:  # shifted, then folded back into the input: its edge cell, or mirror images
+        at = i - delta
+        at = _mirrored(at, n_in, shared) if mirror else np.minimum(np.maximum(at, 0), n_in - 1)
+        inside = np.ones(n_out, dtype=bool)
+        at.flags.writeable = inside.flags.writeable = False
+        return at, inside
     at = i * f if down else i * stride // f
     if tiled_fill:  # wrapped as ever, then shifted with fill inside the tile
         if mirror:
