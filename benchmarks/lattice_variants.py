@@ -105,6 +105,26 @@ def _any_colour(x: Grid) -> Grid:
     return x.reshape(h // 2, 2, w // 2, 2).max(axis=(1, 3))
 
 
+def _tiled_with_separator(x: Grid) -> Grid:
+    """x, a column of colour 5, then x again."""
+    return np.concatenate([x, np.full((x.shape[0], 1), 5), x], 1)
+
+
+def _up_with_grid_lines(x: Grid) -> Grid:
+    """Each cell a 2×2 block, the blocks apart by lines of colour 5."""
+    h, w = x.shape
+    y = np.full((3 * h - 1, 3 * w - 1), 5)
+    for i, j in np.ndindex(h, w):
+        y[3 * i : 3 * i + 2, 3 * j : 3 * j + 2] = x[i, j]
+    return y
+
+
+def _centre_half(x: Grid) -> Grid:
+    """The middle half of the rows and of the columns."""
+    h, w = x.shape
+    return x[h // 4 : 3 * h // 4, w // 4 : 3 * w // 4]
+
+
 def variants(rng: np.random.Generator) -> dict[str, Variant]:
     """Each variant: how an input of h × w is drawn, the rule, and the range of h and w."""
     far, across = int(rng.choice([-4, -3, 3, 4])), int(rng.integers(-1, 2))
@@ -182,6 +202,18 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
             lambda x: np.rot90(x[:, x.shape[1] // 2 :]),
             (2, 7),
         ),
+        # numpy's paddings and more: drawn after the variants above, so that their tasks stay
+        "pad-edge": (scattered, lambda x: np.pad(x, 1, mode="edge"), (3, 8)),
+        "pad-symmetric": (scattered, lambda x: np.pad(x, ((0, 0), (2, 2)), mode="symmetric"), (3, 8)),
+        "pad-reflect": (scattered, lambda x: np.pad(x, ((1, 1), (0, 0)), mode="reflect"), (3, 8)),
+        "pad-wrap": (scattered, lambda x: np.pad(x, ((0, 0), (2, 1)), mode="wrap"), (3, 8)),
+        "tile-with-separator": (scattered, _tiled_with_separator, (2, 6)),
+        "up-3x3-with-grid-lines": (scattered, _up_with_grid_lines, (2, 5)),
+        "centre-half": (lambda r, h, w: scattered(r, 4 * h, 4 * w), _centre_half, (1, 3)),
+        "long-roll": (scattered, lambda x: np.roll(x, (5, -6), (0, 1)), (10, 16)),
+        "sample-then-turn": (lambda r, h, w: scattered(r, 2 * h, 2 * w), lambda x: np.rot90(x[1::2, ::2]), (2, 6)),
+        "crop-border-turn": (scattered, lambda x: np.rot90(x[1:-1, 1:-1], 3), (4, 9)),
+        "stack-flipped": (scattered, lambda x: np.concatenate([x, x[::-1]], 0), (2, 7)),
     }
 
 
