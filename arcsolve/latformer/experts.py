@@ -200,6 +200,12 @@ class Actions:
     # gate, mirrors the grid); None when paddings are off (translate expert)
     padded_rows: torch.Tensor | None = None
     padded_cols: torch.Tensor | None = None
+    # () per output axis, the probability that the action is read from the input's middle:
+    # moved on by half the cells the input has more than the output, ⌊(n_in − n_out)/2⌋, so
+    # that a crop of the middle stays the middle of every grid; None when centres are off
+    # (translate expert)
+    centre_rows: torch.Tensor | None = None
+    centre_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -229,6 +235,8 @@ class Actions:
             self.anchor_cols,
             self.padded_rows,
             self.padded_cols,
+            self.centre_rows,
+            self.centre_cols,
         )
 
 
@@ -250,7 +258,9 @@ class MaskExperts(nn.Module):
     # anchor (part of the translate expert, with anchors on): per output axis, whether the
     # action is counted from the far edge of both lattices;
     # pad (part of the translate expert, with paddings on): per output axis, whether the
-    # shifted input folds back into itself past its edge
+    # shifted input folds back into itself past its edge;
+    # centre (part of the translate expert, with centres on): per output axis, whether the
+    # action is read from the input's middle
     GATES = {
         "rotate": 2,
         "reflect": 5,
@@ -260,8 +270,9 @@ class MaskExperts(nn.Module):
         "edge": 2,
         "anchor": 2,
         "pad": 2,
+        "centre": 2,
     }
-    OFF_LOGIT = -4.0  # the period, edge, anchor and pad gates start off: only an exact start turns one on
+    OFF_LOGIT = -4.0  # the period, edge, anchor, pad and centre gates start off: only exact starts turn them on
 
     def __init__(
         self,
@@ -275,6 +286,7 @@ class MaskExperts(nn.Module):
         shared_edges: bool = False,
         anchors: bool = False,
         paddings: bool = False,
+        centres: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
@@ -297,10 +309,14 @@ class MaskExperts(nn.Module):
         self.paddings = paddings and "translate" in self.enabled
         if self.paddings:
             self.enabled = (*self.enabled, "pad")
+        # the translate expert's centres (likewise only when on)
+        self.centres = centres and "translate" in self.enabled
+        if self.centres:
+            self.enabled = (*self.enabled, "centre")
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
-        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor", "pad")}
+        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor", "pad", "centre")}
         init = {**off, **(init_logits or {})}
         self.gate_bias = nn.Parameter(
             torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
@@ -323,8 +339,8 @@ class MaskExperts(nn.Module):
         scale expert's stride gates stay off, and without `tiled_fills` the translate
         expert's: only an exact start that uses one turns them on, so a plain fit searches
         the actions it always has. The periods go with the translate expert, the shared
-        edges with the reflect expert, the anchors and paddings with the translate expert."""
-        owner = {"period": "translate", "edge": "reflect", "anchor": "translate", "pad": "translate"}
+        edges with the reflect expert, the anchors, paddings and centres with the translate expert."""
+        owner = {"period": "translate", "edge": "reflect", **dict.fromkeys(("anchor", "pad", "centre"), "translate")}
         for name in self.enabled:
             self.gate_on[self.gate_slice(name)] = float(owner.get(name, name) in experts)
         if "scale" in self.enabled and not self.strides:
@@ -411,6 +427,7 @@ class MaskExperts(nn.Module):
         shared = (parts["edge"][0], parts["edge"][1]) if "edge" in parts else (None, None)
         anchors = (parts["anchor"][0], parts["anchor"][1]) if "anchor" in parts else (None, None)
         padded = (parts["pad"][0], parts["pad"][1]) if "pad" in parts else (None, None)
+        centres = (parts["centre"][0], parts["centre"][1]) if "centre" in parts else (None, None)
         return Actions(
             dihedral,
             rows,
@@ -428,6 +445,7 @@ class MaskExperts(nn.Module):
             *shared,
             *anchors,
             *padded,
+            *centres,
         )
 
 

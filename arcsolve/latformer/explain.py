@@ -9,7 +9,13 @@ from collections.abc import Sequence
 import numpy as np
 import torch
 
-from arcsolve.latformer.exact_starts.actions import ExactAction, anchor_words, padding_words, periodic_words
+from arcsolve.latformer.exact_starts.actions import (
+    ExactAction,
+    anchor_words,
+    centre_words,
+    padding_words,
+    periodic_words,
+)
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
@@ -152,6 +158,8 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
             words.append(periodic_words(hole, on[0] if len(on) == 1 else None))
     if acts.anchor_rows is not None and bool(acts.anchor_rows > 0.5 or acts.anchor_cols > 0.5):
         words.append(anchor_words((bool(acts.anchor_rows > 0.5), bool(acts.anchor_cols > 0.5))))
+    if acts.centre_rows is not None and bool(acts.centre_rows > 0.5 or acts.centre_cols > 0.5):
+        words.append(centre_words((bool(acts.centre_rows > 0.5), bool(acts.centre_cols > 0.5))))
     return ", then ".join(words) if words else "identity"
 
 

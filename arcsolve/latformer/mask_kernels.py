@@ -74,6 +74,8 @@ class AxisBases(NamedTuple):
     # (long) and 1 on the n_out real output cells
     fold_source: torch.Tensor  # (len(FOLDS), 2·span+1, N_out)
     fold_on: torch.Tensor  # (N_out,)
+    # (N_in, N_in): the n_in real input cells moved on cyclically by ⌊(n_in − n_out)/2⌋ (centres)
+    centre: torch.Tensor
 
 
 class MaskBases(NamedTuple):
@@ -141,7 +143,9 @@ def axis_bases(
     fold_source[1, :, :n_out] = _wrap(moved, n_in, "mirror")[0]
     fold_source[2, :, :n_out] = _wrap(moved, n_in, SHARED)[0]
     fold_on = (torch.arange(N_out) < n_out).float()
-    extra = (*shared, reverse_out, fold_source, fold_on)
+    centre = torch.zeros(N_in, N_in)
+    centre[j, (j + (n_in - n_out) // 2) % n_in] = 1.0
+    extra = (*shared, reverse_out, fold_source, fold_on, centre)
     return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *extra)
 
 
@@ -279,6 +283,10 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
         # counted from the far edge: both lattices reversed, the action read, reversed back
         return a if gate is None else a + gate * (bases.reverse_out @ a @ bases.reverse - a)
 
+    def centred(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
+        # read from the input's middle: moved on by half the cells it has more than the output
+        return a if gate is None else a + gate * (a @ bases.centre - a)
+
     def stacks(
         row_bases: AxisBases, col_bases: AxisBases, transposed: bool = False
     ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -295,7 +303,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.shared_rows,
             actions.padded_rows,
         )
-        a_r = anchored(a_r, actions.anchor_rows, row_bases)
+        a_r = centred(anchored(a_r, actions.anchor_rows, row_bases), actions.centre_rows, row_bases)
         a_c = axis_matrix(
             actions.shift_cols,
             actions.scale_cols,
@@ -309,7 +317,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.shared_cols,
             actions.padded_cols,
         )
-        a_c = anchored(a_c, actions.anchor_cols, col_bases)
+        a_c = centred(anchored(a_c, actions.anchor_cols, col_bases), actions.centre_cols, col_bases)
         # the periods belong to input axes: across, output rows read input columns
         p_r, p_c = actions.period_rows, actions.period_cols
         if transposed:

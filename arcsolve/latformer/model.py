@@ -75,6 +75,9 @@ class LatFormerConfig:
     # itself past its edge: numpy's `pad` modes edge, symmetric and reflect); off, the gates
     # and masks are exactly those of a model without them, and only exact starts set them
     paddings: bool = False
+    # the translate expert's centres (an action read from the input's middle, so that a crop
+    # of the middle stays the middle of an input of any size); only exact starts set them
+    centres: bool = False
     # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
     # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
@@ -219,6 +222,7 @@ class LatFormerLayer(nn.Module):
             config.shared_edges,
             config.anchors,
             config.paddings,
+            config.centres,
         )
         self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(

@@ -87,3 +87,31 @@ def test_the_last_part_beside_an_anchored_one_is_anchored_too():
     sets = consistent_sets(train_arrays(task), [(test.input.to_numpy(), test.output.shape)])
     assert sets[0].actions == (ExactAction(anchor=(True, True)),)
     assert np.array_equal(reading(sets[0].actions[0], test.input.to_numpy(), (5, 5)), test.output.to_numpy())
+
+
+def test_the_right_half_then_up_scaled_is_an_anchored_crop_onto_a_middle_lattice():
+    rng = np.random.default_rng(11)
+
+    def right_half_up(x):
+        return np.kron(x[:, x.shape[1] // 2 :], np.ones((2, 2), dtype=x.dtype))
+
+    task = task_from(right_half_up, [(3, 6), (4, 8), (2, 4)], (3, 10), rng, colours=4, task_id="half, up")
+    test = task.test[0]
+    sets = consistent_sets(train_arrays(task), [(test.input.to_numpy(), test.output.shape)])
+    staged = [s for s in sets if s.stage is not None]
+    assert staged and staged[0].actions == (ExactAction(anchor=(False, True)),) and staged[0].stage.scale == (2, 2)
+
+
+def test_the_middle_half_of_grids_of_several_sizes_is_read_from_their_middle():
+    rng = np.random.default_rng(12)
+
+    def middle(x):
+        h, w = x.shape
+        return x[h // 4 : 3 * h // 4, w // 4 : 3 * w // 4]
+
+    task = task_from(middle, [(8, 8), (4, 12), (12, 8)], (8, 4), rng, task_id="middle")
+    test = task.test[0]
+    sets = consistent_sets(train_arrays(task), [(test.input.to_numpy(), test.output.shape)])
+    assert sets[0].actions == (ExactAction(centre=(True, True)),)
+    assert np.array_equal(reading(sets[0].actions[0], test.input.to_numpy(), (4, 2)), test.output.to_numpy())
+    assert ExactAction(centre=(True, True)).words() == "read from the middle (rows and columns)"

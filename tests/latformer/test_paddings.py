@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from arcsolve.latformer.exact_starts.actions import ExactAction, gate_bits
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
 from arcsolve.latformer.exact_starts.paddings import padding_sets
 from arcsolve.latformer.exact_starts.readings import kernel_source_cells, reading, source_cells
 from arcsolve.latformer.experts import MaskExperts
@@ -65,3 +66,16 @@ def test_no_folded_padding_where_a_mirror_tiling_or_a_plain_placement_writes_it(
     tiled = [(x, np.concatenate([x, x[:, ::-1]], 1)) for x in xs]  # the mirror wrap writes it
     placed = [(x, np.pad(x, 1)) for x in xs]  # margins of one colour: a placement with fill
     assert padding_sets(tiled) == [] and padding_sets(placed) == []
+
+
+def test_a_padding_then_up_scaled_is_a_padding_onto_a_middle_lattice_and_its_stage():
+    rng = np.random.default_rng(10)
+
+    def padded_then_up(x):
+        return np.kron(np.pad(x, 1, mode="edge"), np.ones((2, 2), dtype=x.dtype))
+
+    task = task_from(padded_then_up, [(3, 4), (4, 3), (2, 5)], (4, 4), rng, colours=4, task_id="padded, up")
+    test = task.test[0]
+    sets = consistent_sets(train_arrays(task), [(test.input.to_numpy(), test.output.shape)])
+    staged = [s for s in sets if s.stage is not None and any(a.padded for a in s.actions)]
+    assert staged and staged[0].actions == (folded("edge", (1, 1)),) and staged[0].stage.scale == (2, 2)

@@ -23,8 +23,23 @@ def random_action(rng: np.random.Generator) -> ExactAction:
     tiled_fill = bool(rng.random() < 0.3)  # without fill, none is
     shared = tuple(bool(rng.random() < 0.3) for _ in range(2))  # without a mirror on the axis, none is
     anchor = tuple(bool(rng.random() < 0.3) for _ in range(2))
+    centre = tuple(bool(rng.random() < 0.2) for _ in range(2))
+    # a folded padding: unscaled, no fill (else none is), the fold from the mirror and shared bits
+    padded = tuple(bool(rng.random() < 0.15) for _ in range(2))
     return ExactAction(
-        int(rng.integers(8)), shift, scale, fill, down, False, mirror, stride, tiled_fill, shared=shared, anchor=anchor
+        int(rng.integers(8)),
+        shift,
+        scale,
+        fill,
+        down,
+        False,
+        mirror,
+        stride,
+        tiled_fill,
+        shared=shared,
+        anchor=anchor,
+        padded=padded,
+        centre=centre,
     )
 
 

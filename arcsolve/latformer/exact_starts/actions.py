@@ -40,7 +40,9 @@ class ExactAction:
     With `padded` on an output axis (unscaled), the input is shifted by δ, then folded back
     into itself past its edge: output cell i reads fold(i − δ), repeating the edge cell or,
     with `mirror`, mirroring the grid (sharing its edge cells with `shared`): numpy's `pad`
-    modes edge, symmetric and reflect."""
+    modes edge, symmetric and reflect. With `centre` on an output axis, the action is read
+    from the input's middle: moved on by ⌊(n_in − n_out)/2⌋ input cells (a crop of the
+    middle of each grid, whatever its size)."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -55,6 +57,7 @@ class ExactAction:
     shared: tuple[bool, bool] = (False, False)  # per output axis, with `mirror`: the images share edge cells
     anchor: tuple[bool, bool] = (False, False)  # per output axis: counted from the far edge
     padded: tuple[bool, bool] = (False, False)  # per output axis: shifted, then folded into the input
+    centre: tuple[bool, bool] = (False, False)  # per output axis: read from the input's middle
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
@@ -80,6 +83,8 @@ class ExactAction:
             parts.append(periodic_words(self.hole))
         if any(self.anchor):
             parts.append(anchor_words(self.anchor))
+        if any(self.centre):
+            parts.append(centre_words(self.centre))
         return ", then ".join(parts) or "identity"
 
 
@@ -96,6 +101,12 @@ def padding_words(action: ExactAction) -> str:
     if any(action.mirror):
         how = "mirroring the grid about its edge cells" if any(action.shared) else "mirroring the grid"
     return f"padded ({' and '.join(axes)}) by {action.shift[0]},{action.shift[1]}, {how}"
+
+
+def centre_words(centre: tuple[bool, bool]) -> str:
+    """Centres in words: along which axes the action is read from the input's middle."""
+    axes = [name for name, on in zip(("rows", "columns"), centre, strict=True) if on]
+    return f"read from the middle ({' and '.join(axes)})"
 
 
 def anchor_words(anchor: tuple[bool, bool]) -> str:
@@ -180,6 +191,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
         if "pad" not in live or not _padding_expressible(action):
             return None
         bits[experts.gate_slice("pad")] = torch.tensor(action.padded, dtype=bits.dtype)
+    if any(action.centre):
+        if "centre" not in live:
+            return None
+        bits[experts.gate_slice("centre")] = torch.tensor(action.centre, dtype=bits.dtype)
     if any(action.anchor):
         if "anchor" not in live:
             return None

@@ -85,6 +85,20 @@ def anchored_axes(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[bool,
     )
 
 
+def centred_crop(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> ExactAction | None:
+    """The crop of each input's middle, on every axis where the outputs are smaller, where
+    the inputs exceed their outputs by different amounts on some axis (`anchored_axes`):
+    elsewhere it reads as a crop at a fixed offset. None where there is none."""
+    told = anchored_axes(pairs)
+    if not any(told):
+        return None
+    smaller = tuple(
+        all(x.shape[a] >= y.shape[a] for x, y in pairs) and any(x.shape[a] > y.shape[a] for x, y in pairs)
+        for a in (0, 1)
+    )
+    return ExactAction(centre=smaller) if all(s or not t for s, t in zip(smaller, told, strict=True)) else None
+
+
 def output_symmetries(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]], max_shift: int = 4, most: int = 6, shift_bits: int = 5
 ) -> list[ExactAction]:

@@ -25,6 +25,7 @@ from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.candidates import (
     anchored_axes,
     candidate_actions,
+    centred_crop,
     output_periods,
     output_symmetries,
 )
@@ -59,7 +60,8 @@ def consistent_sets(
     tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
     sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
     with hidden cells gets one periodic read (`periodic_sets`), and a padding that repeats the
-    input's edge cells or mirrors it a folded padding (`padding_sets`). Sets
+    input's edge cells or mirrors it a folded padding (`padding_sets`), and inputs that vary
+    around a crop of their middle a centred crop (`centred_sets`). Sets
     that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
@@ -107,6 +109,7 @@ def consistent_sets(
     found += per_tile_sets(pairs, tests, shift_bits)
     found += periodic_sets(pairs, tests)
     found += padding_sets(pairs, tests)
+    found += centred_sets(pairs, tests, shift_bits)
     if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
         found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
         single = [a for a in usable if not a.pool]
@@ -114,6 +117,24 @@ def consistent_sets(
         found += staged_sets(pairs, tests, shift_bits)  # or a head onto a middle lattice, then a stage
     found += overlay_sets(found, pairs, symmetries)
     return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
+
+
+def centred_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]] = (),
+    shift_bits: int = 5,
+) -> list[ActionSet]:
+    """At most one set: the crop of each input's middle (`centred_crop`), where every train
+    output is a function of its reading, cell by cell (and not every cell reads apart)."""
+    action = centred_crop(pairs)
+    if action is None:
+        return []
+    outputs, pair_of = train_cells(pairs)
+    keys = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs]) + 1
+    if not is_function(keys, outputs) or len(np.unique(keys)) == len(keys):
+        return []
+    test_keys = [reading(action, x, shape, shift_bits).reshape(-1) + 1 for x, shape in tests]
+    return [ActionSet((action,), *support(keys, pair_of, len(pairs), test_keys))]
 
 
 def counting_sets(

@@ -33,6 +33,7 @@ def _reference_experts(shift_bits: int) -> MaskExperts:
         shared_edges=True,
         anchors=True,
         paddings=True,
+        centres=True,
     )
 
 
@@ -153,6 +154,11 @@ def scaled_cells(
         _anchored(*_axis_sources(*axis, *kind, padded), axis[1]) if anchor else _axis_sources(*axis, *kind, padded)
         for axis, anchor, padded in zip(axes_of, action.anchor, action.padded, strict=True)
     )
+    if any(action.centre):  # read from the input's middle: moved on by ⌊(n_in − n_out)/2⌋
+        if action.centre[0]:
+            rows = (rows + (before[0] - out_shape[0]) // 2) % before[0]
+        if action.centre[1]:
+            cols = (cols + (before[1] - out_shape[1]) // 2) % before[1]
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
 

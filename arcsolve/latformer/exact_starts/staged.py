@@ -15,9 +15,17 @@ from dataclasses import replace
 
 import numpy as np
 
-from arcsolve.latformer.exact_starts.action_sets import ActionSet, longer_than_the_data, support, train_cells
+from arcsolve.latformer.exact_starts.action_sets import (
+    ActionSet,
+    is_function,
+    longer_than_the_data,
+    support,
+    train_cells,
+)
 from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.candidates import anchored_axes, candidate_actions
 from arcsolve.latformer.exact_starts.colours import set_readings
+from arcsolve.latformer.exact_starts.paddings import padding_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
 from arcsolve.latformer.exact_starts.readings import reading, source_cells
 from arcsolve.latformer.exact_starts.single_heads import one_head_actions, single_actions
@@ -113,7 +121,8 @@ def _one_head_actions(
     """The one-head actions (`single_actions`) that explain the pairs, less those whose every
     cell reads differently (a table of positions, not a rule) and those chosen among so many
     that the middle outputs cannot tell them from chance (`longer_than_the_data`, among every
-    action the one-head screen lists)."""
+    action the one-head screen lists); then the folded paddings (`padding_sets`) and the
+    crops of the last part counted from the far edge (`anchored_axes`) that explain them."""
     outputs, _ = train_cells(pairs)
     also = [x.shape for x, _ in tests]
     found = []
@@ -128,4 +137,11 @@ def _one_head_actions(
         if longer_than_the_data(choices, entries, outputs):
             continue  # one cell among hundreds that holds each tiny middle output's colour
         found.append(action)
+    x0, y0 = pairs[0]
+    anchors = anchored_axes(pairs)
+    anchored = [a for a in candidate_actions(x0.shape, y0.shape, anchors) if any(a.anchor)] if any(anchors) else []
+    for action in [s.actions[0] for s in padding_sets(pairs)] + anchored:
+        keys = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
+        if action not in found and is_function(keys + 1, outputs) and len(np.unique(keys)) < len(keys):
+            found.append(action)
     return found
