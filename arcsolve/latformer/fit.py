@@ -17,7 +17,7 @@ from arcsolve.devices import resolve_device
 from arcsolve.latformer.exact_starts.colours import swapped_unseen
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
-from arcsolve.latformer.model import LatFormer, LatFormerConfig
+from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
 from arcsolve.latformer.restarts import EXACT_RESTARTS, Fitted, Restart, fit_with_restarts, plan_restarts, total
 from arcsolve.latformer.sizing import Shape, SizeRule, alternative_sizes, infer_size_rule
 from arcsolve.latformer.training import (  # noqa: F401  (the fitting loop's API, re-exported for its users)
@@ -122,18 +122,25 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     found: list[Attempt] = []
     seen = set()
 
-    def add(grids: tuple[Grid, ...], f: Fitted, how: str, size: SizeRule = plan.rule) -> None:
+    def add(grids: tuple[Grid, ...] | None, f: Fitted, how: str, size: SizeRule = plan.rule) -> None:
+        if grids is None:
+            return
         key = tuple(g.to_numpy().tobytes() + bytes(g.shape) for g in grids)
         if key not in seen:
             seen.add(key)
             found.append(Attempt(grids, f, how, size))
 
-    def predicted(f: Fitted, soft: bool, sizes: list[Shape] = shapes) -> tuple[Grid, ...]:
+    def predicted(f: Fitted, soft: bool, sizes: list[Shape] = shapes) -> tuple[Grid, ...] | None:
+        """The model's test outputs at `sizes`, or None where its structure cannot write one
+        of them (a staged model at a size its middle lattice does not divide)."""
         f.model.eval()
-        return tuple(
-            predict(f.model, p.input, s, plan.device, plan.cond, discrete=not soft)
-            for p, s in zip(plan.task.test, sizes, strict=True)
-        )
+        try:
+            return tuple(
+                predict(f.model, p.input, s, plan.device, plan.cond, discrete=not soft)
+                for p, s in zip(plan.task.test, sizes, strict=True)
+            )
+        except LatticeMismatch:
+            return None
 
     for f in fitted:
         add(predicted(f, False), f, "rounded")

@@ -167,11 +167,16 @@ def lattices(
     return Lattices(first, later, index.to(device), on.to(device), tile_on)
 
 
+class LatticeMismatch(ValueError):
+    """An output lattice that a model's structure cannot act on: a staged first layer's
+    middle lattice must divide it."""
+
+
 def middle_shape(out_shape: tuple[int, int], middle: tuple[int, int]) -> tuple[int, int]:
     """The middle lattice of a staged first layer: the output's sides divided by `middle`."""
     (H, W), (k_r, k_c) = out_shape, middle
     if H % k_r or W % k_c:
-        raise ValueError(f"a {H}x{W} output is no {k_r}x{k_c} multiple of a middle lattice")
+        raise LatticeMismatch(f"a {H}x{W} output is no {k_r}x{k_c} multiple of a middle lattice")
     return H // k_r, W // k_c
 
 

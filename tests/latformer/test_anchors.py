@@ -115,3 +115,18 @@ def test_the_middle_half_of_grids_of_several_sizes_is_read_from_their_middle():
     assert sets[0].actions == (ExactAction(centre=(True, True)),)
     assert np.array_equal(reading(sets[0].actions[0], test.input.to_numpy(), (4, 2)), test.output.to_numpy())
     assert ExactAction(centre=(True, True)).words() == "read from the middle (rows and columns)"
+
+
+def test_a_staged_model_skips_a_next_likeliest_size_that_its_middle_lattice_does_not_divide():
+    # every train input has 5 rows and every output 10: 2n first, then n + 5, which a middle
+    # lattice of half the output's rows does not divide at the test's 4 rows (9): that
+    # attempt is left out, the task is answered
+    rng = np.random.default_rng(13)
+
+    def right_half_up(x):
+        return np.kron(x[:, x.shape[1] // 2 :], np.ones((2, 2), dtype=x.dtype))
+
+    task = task_from(right_half_up, [(5, 4), (5, 6), (5, 10)], (4, 10), rng, colours=4, task_id="half, up")
+    solution = solve(task, SolveConfig(device="cpu", steps=100, seed=0))
+    assert solution.candidates and solution.candidates[0].grids[0] == task.test[0].output
+    assert all(c.grids[0].shape != (9, 10) for c in solution.candidates)
