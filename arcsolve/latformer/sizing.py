@@ -12,7 +12,9 @@ input of another size is then far more often scaled; a fraction comes after it, 
 one size is some fraction of another.
 
 Each rule has a cost, the bits that write it: its factors, margins and fixed sides in
-Elias's gamma code, so small numbers cost less. The rules per axis are taken cheapest
+Elias's gamma code, so small numbers cost less; a columns' rule of the rows' form costs one
+bit ("the same again"), so where the train pairs leave one axis open, it takes the other
+axis's rule when that fits (a padding of every side). The rules per axis are taken cheapest
 first. Where every train input has the same side on some axis, several rules fit and can
 disagree on a test input of another side (7 rows from 6 are n + 1, a fixed 7 or 7/6 of
 them); `alternative_sizes` gives the others, cheapest first, so that a second attempt can
@@ -33,6 +35,7 @@ MOST_UP = 10  # the largest factor of an up-scaling or tiling on one axis
 MOST_DOWN = 6  # the largest factor of a down-scaling or sampling on one axis
 MOST_PADDING = 6  # the widest margin, in cells, added before a scaling on one axis
 TRANSPOSE_COST = 1  # bits that reading the input's rows as columns adds to a rule
+SAME_RULE_COST = 1  # bits of the columns' rule where it is the rows' (a padding of every side)
 
 
 def _bits(k: int) -> int:
@@ -126,6 +129,8 @@ def size_rules(pairs: list[tuple[Shape, Shape]]) -> Iterator[SizeRule]:
         t = "transposed, " if transpose else ""
         for row, row_name, row_cost in rows:
             for col, col_name, col_cost in cols:
+                # the columns' rule written as "the rows' again" where it is the same form
+                col_cost = min(col_cost, SAME_RULE_COST) if col_name == row_name else col_cost
                 rule = SizeRule(
                     f"{t}rows {row_name}, columns {col_name}",
                     lambda s, row=row, col=col, t=transpose: (row(s[t]), col(s[1 - t])),

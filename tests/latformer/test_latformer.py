@@ -267,6 +267,17 @@ def test_per_axis_rules_take_the_fewest_bits_and_the_rest_are_alternatives():
     assert alternative_sizes([((3, 4), (9, 9)), ((3, 4), (2, 2))], [(2, 2)]) == []  # no rule at all
 
 
+def test_an_axis_the_pairs_leave_open_takes_the_other_axis_rule_where_it_fits():
+    # padded by one cell a side, then up-scaled 2×: rows 2n + 4 on inputs of 3 to 5 rows; every
+    # input has 5 columns and every output 14, which 3n − 1 also fits in fewer bits, but the
+    # columns' rule written as the rows' again costs one bit
+    pairs = [((3, 5), (10, 14)), ((4, 5), (12, 14)), ((5, 5), (14, 14))]
+    rule = infer_size_rule(pairs)
+    assert rule.name == "rows 2n+4, columns 2n+4" and rule((5, 3)) == (14, 10)
+    # where the columns vary, they keep a rule of their own
+    assert infer_size_rule([((3, 5), (10, 14)), ((4, 6), (12, 17))]).name == "rows 2n+4, columns 3n-1"
+
+
 def test_attempt_2_is_the_verified_answer_at_the_next_likeliest_size():
     # two rows of background below; every train input has 2 rows, so the first rule doubles
     # the rows (4 of 2) and the test's 3 rows get 6 output rows; a padding n + 2 comes next
