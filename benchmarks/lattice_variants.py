@@ -11,8 +11,10 @@ scattered cells. Tasks written by other people draw them otherwise. Each variant
 or two lattice actions drawn another way: longer shifts, another background, sparse
 rectangles for objects, samplings by 3, factors of 4, paddings of a colour, dense grids,
 colour permutations, tilings of turned or mirrored copies, halves and quadrants of grids
-whose sizes vary, and overlays of two halves. `write` writes three tasks per variant (three
-train pairs and one test each); `table` reads an eval report and writes, beside it,
+whose sizes vary, overlays of two halves, numpy's paddings (edge, symmetric, reflect, wrap),
+a tiling with a separator column, an up-scaling with grid lines, the middle half of a grid,
+and chains of those paddings and halves with another action. `write` writes three tasks per
+variant (three train pairs and one test each); `table` reads an eval report and writes, beside it,
 `variants.json`: the solved count per variant and model.
 """
 
@@ -214,6 +216,24 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
         "sample-then-turn": (lambda r, h, w: scattered(r, 2 * h, 2 * w), lambda x: np.rot90(x[1::2, ::2]), (2, 6)),
         "crop-border-turn": (scattered, lambda x: np.rot90(x[1:-1, 1:-1], 3), (4, 9)),
         "stack-flipped": (scattered, lambda x: np.concatenate([x, x[::-1]], 0), (2, 7)),
+        # chains of the paddings and halves with another action
+        "pad-edge-then-up-2x2": (scattered, lambda x: np.kron(np.pad(x, 1, mode="edge"), ones((2, 2), int)), (2, 5)),
+        "pad-reflect-then-tile-1x2": (
+            scattered,
+            lambda x: np.tile(np.pad(x, ((1, 1), (0, 0)), mode="reflect"), (1, 2)),
+            (3, 6),
+        ),
+        "right-half-then-up-2x2": (
+            lambda r, h, w: scattered(r, h, 2 * w),
+            lambda x: np.kron(x[:, x.shape[1] // 2 :], ones((2, 2), int)),
+            (2, 5),
+        ),
+        "turn-then-pad-edge": (scattered, lambda x: np.pad(np.rot90(x), 1, mode="edge"), (3, 7)),
+        "pad-symmetric-then-turn": (
+            scattered,
+            lambda x: np.rot90(np.pad(x, ((0, 0), (2, 2)), mode="symmetric")),
+            (3, 7),
+        ),
     }
 
 
