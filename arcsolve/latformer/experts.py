@@ -20,9 +20,12 @@ translate expert's tiled fills (a shift with fill inside each tile: the input sh
 fill, then scaled and wrapped; `MaskExperts.tiled_fills`), its periods (the lattice of
 translations by every multiple of the input's own period, `arcsolve.latformer.periods`: the
 head reads every translate of its source, so a periodic pattern whose cells are hidden here
-and there is read whole; `MaskExperts.periods`), and its anchors (per output axis, the whole
+and there is read whole; `MaskExperts.periods`), its anchors (per output axis, the whole
 action counted from the far edge of both lattices, so that a crop of the last rows or columns
-stays the last of each grid, whatever its size; `MaskExperts.anchors`).
+stays the last of each grid, whatever its size; `MaskExperts.anchors`), its centres (the
+action read from the input's middle; `MaskExperts.centres`) and its folded paddings (the
+unscaled input shifted, then folded back into itself past its edge: numpy's `pad` modes
+edge, symmetric and reflect; `MaskExperts.paddings`).
 
 Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
 LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent

@@ -272,8 +272,9 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
     swaps which input axis each output axis reads. That leaves two Kronecker sums, each
     one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r P) ⊗ (A_c F^c P) for t = 0 and t = 1, where P
     (the identity without periods) spreads each input cell, with the period gate's
-    probability, over its translates by the input's period on that axis, and an anchored axis
-    reads A as R_out A R_in, both lattices reversed along it."""
+    probability, over its translates by the input's period on that axis. An anchored axis
+    reads A as R_out A R_in, both lattices reversed along it, and a centred one as A C, the
+    input moved on by half the cells it has more than the output."""
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
 
     def periodic(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:

@@ -275,7 +275,8 @@ def test_an_axis_the_pairs_leave_open_takes_the_other_axis_rule_where_it_fits():
     rule = infer_size_rule(pairs)
     assert rule.name == "rows 2n+4, columns 2n+4" and rule((5, 3)) == (14, 10)
     # where the columns vary, they keep a rule of their own
-    assert infer_size_rule([((3, 5), (10, 14)), ((4, 6), (12, 17))]).name == "rows 2n+4, columns 3n-1"
+    pairs = [((3, 5), (10, 14)), ((4, 6), (12, 17)), ((5, 4), (14, 11))]
+    assert infer_size_rule(pairs).name == "rows 2n+4, columns 3n-1"
 
 
 def test_attempt_2_is_the_verified_answer_at_the_next_likeliest_size():

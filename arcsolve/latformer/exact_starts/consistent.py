@@ -59,9 +59,9 @@ def consistent_sets(
     `output_periods`) only. Where no one head explains the pairs, two actions in a row are
     tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
     sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
-    with hidden cells gets one periodic read (`periodic_sets`), and a padding that repeats the
-    input's edge cells or mirrors it a folded padding (`padding_sets`), and inputs that vary
-    around a crop of their middle a centred crop (`centred_sets`). Sets
+    with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
+    edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
+    inputs whose margins vary, a centred crop (`centred_sets`). Sets
     that read exactly alike are kept once (`_distinct`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)

@@ -143,7 +143,8 @@ def scaled_cells(
     """A quick numpy reading of a scaled `action` (row-major source of each output cell,
     NOTHING where it reads none), as the kernels read: scale, wrap cyclically or as mirror
     images (or, with fill, not at all), shift on the lattice before the dihedral element
-    (each axis from its far edge where the action is anchored there), then the element."""
+    (an axis counted from its far edge where anchored, from the input's middle where
+    centred, or shifted, then folded back into the input where padded), then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape))
     kind = (action.down, action.fill, action.tiled_fill)
