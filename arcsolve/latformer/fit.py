@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 from arcsolve.devices import resolve_device
-from arcsolve.latformer.exact_starts.colours import swapped_unseen
+from arcsolve.latformer.exact_starts.colours import presence_answer, swapped_unseen
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -102,7 +102,7 @@ def plan_fit(
 
 class Attempt(NamedTuple):
     """One candidate answer: the test outputs, the restart that made them, how ("rounded",
-    "swapped", "resized" or "soft") and the output size rule they were predicted at."""
+    "swapped", "resized", "present" or "soft") and the output size rule they were predicted at."""
 
     grids: tuple[Grid, ...]
     fitted: Fitted
@@ -115,9 +115,11 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     first), those that reproduce the train pairs first; then, where the best of those is an
     exact start whose test input shows colours no train cell reads, its answer with them
     swapped (`swapped_unseen`); then, where the train pairs leave the test size open, its
-    answer at the next likeliest size (`alternative_sizes`); then the best restart's with
-    soft gates. Duplicates are dropped, so attempt 2 is never a copy of attempt 1 while
-    another grid exists."""
+    answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
+    on which heads read a colour and the test reads colours the pairs do not, its answer by
+    those presence patterns (`presence_answer`); then the best restart's with soft gates.
+    Duplicates are dropped, so attempt 2 is never a copy of attempt 1 while another grid
+    exists."""
     shapes = [plan.rule(p.input.shape) for p in plan.task.test]
     found: list[Attempt] = []
     seen = set()
@@ -160,6 +162,16 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
         f = verified[0].fitted
         for rule in alternative_sizes(train, [p.input.shape for p in plan.task.test]):
             add(predicted(f, False, [rule(p.input.shape) for p in plan.task.test]), f, "resized", rule)
+    if verified and verified[0].fitted.restart.start is not None:
+        grids, f = verified[0].grids, verified[0].fitted
+        pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
+        present = [
+            presence_answer(f.restart.start, pairs, p.input.to_numpy(), g.to_numpy())
+            for p, g in zip(plan.task.test, grids, strict=True)
+        ]
+        if any(s is not None for s in present):
+            answered = tuple(g if s is None else Grid.from_numpy(s) for g, s in zip(grids, present, strict=True))
+            add(answered, f, "present")
     add(predicted(fitted[0], True), fitted[0], "soft")
     ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
     return ordered + [c for c in found if c not in ordered]
@@ -200,6 +212,8 @@ def finish_solve(
             how += "; test colours no train cell reads, swapped with the colour the rule turns into each"
         if kind == "resized":
             how += "; the train pairs leave the test size open: the next likeliest size"
+        if kind == "present":
+            how += "; test readings no train cell shows, answered by which heads read a colour"
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         verified = f.result.solved_train and kind == "rounded"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))

@@ -124,3 +124,45 @@ def swapped_unseen(
 
 def _swap(colour: int, a: int, c: int) -> int:
     return c if colour == a else a if colour == c else colour
+
+
+def presence_answer(
+    start: ActionSet,
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    grid: np.ndarray,
+    predicted: np.ndarray,
+    shift_bits: int = 5,
+) -> np.ndarray | None:
+    """The other answer for the test cells whose readings no train cell reads, where the
+    train pairs' rule depends only on which heads read the background, which read another
+    colour and which read nothing (its presence pattern), and the pairs show two colours or
+    more besides the background in the readings (so the rule shows that it does not care
+    which): each such cell takes the answer of its presence pattern, where the pairs show
+    it. An overlay of halves by xor answers a test drawn in a colour no pair draws.
+    `predicted` is the fit's answer on the test input `grid`; None where no cell changes, and
+    for a start whose readings are no colours (a pooling's blocks) or whose rule is built."""
+    if start.rule is not None or any(a.pool for a in start.actions):
+        return None
+    background = background_colour(pairs)
+    train = set_readings(start, pairs, shift_bits)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    others = {int(c) for c in np.unique(train)} - {background, -1}
+    if len(others) < 2:
+        return None
+    seen = {tuple(k) for k in train.T.tolist()}
+    by_presence: dict[tuple[int, ...], int] = {}
+    for key, o in zip(train.T.tolist(), outputs.tolist(), strict=True):
+        if by_presence.setdefault(_presence(key, background), o) != o:
+            return None  # the colours read matter, not only which heads read one
+    test = set_readings(start, [(grid, predicted)], shift_bits)
+    answer = predicted.reshape(-1).copy()
+    for cell, key in enumerate(test.T.tolist()):
+        if tuple(key) not in seen:
+            answer[cell] = by_presence.get(_presence(key, background), answer[cell])
+    answer = answer.reshape(predicted.shape)
+    return None if np.array_equal(answer, predicted) else answer
+
+
+def _presence(key: Sequence[int], background: int) -> tuple[int, ...]:
+    """Per head: 0 reads nothing, 1 the background, 2 another colour."""
+    return tuple(0 if c < 0 else 1 if c == background else 2 for c in key)

@@ -1,0 +1,58 @@
+"""The presence answer: where a cell rule depends only on which heads read a colour, test
+readings of a colour no train pair reads are answered by that pattern."""
+
+import numpy as np
+
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.colours import presence_answer
+from arcsolve.latformer.fit import solve
+from arcsolve.solution import SolveConfig
+from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+HALVES = ActionSet((ExactAction(), ExactAction(anchor=(False, True))), 0, 0)
+
+
+def halves_xor(x: np.ndarray) -> np.ndarray:
+    n = x.shape[1] // 2
+    return np.where((x[:, :n] > 0) ^ (x[:, n:] > 0), 4, 0)
+
+
+def drawn(rng: np.random.Generator, shape: tuple[int, int], colour: int) -> np.ndarray:
+    return np.where(rng.random(shape) < 0.45, colour, 0)
+
+
+def test_an_overlay_by_xor_answers_a_test_drawn_in_a_new_colour():
+    rng = np.random.default_rng(14)
+    xs = [drawn(rng, (4, 8), 1), drawn(rng, (3, 6), 5), drawn(rng, (5, 10), 1)]
+    pairs = [(x, halves_xor(x)) for x in xs]
+    test = drawn(rng, (4, 8), 4)  # colour 4: no pair draws it, and the rule writes it
+    wrong = np.where((test[:, :4] > 0) | (test[:, 4:] > 0), 4, 0)  # a guess for the new readings
+    answer = presence_answer(HALVES, pairs, test, wrong)
+    assert answer is not None and np.array_equal(answer, halves_xor(test))
+    # one colour besides the background on the train pairs: they do not show that its name
+    # does not matter, so there is no such answer
+    same = [(x, halves_xor(x)) for x in (drawn(rng, (4, 8), 1), drawn(rng, (3, 6), 1))]
+    assert presence_answer(HALVES, same, test, wrong) is None
+
+
+def test_a_rule_that_reads_the_colours_gets_no_presence_answer():
+    rng = np.random.default_rng(15)
+    xs = [drawn(rng, (4, 8), 1), drawn(rng, (3, 6), 5)]
+    pairs = [(x, x[:, : x.shape[1] // 2]) for x in xs]  # the left half, its colours kept
+    test = drawn(rng, (4, 8), 4)
+    assert presence_answer(ActionSet((ExactAction(),), 0, 0), pairs, test, test[:, :4]) is None
+
+
+def test_solve_gives_the_presence_answer_as_an_attempt():
+    rng = np.random.default_rng(16)
+    xs = [drawn(rng, (4, 8), 1), drawn(rng, (3, 6), 5), drawn(rng, (5, 10), 1)]
+    test = drawn(rng, (4, 8), 4)
+    task = Task(
+        id="xor",
+        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(halves_xor(x))) for x in xs],
+        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(halves_xor(test)))],
+    )
+    solution = solve(task, SolveConfig(device="cpu", steps=200, seed=0))
+    grids = [c.grids[0] for c in solution.candidates[:2]]
+    assert task.test[0].output in grids
