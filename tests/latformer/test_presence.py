@@ -56,3 +56,19 @@ def test_solve_gives_the_presence_answer_as_an_attempt():
     solution = solve(task, SolveConfig(device="cpu", steps=200, seed=0))
     grids = [c.grids[0] for c in solution.candidates[:2]]
     assert task.test[0].output in grids
+
+
+def test_a_pooling_start_gets_neither_a_swapped_nor_a_presence_answer():
+    # a pooling head of 5×5 blocks reads 25 cells a block, more than one key can hold; its
+    # readings are no colours of one head each: no colour to swap
+    from arcsolve.latformer.exact_starts.colours import swapped_unseen
+
+    rng = np.random.default_rng(17)
+    pool = ActionSet((ExactAction(scale=(5, 5), down=True, pool=True),), 0, 0)  # 25 cells a block
+    xs = [rng.integers(1, 4, (10, 10)), rng.integers(1, 4, (10, 5))]
+    pairs = [(x, np.full((x.shape[0] // 5, x.shape[1] // 5), 5)) for x in xs]
+    test = rng.integers(1, 4, (10, 10))
+    test[0, 0] = test[7, 7] = 7  # a colour no train cell reads
+    guess = np.full((2, 2), 5)
+    assert swapped_unseen(pool, pairs, test, guess) is None
+    assert presence_answer(pool, pairs, test, guess) is None

@@ -94,7 +94,10 @@ def swapped_unseen(
     the cell's readings to readings the train pairs answer and agrees with the rule wherever
     the pairs answer both a reading and its swap (the pairs showed one direction of a swap:
     a becomes c, and c's answer is a). `predicted` is the fit's answer on the test input
-    `grid`; None where no cell changes."""
+    `grid`; None where no cell changes, and for a start whose readings are no colours (a
+    pooling's blocks, read as multisets)."""
+    if any(a.pool for a in start.actions):
+        return None
     train = set_readings(start, pairs, shift_bits)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
     rule: dict[tuple[int, ...], int] = {}
