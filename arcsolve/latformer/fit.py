@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numpy as np
 import torch
 from torch import nn
 
@@ -147,31 +148,29 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     for f in fitted:
         add(predicted(f, False), f, "rounded")
     verified = [c for c in found if c.fitted.result.solved_train]
-    if verified and verified[0].fitted.restart.start is not None:
-        grids, f = verified[0].grids, verified[0].fitted
-        pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
-        swapped = [
-            swapped_unseen(f.restart.start, pairs, p.input.to_numpy(), g.to_numpy())
+    best = verified[0] if verified and verified[0].fitted.restart.start is not None else None
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
+
+    def rewritten(answer: Callable[..., np.ndarray | None], how: str) -> None:
+        """The best verified exact start's answer, its cells rewritten by `answer` where it
+        gives another grid for a test input."""
+        if best is None:
+            return
+        grids, f = best.grids, best.fitted
+        others = [
+            answer(f.restart.start, pairs, p.input.to_numpy(), g.to_numpy())
             for p, g in zip(plan.task.test, grids, strict=True)
         ]
-        if any(s is not None for s in swapped):
-            swapped_grids = tuple(g if s is None else Grid.from_numpy(s) for g, s in zip(grids, swapped, strict=True))
-            add(swapped_grids, f, "swapped")
+        if any(o is not None for o in others):
+            add(tuple(g if o is None else Grid.from_numpy(o) for g, o in zip(grids, others, strict=True)), f, how)
+
+    rewritten(swapped_unseen, "swapped")
     if verified:
         train = [(p.input.shape, p.output.shape) for p in plan.task.train]
         f = verified[0].fitted
         for rule in alternative_sizes(train, [p.input.shape for p in plan.task.test]):
             add(predicted(f, False, [rule(p.input.shape) for p in plan.task.test]), f, "resized", rule)
-    if verified and verified[0].fitted.restart.start is not None:
-        grids, f = verified[0].grids, verified[0].fitted
-        pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
-        present = [
-            presence_answer(f.restart.start, pairs, p.input.to_numpy(), g.to_numpy())
-            for p, g in zip(plan.task.test, grids, strict=True)
-        ]
-        if any(s is not None for s in present):
-            answered = tuple(g if s is None else Grid.from_numpy(s) for g, s in zip(grids, present, strict=True))
-            add(answered, f, "present")
+    rewritten(presence_answer, "present")
     add(predicted(fitted[0], True), fitted[0], "soft")
     ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
     return ordered + [c for c in found if c not in ordered]

@@ -170,28 +170,6 @@ def mask_bases(
     )
 
 
-def axis_matrix(
-    shift: torch.Tensor,
-    scale: torch.Tensor,
-    down: torch.Tensor,
-    mirror: torch.Tensor | None,
-    fill: torch.Tensor | None,
-    bases: AxisBases,
-    sample: torch.Tensor | None = None,
-    stride: torch.Tensor | None = None,
-    tiled: torch.Tensor | None = None,
-    shared: torch.Tensor | None = None,
-    padded: torch.Tensor | None = None,
-) -> torch.Tensor:
-    """The per-axis factor of the mask, (N_out × N_in): `scaled_matrix`, or with probability
-    `padded` the unscaled input shifted, then folded back into itself past its edge
-    (`padded_matrix`: a padding that repeats the edge cell or mirrors the grid)."""
-    matrix = scaled_matrix(shift, scale, down, mirror, fill, bases, sample, stride, tiled, shared)
-    if padded is None:
-        return matrix
-    return matrix + padded * (padded_matrix(shift, mirror, shared, bases) - matrix)
-
-
 def padded_matrix(
     shift: torch.Tensor, mirror: torch.Tensor | None, shared: torch.Tensor | None, bases: AxisBases
 ) -> torch.Tensor:
@@ -204,13 +182,16 @@ def padded_matrix(
     def folded(k: int) -> torch.Tensor:
         return shift.new_zeros(n_out, n_in).scatter_add(1, bases.fold_source[k].T, weights)
 
+    edge = folded(0)
     if mirror is None:
-        return folded(0)
-    mirrored = folded(1) if shared is None else folded(1) + shared * (folded(2) - folded(1))
-    return folded(0) + mirror * (mirrored - folded(0))
+        return edge
+    mirrored = folded(1)
+    if shared is not None:
+        mirrored = mirrored + shared * (folded(2) - mirrored)
+    return edge + mirror * (mirrored - edge)
 
 
-def scaled_matrix(
+def axis_matrix(
     shift: torch.Tensor,
     scale: torch.Tensor,
     down: torch.Tensor,
@@ -222,7 +203,7 @@ def scaled_matrix(
     tiled: torch.Tensor | None = None,
     shared: torch.Tensor | None = None,
 ) -> torch.Tensor:
-    """The per-axis factor of the mask without a folded padding: scale (up-scaling by a factor, then a
+    """The per-axis factor of the mask, (N_out × N_in): scale (up-scaling by a factor, then a
     `stride` over STRIDES; down-scaling reads each block whole or, with probability `sample`,
     its first cell) and wrap (cyclic or mirrored, the mirror images sharing their edge cells
     with probability `shared`; with probability `fill` not at all), then
@@ -272,7 +253,8 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
     swaps which input axis each output axis reads. That leaves two Kronecker sums, each
     one einsum: Σ_{r,c} w[t,r,c] · (A_r F^r P) ⊗ (A_c F^c P) for t = 0 and t = 1, where P
     (the identity without periods) spreads each input cell, with the period gate's
-    probability, over its translates by the input's period on that axis. An anchored axis
+    probability, over its translates by the input's period on that axis. A padded axis reads
+    the fold of `padded_matrix` in place of A with the pad gate's probability; an anchored axis
     reads A as R_out A R_in, both lattices reversed along it, and a centred one as A C, the
     input moved on by half the cells it has more than the output."""
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
@@ -288,6 +270,10 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
         # read from the input's middle: moved on by half the cells it has more than the output
         return a if gate is None else a + gate * (a @ bases.centre - a)
 
+    def padded(a: torch.Tensor, gate: torch.Tensor | None, *fold) -> torch.Tensor:
+        # the unscaled input shifted, then folded back into itself (`padded_matrix`)
+        return a if gate is None else a + gate * (padded_matrix(*fold) - a)
+
     def stacks(
         row_bases: AxisBases, col_bases: AxisBases, transposed: bool = False
     ) -> tuple[torch.Tensor, torch.Tensor]:
@@ -302,8 +288,8 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.stride_rows,
             actions.tiled_rows,
             actions.shared_rows,
-            actions.padded_rows,
         )
+        a_r = padded(a_r, actions.padded_rows, actions.shift_rows, actions.mirror_rows, actions.shared_rows, row_bases)
         a_r = centred(anchored(a_r, actions.anchor_rows, row_bases), actions.centre_rows, row_bases)
         a_c = axis_matrix(
             actions.shift_cols,
@@ -316,8 +302,8 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.stride_cols,
             actions.tiled_cols,
             actions.shared_cols,
-            actions.padded_cols,
         )
+        a_c = padded(a_c, actions.padded_cols, actions.shift_cols, actions.mirror_cols, actions.shared_cols, col_bases)
         a_c = centred(anchored(a_c, actions.anchor_cols, col_bases), actions.centre_cols, col_bases)
         # the periods belong to input axes: across, output rows read input columns
         p_r, p_c = actions.period_rows, actions.period_cols
