@@ -20,7 +20,7 @@ from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
 from arcsolve.latformer.restarts import EXACT_RESTARTS, Fitted, Restart, fit_with_restarts, plan_restarts, total
-from arcsolve.latformer.sizing import Shape, SizeRule, alternative_sizes, infer_size_rule
+from arcsolve.latformer.sizing import Shape, SizeRule, alternative_sizes, infer_size_rule, turned_rule
 from arcsolve.latformer.training import (  # noqa: F401  (the fitting loop's API, re-exported for its users)
     Example,
     FitConfig,
@@ -85,9 +85,14 @@ def plan_fit(
     base = model_config or LatFormerConfig()
     model_config = LatFormerConfig(**{**base.__dict__, "experts": experts})
     examples = task_examples(task, device)
-    shapes = [rule(p.input.shape) for p in task.test]
     tests = [p.input.to_numpy() for p in task.test]
     exact = exact_restarts if cond is None and make_model is LatFormer else 0  # variants: plain only
+    restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
+    turned = turned_rule(rule, [(p.input.shape, p.output.shape) for p in task.train], [x.shape for x in tests])
+    fits = turned is not None and all(1 <= side <= MAX_SIDE for x in tests for side in turned(x.shape))
+    if fits and _swaps_axes(restarts):  # the square train pairs leave it open: the action tells
+        rule = turned
+        restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
     return FitPlan(
         task,
         rule,
@@ -97,8 +102,19 @@ def plan_fit(
         cond.to(device) if cond is not None else None,
         model_config,
         make_model,
-        plan_restarts(examples, tests, shapes, exact=exact),
+        restarts,
     )
+
+
+def _swaps_axes(restarts: Sequence[Restart]) -> bool:
+    """Does the first exact start swap the input's axes (a quarter turn or a transpose, in
+    every head, or in the second layer's action)?"""
+    start = next((r.start for r in restarts if r.start is not None), None)
+    if start is None or start.stage is not None:
+        return False
+    heads = {a.dihedral >= 4 for a in start.actions}
+    then = start.then is not None and start.then.dihedral >= 4
+    return len(heads) == 1 and heads.pop() != then
 
 
 class Attempt(NamedTuple):
@@ -168,7 +184,7 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     if verified:
         train = [(p.input.shape, p.output.shape) for p in plan.task.train]
         f = verified[0].fitted
-        for rule in alternative_sizes(train, [p.input.shape for p in plan.task.test]):
+        for rule in alternative_sizes(train, [p.input.shape for p in plan.task.test], chosen=plan.rule):
             add(predicted(f, False, [rule(p.input.shape) for p in plan.task.test]), f, "resized", rule)
     rewritten(presence_answer, "present")
     add(predicted(fitted[0], True), fitted[0], "soft")

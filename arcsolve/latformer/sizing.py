@@ -179,19 +179,34 @@ def _axis_rules(sides: list[tuple[int, int]]) -> Iterator[tuple[Callable[[int], 
                 yield (lambda n, p=p, q=q, c=c: (n * p + c) // q), name, _side_cost(p, q, c) + 1
 
 
+def turned_rule(rule: SizeRule, pairs: list[tuple[Shape, Shape]], tests: list[Shape]) -> SizeRule | None:
+    """`rule` read with the input's axes swapped, where the train pairs cannot tell the two
+    apart (every train input is square) and some test input can (it is not): the size of an
+    action that swaps the axes (a quarter turn, a transpose). None elsewhere."""
+    if any(h != w for (h, w), _ in pairs) or all(rule((w, h)) == rule((h, w)) for h, w in tests):
+        return None
+    name = "transposed" if rule.name == "same" else f"transposed, {rule.name}"
+    return SizeRule(name, lambda s: rule((s[1], s[0])), rule.cost + TRANSPOSE_COST)
+
+
 def alternative_sizes(
-    pairs: list[tuple[Shape, Shape]], tests: list[Shape], most: int = 1, limit: int = 400
+    pairs: list[tuple[Shape, Shape]],
+    tests: list[Shape],
+    most: int = 1,
+    limit: int = 400,
+    chosen: SizeRule | None = None,
 ) -> list[SizeRule]:
-    """Rules other than the first (`infer_size_rule`) that fit every train pair and give the
-    test inputs other output shapes, the cheapest first, at most `most` of them, one per set
-    of test shapes; each gives sides from 1 to MAX_SIDE. Empty when the train pairs pin the
-    test size down. `limit` bounds the rules looked at."""
+    """Rules other than the `chosen` one (by default the first, `infer_size_rule`) that fit
+    every train pair and give the test inputs other output shapes, the cheapest first, at
+    most `most` of them, one per set of test shapes; each gives sides from 1 to MAX_SIDE.
+    Empty when the train pairs pin the test size down. `limit` bounds the rules looked at."""
     rules = list(islice(size_rules(pairs), limit))
     if not rules:
         return []
-    seen = {tuple(rules[0](t) for t in tests)}
+    chosen = chosen or rules[0]
+    seen = {tuple(chosen(t) for t in tests)}
     found = []
-    for rule in sorted(rules[1:], key=lambda r: r.cost):
+    for rule in sorted(rules, key=lambda r: r.cost):
         shapes = tuple(rule(t) for t in tests)
         if shapes not in seen and all(1 <= side <= MAX_SIDE for shape in shapes for side in shape):
             seen.add(shapes)
