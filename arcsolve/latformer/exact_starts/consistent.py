@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -29,7 +29,7 @@ from arcsolve.latformer.exact_starts.candidates import (
     output_periods,
     output_symmetries,
 )
-from arcsolve.latformer.exact_starts.colours import set_readings
+from arcsolve.latformer.exact_starts.colours import background_colour, set_readings
 from arcsolve.latformer.exact_starts.composed import composed_sets
 from arcsolve.latformer.exact_starts.paddings import padding_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
@@ -62,7 +62,9 @@ def consistent_sets(
     with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
     edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
     inputs whose margins vary, a centred crop (`centred_sets`). Sets
-    that read exactly alike are kept once (`_distinct`)."""
+    that read exactly alike are kept once (`_distinct`). Where a test input shows colours that
+    no train grid does, the sets are ranked by the test cells they leave unexplained on it
+    drawn in the pairs' colours (`drawn_as_seen`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape, anchored_axes(pairs))
@@ -116,7 +118,55 @@ def consistent_sets(
         found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
         found += staged_sets(pairs, tests, shift_bits)  # or a head onto a middle lattice, then a stage
     found += overlay_sets(found, pairs, symmetries)
-    return _distinct(sorted(found, key=ActionSet.rank), pairs, tests, shift_bits)
+    return _distinct(sorted(found, key=_ranking(pairs, tests, shift_bits)), pairs, tests, shift_bits)
+
+
+def _ranking(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    shift_bits: int = 5,
+) -> Callable[[ActionSet], tuple[int, int, int]]:
+    """The sort key of the sets: `ActionSet.rank`, with the unexplained test cells counted on
+    the tests drawn in the pairs' colours where some test shows a new one (`drawn_as_seen`).
+    The sets keep their own count, which their fits go by."""
+    drawn = [(drawn_as_seen(x, pairs), shape) for x, shape in tests]
+    if all(d is x for (d, _), (x, _) in zip(drawn, tests, strict=True)):
+        return ActionSet.rank
+    _, pair_of = train_cells(pairs)
+    blanks = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in drawn]
+
+    def rank(s: ActionSet) -> tuple[int, int, int]:
+        if s.rule is not None:  # a built rule answers every reading
+            return s.rank()
+        keys = cell_keys(list(set_readings(s, pairs, shift_bits)))
+        test_keys = [cell_keys(list(set_readings(s, [blank], shift_bits))) for blank in blanks]
+        _, unseen = support(keys, pair_of, len(pairs), test_keys)
+        return replace(s, unseen=unseen).rank()
+
+    return rank
+
+
+def drawn_as_seen(grid: np.ndarray, pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> np.ndarray:
+    """A test input with each colour that no train grid shows drawn in the train inputs' most
+    frequent free colour (one that every pair keeps, neither added nor removed, and not the
+    background). A fit permutes such colours alike, so a set that reads a new colour meets
+    what the pairs show for a free one; counted as it is, every new colour would leave unexplained
+    the cells of the sets that read it, and rank first the sets that read it least (a shift
+    with fill past the grid's edge). Unchanged where no colour is new or none is free."""
+    shown = set(np.unique(np.concatenate([g.reshape(-1) for pair in pairs for g in pair])).tolist())
+    new = set(np.unique(grid).tolist()) - shown
+    if not new:
+        return grid
+    told = {background_colour(pairs)}
+    for x, y in pairs:
+        told |= set(np.unique(x).tolist()) ^ set(np.unique(y).tolist())
+    counts = np.bincount(np.concatenate([x.reshape(-1) for x, _ in pairs]), minlength=10)
+    free = [c for c in np.argsort(-counts, kind="stable").tolist() if counts[c] and c not in told]
+    if not free:
+        return grid
+    drawn = grid.copy()
+    drawn[np.isin(grid, list(new))] = free[0]
+    return drawn
 
 
 def centred_sets(
