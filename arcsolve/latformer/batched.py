@@ -77,8 +77,9 @@ def fit_many(
 
     def enqueue(new: Iterable[FitJob]) -> None:
         for job in new:
-            # a staged first layer has a middle lattice that no canvas holds: fitted on its own
-            staged = getattr(getattr(job.model, "config", None), "middle", None) is not None
+            # a staged or chained first layer has lattices that no canvas holds: fitted on its own
+            config = getattr(job.model, "config", None)
+            staged = getattr(config, "middle", None) is not None or getattr(config, "chain", None) is not None
             if job.config.steps > 0 and not staged:
                 queues.setdefault(signature(job), deque()).append(job)
             elif not job.cancelled:  # a model built to compute its rule: checked at once, not batched

@@ -19,7 +19,7 @@ from arcsolve.latformer.exact_starts.actions import (
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
 from arcsolve.latformer.mask_kernels import build_mask
-from arcsolve.latformer.model import LatFormer, middle_shape, tile_cells, tiled_mask
+from arcsolve.latformer.model import LatFormer, chain_shapes, middle_shape, tile_cells, tiled_mask
 from arcsolve.latformer.sizing import Shape
 from arcsolve.symmetry import DIHEDRAL, ELEMENT_NAMES
 
@@ -51,6 +51,11 @@ def describe_actions(
             layer_shapes = [(inp, mid) for (inp, _), mid in zip(layer_shapes, mids, strict=True)]
             staged = f" (onto a middle lattice, the output's sides over {middle[0]}x{middle[1]}), then "
             staged += describe_stage(layer.stage, middle)
+        if len(layer.chain) and model.config.chain is not None:  # heads onto the input's lattice, then each step
+            chains = [chain_shapes(inp, out, model.config.chain) for inp, out in layer_shapes]
+            layer_shapes = [(inp, lattices[0]) for (inp, _), lattices in zip(layer_shapes, chains, strict=True)]
+            steps = [describe_step(step, [(c[k], c[k + 1]) for c in chains]) for k, step in enumerate(layer.chain)]
+            staged = f", then a chain of {len(steps)} steps ({'; '.join(steps)})"
         hole = model.config.hole if i == 0 else None
         heads = [describe_tiles(head, layer.tiles_shape, layer_shapes, hole) for head in layer.heads]
         if staged:
@@ -61,6 +66,15 @@ def describe_actions(
             named = "; ".join(f"head {k}: {words}" for k, words in enumerate(heads))
             parts.append(f"layer {i}: {len(heads)} heads ({named}), combined cell by cell by {combined_by}")
     return "; ".join(parts)
+
+
+def describe_step(step: MaskExperts, step_shapes: Sequence[tuple[Shape, Shape]]) -> str:
+    """One step of a chained first layer in words: its action (`describe_head`), or, where
+    that is the identity onto a longer lattice, the tiling it is."""
+    words = describe_head(step, step_shapes)
+    if words == "identity" and step_shapes and step_shapes[0][0] != step_shapes[0][1]:
+        return "tiled"
+    return words
 
 
 def describe_stage(stage: MaskExperts, middle: tuple[int, int]) -> str:
@@ -174,11 +188,15 @@ def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray
         read = []
         for x, y in pairs:
             mid = y.shape if layer.stage is None else middle_shape(y.shape, model.config.middle)
+            chain = chain_shapes(x.shape, y.shape, model.config.chain) if len(layer.chain) else []
+            mid = chain[0] if chain else mid
             with torch.no_grad():
                 tile_on = tile_cells(mid, layer.tiles_shape) if len(acts) > 1 else None
                 mask = tiled_mask([build_mask(a, x.shape, mid) for a in acts], tile_on)
                 if layer.stage is not None:  # carried onto the output lattice
                     mask = build_mask(layer.stage.actions(None, discrete=True), mid, y.shape) @ mask
+                for step, before, after in zip(layer.chain, chain[:-1], chain[1:], strict=True):  # through each step
+                    mask = build_mask(step.actions(None, discrete=True), before, after) @ mask
                 mask = mask.cpu().numpy()
             read.append(np.where(mask.sum(1) > 0.5, x.reshape(-1)[mask.argmax(1)], NOTHING))
         columns.append(np.concatenate(read))

@@ -32,6 +32,25 @@ from arcsolve.latformer.reference_masks import masked_attention
 N_COLOURS = 10
 
 
+class Chain(NamedTuple):
+    """The lattices of a chained first layer: its heads act onto the input's lattice (turned
+    where `turned`: the axes swapped), then each of `steps` carries that onto a lattice of its
+    own, the last onto the output's. Each step's sides are (p_r, q_r, c_r, p_c, q_c, c_c):
+    rows n·p_r // q_r + c_r and columns likewise, from the sides before it."""
+
+    turned: bool
+    steps: tuple[tuple[int, int, int, int, int, int], ...]
+
+    def shapes(self, in_shape: tuple[int, int]) -> list[tuple[int, int]]:
+        """The lattice the heads write onto, then the one after each step."""
+        h, w = in_shape[::-1] if self.turned else in_shape
+        shapes = [(h, w)]
+        for p_r, q_r, c_r, p_c, q_c, c_c in self.steps:
+            h, w = h * p_r // q_r + c_r, w * p_c // q_c + c_c
+            shapes.append((h, w))
+        return shapes
+
+
 @dataclass(frozen=True)
 class LatFormerConfig:
     d_model: int = 32
@@ -83,6 +102,10 @@ class LatFormerConfig:
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
     # head's mask is the product of the two. None: the heads act onto the output lattice
     middle: tuple[int, int] | None = None
+    # a chained first layer: its heads act onto the (turned) input lattice, and one more set of
+    # gates per step (`LatFormerLayer.chain`) carries that onto the step's lattice, the last
+    # onto the output's (`arcsolve.latformer.exact_starts.chains`); None: no chain
+    chain: Chain | None = None
     cond_dim: int = 0  # > 0 for LatFormer+NL: gates are conditioned on a text embedding
     beta: float | None = None  # colour-attention mixing weight (None: plain LatFormer)
     # Initial gate logits. The first layer starts as a uniform mixture of the 8 rotations and
@@ -131,6 +154,7 @@ def lattices(
     tiles: tuple[int, int] = (1, 1),
     middle: tuple[int, int] | None = None,
     period: tuple[int, int] = (1, 1),
+    chain: Chain | None = None,
 ) -> Lattices:
     """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
     grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
@@ -138,7 +162,15 @@ def lattices(
     real lattices get zero mask rows and columns and never reach a real cell. `tiles`: the
     tiling of per-tile heads (`LatFormerConfig.tiles`); `middle`: a staged first layer's
     divisors (`LatFormerConfig.middle`, not batched: no canvas); `period`: the input's own,
-    which periodic reads read by (`arcsolve.latformer.periods`)."""
+    which periodic reads read by (`arcsolve.latformer.periods`); `chain`: a chained first
+    layer's lattices (`LatFormerConfig.chain`, not batched either)."""
+    if chain is not None:
+        if canvas is not None:
+            raise ValueError("a chained first layer is fitted on its own lattices, not on canvases")
+        shapes = chain_shapes(in_shape, out_shape, chain)
+        first = mask_bases(in_shape, shapes[0], span, None, device, dtype, period)
+        later = mask_bases(out_shape, out_shape, span, None, device, dtype)
+        return Lattices(first, later, None, None, None)
     if middle is not None:
         if canvas is not None:
             raise ValueError("a staged first layer is fitted on its own lattices, not on canvases")
@@ -170,6 +202,15 @@ def lattices(
 class LatticeMismatch(ValueError):
     """An output lattice that a model's structure cannot act on: a staged first layer's
     middle lattice must divide it."""
+
+
+def chain_shapes(in_shape: tuple[int, int], out_shape: tuple[int, int], chain: Chain) -> list[tuple[int, int]]:
+    """The lattices of a chained first layer (`Chain.shapes`), which must end on the output's."""
+    shapes = chain.shapes(in_shape)
+    if shapes[-1] != tuple(out_shape) or min(min(shape) for shape in shapes) < 1:
+        (h, w), (H, W) = in_shape, out_shape
+        raise LatticeMismatch(f"the chain takes a {h}x{w} input to no {H}x{W} output")
+    return shapes
 
 
 def middle_shape(out_shape: tuple[int, int], middle: tuple[int, int]) -> tuple[int, int]:
@@ -238,6 +279,10 @@ class LatFormerLayer(nn.Module):
         # its action is an exact start's, `arcsolve.latformer.exact_starts.staged`)
         staged = first and config.middle is not None
         self.stage = MaskExperts(EXPERTS, config.cond_dim, config.shift_bits, gates) if staged else None
+        # a chained first layer: one more set of gates per step (every expert; each an exact
+        # start's action, `arcsolve.latformer.exact_starts.chains`)
+        steps = config.chain.steps if first and config.chain is not None else ()
+        self.chain = nn.ModuleList(MaskExperts(EXPERTS, config.cond_dim, config.shift_bits, gates) for _ in steps)
         self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))
         for proj in self.more_o:
             nn.init.eye_(proj.weight)
@@ -359,7 +404,10 @@ class LatFormer(nn.Module):
         x = (self.embed(grids) if embedded is None else embedded).reshape(B, h * w, -1)
         span = 2**self.config.shift_bits - 1
         if lattice is None:
-            lattice = lattices((h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles, self.config.middle)
+            lattice = lattices(
+                (h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles, self.config.middle,
+                chain=self.config.chain,
+            )
         colours = self.embed.weight if self.config.beta is not None else None
         for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
             bases = lattice.first if i == 0 else lattice.later
@@ -369,6 +417,13 @@ class LatFormer(nn.Module):
                 acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
                 mid = middle_shape((H, W), self.config.middle)  # the stage's kernels, middle onto output
                 stage = mask_from_bases(acts, mask_bases(mid, (H, W), span, None, x.device, x.dtype))
+            if len(layer.chain):  # each step's kernels, its lattice onto the next; their product
+                shapes = chain_shapes((h, w), (H, W), self.config.chain)
+                for experts, before, after in zip(layer.chain, shapes[:-1], shapes[1:], strict=True):
+                    acts = experts.actions(cond, discrete)
+                    acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
+                    step = mask_from_bases(acts, mask_bases(before, after, span, None, x.device, x.dtype))
+                    stage = step if stage is None else step @ stage
             masks = [mask_from_bases(head, bases) for head in actions]
             if i == 0 and self.config.hole is not None:  # periodic reads read no hole
                 known = (grids != self.config.hole).reshape(B, 1, h * w).to(x.dtype)
@@ -402,7 +457,8 @@ class LatFormer(nn.Module):
         for period, members in groups.items():
             at = torch.tensor(members, device=grids.device)
             lattice = lattices(
-                (h, w), out_shape, span, None, grids.device, dtype, self.config.tiles, self.config.middle, period
+                (h, w), out_shape, span, None, grids.device, dtype, self.config.tiles, self.config.middle, period,
+                self.config.chain,
             )
             part, part_loss = self.forward(
                 grids[at],

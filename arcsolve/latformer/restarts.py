@@ -122,6 +122,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         heads=heads,
         tiles=start.tiles,
         middle=start.middle,
+        chain=start.chain,
         experts=EXPERTS,
         skip=False,
         later_residual=not composed,
@@ -161,6 +162,8 @@ def exact_model(
             set_action(model.layers[1].experts, start.then)
         if start.stage is not None:
             set_action(model.layers[0].stage, start.stage)
+        for gates, action in zip(model.layers[0].chain, start.steps, strict=True):
+            set_action(gates, action)
     if start.counts is not None:
         (f_r, f_c) = start.actions[0].scale
         set_count_rule(model, start.counts, f_r * f_c)

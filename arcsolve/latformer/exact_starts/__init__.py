@@ -26,6 +26,8 @@ The modules, each importing only those above it:
 - `per_tile`: one action per tile of a tiling;
 - `periodic`: a periodic read, where the outputs repair a periodic pattern's hidden cells;
 - `paddings`: a padding that repeats the input's edge cells or mirrors it;
+- `chains`: a dihedral element, then a chain of one-axis actions, each onto a lattice of
+  its own (`ActionSet.chain`, a chained first layer);
 - `colours`: what a set's heads read, and the colours its fit keeps fixed;
 - `consistent`: the search that calls the others (`consistent_sets`).
 """

@@ -14,6 +14,7 @@ import numpy as np
 
 from arcsolve.latformer.count_rules import CountRule
 from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.model import Chain
 from arcsolve.latformer.overlay_rules import OverlayRule
 
 
@@ -38,6 +39,10 @@ class ActionSet:
     # sides divided by `middle`, and `stage` carries what they wrote onto the output lattice
     stage: ExactAction | None = None
     middle: tuple[int, int] | None = None
+    # a chained first layer (`chain_sets`): the head acts onto the (turned) input lattice, then
+    # each of `steps` onto the next of `chain`'s lattices, the last the output's
+    chain: Chain | None = None
+    steps: tuple[ExactAction, ...] = ()
 
     @property
     def rule(self) -> CountRule | OverlayRule | None:
@@ -49,7 +54,8 @@ class ActionSet:
         """Sort key, simplest first: how many different actions (those an overlay rule chose,
         not the symmetries it adds for hidden cells), then the unexplained cells."""
         actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
-        return (actions + (self.then is not None) + (self.stage is not None), self.unseen, self.unsupported)
+        layers = (self.then is not None) + (self.stage is not None) + len(self.steps)
+        return (actions + layers, self.unseen, self.unsupported)
 
 
 def train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:

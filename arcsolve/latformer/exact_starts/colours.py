@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, is_function
+from arcsolve.latformer.exact_starts.chains import chain_reading
 from arcsolve.latformer.exact_starts.per_tile import tile_index
 from arcsolve.latformer.exact_starts.readings import (
     block_cells,
@@ -31,6 +32,8 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
     cells one after another; with per-tile actions, one head whose cells read through their
     own tile's action; with a second layer's action or a stage, what the output cell reads
     through it."""
+    if start.chain is not None:  # one head, through every step of its chain
+        return np.concatenate([chain_reading(start, x, y.shape).reshape(1, -1) for x, y in pairs], axis=1)
     actions = [cell for a in start.actions for cell in (block_cells(a) if a.pool else [a])]  # a pooling: its cells
 
     def pair_readings(x: np.ndarray, shape: tuple[int, int]) -> np.ndarray:  # (heads, cells of shape)

@@ -29,6 +29,7 @@ from arcsolve.latformer.exact_starts.candidates import (
     output_periods,
     output_symmetries,
 )
+from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import background_colour, set_readings
 from arcsolve.latformer.exact_starts.composed import composed_sets
 from arcsolve.latformer.exact_starts.paddings import padding_sets
@@ -117,6 +118,7 @@ def consistent_sets(
         single = [a for a in usable if not a.pool]
         found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
         found += staged_sets(pairs, tests, shift_bits)  # or a head onto a middle lattice, then a stage
+        found += chain_sets(pairs, tests, background_colour(pairs))  # or a chain of one-axis actions
     found += overlay_sets(found, pairs, symmetries)
     return _distinct(sorted(found, key=_ranking(pairs, tests, shift_bits)), pairs, tests, shift_bits)
 
