@@ -4,6 +4,8 @@ lattice of its own size, found on the train pairs and fitted as a chained first 
 import numpy as np
 import pytest
 
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.chains import STEPS, axis_chains, chain_reading, chain_sets
 from arcsolve.latformer.exact_starts.readings import source_cells
 from arcsolve.latformer.fit import solve
@@ -86,3 +88,12 @@ def test_solve_fits_a_chain_of_three_actions():
     solution = solve(task, SolveConfig(device="cpu", steps=100, seed=0))
     assert solution.candidates[0].grids[0] == task.test[0].output
     assert "a chain of" in solution.candidates[0].detail
+
+
+def test_a_chain_ranks_after_one_head_and_before_two_heads_with_a_table():
+    chain = ActionSet((ExactAction(),), 3, 5, chain=Chain(False, ((2, 1, 0, 2, 1, 0),) * 3), steps=(ExactAction(),) * 3)
+    one_head = ActionSet((ExactAction(shift=(1, 0)),), 9, 9)
+    two_heads = ActionSet((ExactAction(), ExactAction(shift=(0, 1))), 0, 0)
+    staged = ActionSet((ExactAction(),), 0, 0, stage=ExactAction(scale=(2, 2)), middle=(2, 2))
+    ranked = sorted([two_heads, staged, chain, one_head], key=ActionSet.rank)
+    assert ranked == [one_head, chain, two_heads, staged]

@@ -50,12 +50,17 @@ class ActionSet:
         when the FFN learns it."""
         return self.counts or self.overlay
 
-    def rank(self) -> tuple[int, int, int]:
+    def rank(self) -> tuple[int, int, int, int]:
         """Sort key, simplest first: how many different actions (those an overlay rule chose,
-        not the symmetries it adds for hidden cells), then the unexplained cells."""
+        not the symmetries it adds for hidden cells), then the unexplained cells. A chain
+        counts as a head and one more layer, whatever its steps, and comes before the other
+        sets of as many: it copies each cell it reads, with no table of readings to learn, where
+        two heads' table reads combinations that the test may not show."""
+        if self.chain is not None:
+            return (2, 0, self.unseen, self.unsupported)
         actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
-        layers = (self.then is not None) + (self.stage is not None) + len(self.steps)
-        return (actions + layers, self.unseen, self.unsupported)
+        layers = (self.then is not None) + (self.stage is not None)
+        return (actions + layers, 1, self.unseen, self.unsupported)
 
 
 def train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:

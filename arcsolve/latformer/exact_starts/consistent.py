@@ -127,7 +127,7 @@ def _ranking(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
     shift_bits: int = 5,
-) -> Callable[[ActionSet], tuple[int, int, int]]:
+) -> Callable[[ActionSet], tuple[int, int, int, int]]:
     """The sort key of the sets: `ActionSet.rank`, with the unexplained test cells counted on
     the tests drawn in the pairs' colours where some test shows a new one (`drawn_as_seen`).
     The sets keep their own count, which their fits go by."""
@@ -137,7 +137,7 @@ def _ranking(
     _, pair_of = train_cells(pairs)
     blanks = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in drawn]
 
-    def rank(s: ActionSet) -> tuple[int, int, int]:
+    def rank(s: ActionSet) -> tuple[int, int, int, int]:
         if s.rule is not None:  # a built rule answers every reading
             return s.rank()
         keys = cell_keys(list(set_readings(s, pairs, shift_bits)))
