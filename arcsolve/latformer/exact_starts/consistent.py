@@ -270,10 +270,18 @@ def _distinct(
     """The first `most` sets less those that read exactly what an earlier one reads, on the
     train pairs and the test inputs alike (a down-scaling shifted within the grid reads the
     same with fill or without): such a set would only fit the same answer again."""
-    kept, seen = [], set()
     lattices = list(pairs) + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
-    for s in sets[:most]:
-        signature = (s.tiles, s.counts, s.overlay, set_readings(s, lattices, shift_bits).tobytes())
+    first = sets[:most]
+    signatures = [(s.tiles, s.counts, s.overlay, set_readings(s, lattices, shift_bits).tobytes()) for s in first]
+    # a chain that reads as a later set of fewer layers (a head and a second layer's action,
+    # a staged layer) gives its place to that set: the same answer, told more simply
+    for i, s in enumerate(first):
+        if s.chain is not None:
+            simpler = [j for j in range(i + 1, len(first)) if signatures[j] == signatures[i] and first[j].chain is None]
+            if simpler:
+                first[i], signatures[i] = first[simpler[0]], signatures[simpler[0]]
+    kept, seen = [], set()
+    for s, signature in zip(first, signatures, strict=True):
         if signature not in seen:
             seen.add(signature)
             kept.append(s)
