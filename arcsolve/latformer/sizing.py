@@ -18,7 +18,9 @@ axis's rule when that fits (a padding of every side). The rules per axis are tak
 first. Where every train input has the same side on some axis, several rules fit and can
 disagree on a test input of another side (7 rows from 6 are n + 1, a fixed 7 or 7/6 of
 them); `alternative_sizes` gives the others, cheapest first, so that a second attempt can
-be made at the next likeliest size."""
+be made at the next likeliest size. Where every train input is square, a rule and the same
+rule read with the input's axes swapped fit alike; `turned_rule` gives the latter, for a
+model whose action swaps the axes."""
 
 from __future__ import annotations
 

@@ -117,11 +117,6 @@ class AxisStep:
             return ExactAction(mirror=on(True, False))
         return ExactAction()  # a tiling: the identity, wrapped cyclically onto a longer lattice
 
-    def words(self) -> str:
-        if self.kind in ("pad", "crop"):
-            return f"{self.kind} {self.a},{self.b}"
-        return f"{self.kind} {self.a:+d}" if self.kind in ("wrap", "fill") else f"{self.kind} {self.a}"
-
 
 STEPS = (
     [AxisStep("wrap", k) for k in SHIFTS]
@@ -188,17 +183,6 @@ def _axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int) ->
             if sequences
         }
     return found
-
-
-def replay(steps: Sequence[AxisStep], side: int) -> np.ndarray | None:
-    """The map of a sequence of steps on an axis of `side` cells, or None where a step does not
-    apply to it."""
-    maps = np.arange(side)[None]
-    for step in steps:
-        if step.side(maps.shape[1]) is None:
-            return None
-        maps = step.apply(maps)
-    return maps[0]
 
 
 def _colour_sets(grid: np.ndarray, axis: int, fill: int) -> np.ndarray:
