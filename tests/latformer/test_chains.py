@@ -4,6 +4,7 @@ lattice of its own size, found on the train pairs and fitted as a chained first 
 import numpy as np
 import pytest
 
+from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.chains import STEPS, axis_chains, chain_reading, chain_sets
@@ -76,15 +77,27 @@ def test_chain_lattices_and_their_mismatch():
         chain_shapes((3, 4), (9, 2), chain)
 
 
-def test_solve_fits_a_chain_of_three_actions():
-    rng = np.random.default_rng(6)
+def chain_task(seed: int) -> Task:
+    rng = np.random.default_rng(seed)
     xs = [drawn(rng, shape) for shape in [(3, 4), (4, 3), (3, 5)]]
     test = drawn(rng, (4, 4))
-    task = Task(
+    return Task(
         id="chain",
         train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(up_fill_roll(x))) for x in xs],
         test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(up_fill_roll(test)))],
     )
+
+
+def test_solve_many_fits_a_chain_on_its_own_lattices():
+    task = chain_task(6)
+    solutions = []
+    solve_many([(task, SolveConfig(device="cpu", steps=100, seed=0))], solutions.append, batch=2)
+    [solution] = solutions
+    assert solution.candidates[0].verified and solution.candidates[0].grids[0] == task.test[0].output
+
+
+def test_solve_fits_a_chain_of_three_actions():
+    task = chain_task(6)
     solution = solve(task, SolveConfig(device="cpu", steps=100, seed=0))
     assert solution.candidates[0].grids[0] == task.test[0].output
     assert "a chain of" in solution.candidates[0].detail
