@@ -164,16 +164,14 @@ def lattices(
     divisors (`LatFormerConfig.middle`, not batched: no canvas); `period`: the input's own,
     which periodic reads read by (`arcsolve.latformer.periods`); `chain`: a chained first
     layer's lattices (`LatFormerConfig.chain`, not batched either)."""
+    if (middle is not None or chain is not None) and canvas is not None:
+        raise ValueError("a staged or chained first layer is fitted on its own lattices, not on canvases")
     if chain is not None:
-        if canvas is not None:
-            raise ValueError("a chained first layer is fitted on its own lattices, not on canvases")
         shapes = chain_shapes(in_shape, out_shape, chain)
         first = mask_bases(in_shape, shapes[0], span, None, device, dtype, period)
         later = mask_bases(out_shape, out_shape, span, None, device, dtype)
         return Lattices(first, later, None, None, None)
     if middle is not None:
-        if canvas is not None:
-            raise ValueError("a staged first layer is fitted on its own lattices, not on canvases")
         mid = middle_shape(out_shape, middle)
         first = mask_bases(in_shape, mid, span, None, device, dtype, period)
         later = mask_bases(out_shape, out_shape, span, None, device, dtype)
@@ -409,20 +407,22 @@ class LatFormer(nn.Module):
                 chain=self.config.chain,
             )
         colours = self.embed.weight if self.config.beta is not None else None
+
+        def carried(experts: MaskExperts, before: tuple[int, int], after: tuple[int, int]) -> torch.Tensor:
+            """The mask of a stage's or a chain step's gates, from one lattice onto the next."""
+            acts = experts.actions(cond, discrete)
+            acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
+            return mask_from_bases(acts, mask_bases(before, after, span, None, x.device, x.dtype))
+
         for i, (layer, actions) in enumerate(zip(self.layers, self.actions(cond, discrete, smooth), strict=True)):
             bases = lattice.first if i == 0 else lattice.later
             stage = None
-            if layer.stage is not None:
-                acts = layer.stage.actions(cond, discrete)
-                acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
-                mid = middle_shape((H, W), self.config.middle)  # the stage's kernels, middle onto output
-                stage = mask_from_bases(acts, mask_bases(mid, (H, W), span, None, x.device, x.dtype))
-            if len(layer.chain):  # each step's kernels, its lattice onto the next; their product
+            if layer.stage is not None:  # the middle lattice onto the output
+                stage = carried(layer.stage, middle_shape((H, W), self.config.middle), (H, W))
+            if len(layer.chain):  # each step's lattice onto the next; their product
                 shapes = chain_shapes((h, w), (H, W), self.config.chain)
                 for experts, before, after in zip(layer.chain, shapes[:-1], shapes[1:], strict=True):
-                    acts = experts.actions(cond, discrete)
-                    acts = acts.smoothed(self.config.smoothing) if smooth and self.config.smoothing > 0 else acts
-                    step = mask_from_bases(acts, mask_bases(before, after, span, None, x.device, x.dtype))
+                    step = carried(experts, before, after)
                     stage = step if stage is None else step @ stage
             masks = [mask_from_bases(head, bases) for head in actions]
             if i == 0 and self.config.hole is not None:  # periodic reads read no hole

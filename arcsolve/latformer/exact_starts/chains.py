@@ -136,18 +136,14 @@ def _reachable(target: int, steps: int) -> list[set[int]]:
     return found
 
 
-def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS) -> list[Found]:
-    """The sequences of at most `most` one-axis steps that take each train input's side in
-    `sides` to its output's in `targets`, fewest steps first, one per map: (steps, the map
-    of each train input's side)."""
-    return _axis_chains(tuple(sides), tuple(targets), most)
-
-
 Found = tuple[tuple[AxisStep, ...], list[np.ndarray]]
 
 
 @lru_cache(maxsize=64)
-def _axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int) -> list[Found]:
+def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS) -> list[Found]:
+    """The sequences of at most `most` one-axis steps that take each train input's side in
+    `sides` to its output's in `targets`, fewest steps first, one per map: (steps, the map
+    of each train input's side)."""
     reach = [_reachable(t, most) for t in targets]
     level = {sides: ([()], [np.arange(n)[None] for n in sides])}  # sides → (sequences, maps per side)
     seen: dict[tuple[int, ...], set[bytes]] = {sides: {b"".join(np.arange(n).tobytes() for n in sides)}}

@@ -4,7 +4,7 @@ apart (`colours_to_fix`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -103,10 +103,9 @@ def swapped_unseen(
         return None
     train = set_readings(start, pairs, shift_bits)
     outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    rule: dict[tuple[int, ...], int] = {}
-    for key, o in zip(map(tuple, train.T.tolist()), outputs.tolist(), strict=True):
-        if rule.setdefault(key, o) != o:
-            return None  # not a rule of the readings alone
+    rule = _table(map(tuple, train.T.tolist()), outputs)
+    if rule is None:
+        return None  # not a rule of the readings alone
     read_colours = {c for key in rule for c in key}
     test = set_readings(start, [(grid, predicted)], shift_bits)
     answer = predicted.reshape(-1).copy()
@@ -126,6 +125,16 @@ def swapped_unseen(
             answer[cell] = _swap(swapped, a, c)
     answer = answer.reshape(predicted.shape)
     return None if np.array_equal(answer, predicted) else answer
+
+
+def _table(keys: Iterable[tuple[int, ...]], outputs: np.ndarray) -> dict[tuple[int, ...], int] | None:
+    """The output colour of each key, the train cells' keys in order against `outputs`; None
+    where two cells of one key ask for different colours."""
+    table: dict[tuple[int, ...], int] = {}
+    for key, o in zip(keys, outputs.tolist(), strict=True):
+        if table.setdefault(key, o) != o:
+            return None
+    return table
 
 
 def _swap(colour: int, a: int, c: int) -> int:
@@ -156,10 +165,9 @@ def presence_answer(
     if len(others) < 2:
         return None
     seen = {tuple(k) for k in train.T.tolist()}
-    by_presence: dict[tuple[int, ...], int] = {}
-    for key, o in zip(train.T.tolist(), outputs.tolist(), strict=True):
-        if by_presence.setdefault(_presence(key, background), o) != o:
-            return None  # the colours read matter, not only which heads read one
+    by_presence = _table((_presence(key, background) for key in train.T.tolist()), outputs)
+    if by_presence is None:
+        return None  # the colours read matter, not only which heads read one
     test = set_readings(start, [(grid, predicted)], shift_bits)
     answer = predicted.reshape(-1).copy()
     for cell, key in enumerate(test.T.tolist()):
