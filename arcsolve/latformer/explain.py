@@ -54,7 +54,10 @@ def describe_actions(
         if len(layer.chain) and model.config.chain is not None:  # heads onto the input's lattice, then each step
             chains = [chain_shapes(inp, out, model.config.chain) for inp, out in layer_shapes]
             layer_shapes = [(inp, lattices[0]) for (inp, _), lattices in zip(layer_shapes, chains, strict=True)]
-            steps = [describe_step(step, [(c[k], c[k + 1]) for c in chains]) for k, step in enumerate(layer.chain)]
+            steps = [
+                describe_step(step, [(c[k], c[k + 1]) for c in chains], model.config.chain.steps[k])
+                for k, step in enumerate(layer.chain)
+            ]
             staged = f", then a chain of {len(steps)} steps ({'; '.join(steps)})"
         hole = model.config.hole if i == 0 else None
         heads = [describe_tiles(head, layer.tiles_shape, layer_shapes, hole) for head in layer.heads]
@@ -68,13 +71,28 @@ def describe_actions(
     return "; ".join(parts)
 
 
-def describe_step(step: MaskExperts, step_shapes: Sequence[tuple[Shape, Shape]]) -> str:
+def describe_step(
+    step: MaskExperts,
+    step_shapes: Sequence[tuple[Shape, Shape]],
+    lattice: tuple[int, int, int, int, int, int] | None = None,
+) -> str:
     """One step of a chained first layer in words: its action (`describe_head`), or, where
-    that is the identity onto a longer lattice, the tiling it is."""
+    that is the identity onto a longer lattice, the tiling it is (onto a shorter one, the
+    crop); with its `lattice` (`Chain.steps`), the sides it carries the grid onto where
+    they change."""
     words = describe_head(step, step_shapes)
     if words == "identity" and step_shapes and step_shapes[0][0] != step_shapes[0][1]:
-        return "tiled"
+        before, after = step_shapes[0]
+        words = "tiled" if after[0] >= before[0] and after[1] >= before[1] else "cropped"
+    if lattice is not None and lattice != (1, 1, 0, 1, 1, 0):
+        words += f", onto rows {_side(*lattice[:3])}, columns {_side(*lattice[3:])}"
     return words
+
+
+def _side(p: int, q: int, c: int) -> str:
+    """A side n·p // q + c in words (n: the side before)."""
+    side = "n" if p == q else f"{p}n" if q == 1 else f"{p}n/{q}" if p != 1 else f"n/{q}"
+    return side + (f"{c:+d}" if c else "")
 
 
 def describe_stage(stage: MaskExperts, middle: tuple[int, int]) -> str:

@@ -7,7 +7,7 @@ import pytest
 from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
-from arcsolve.latformer.exact_starts.chains import STEPS, axis_chains, chain_reading, chain_sets
+from arcsolve.latformer.exact_starts.chains import STEPS, axis_chains, chain_reading, chain_sets, line_colours
 from arcsolve.latformer.exact_starts.readings import source_cells
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import Chain, LatticeMismatch, chain_shapes
@@ -50,10 +50,11 @@ def test_each_step_reads_as_its_stage_action(axis):
 
 def test_axis_chains_are_fewest_steps_first_and_one_per_map():
     found = axis_chains((3, 4), (6, 8))  # every side doubled
-    assert [len(steps) for steps, _ in found] == sorted(len(steps) for steps, _ in found)
-    assert len(found[0][0]) == 1  # one step: up-scaled or tiled
-    maps = {b"".join(m.tobytes() for m in maps) for _, maps in found}
-    assert len(maps) == len(found)
+    assert [len(steps) for steps in found.steps] == sorted(len(steps) for steps in found.steps)
+    assert len(found.steps[0]) == 1  # one step: up-scaled or tiled
+    assert [m.shape[1] for m in found.maps] == [6, 8]
+    maps = {found.maps[0][i].tobytes() + found.maps[1][i].tobytes() for i in range(len(found.steps))}
+    assert len(maps) == len(found.steps)
 
 
 def test_a_three_action_chain_is_found_and_read_on_the_test():
@@ -110,3 +111,59 @@ def test_a_chain_ranks_after_one_head_and_before_two_heads_with_a_table():
     staged = ActionSet((ExactAction(),), 0, 0, stage=ExactAction(scale=(2, 2)), middle=(2, 2))
     ranked = sorted([two_heads, staged, chain, one_head], key=ActionSet.rank)
     assert ranked == [one_head, chain, two_heads, staged]
+
+
+def separated(x: np.ndarray) -> np.ndarray:
+    """Tiled 2×2 with a line of colour 5 between the copies: padded by one cell of 5 after
+    each axis, tiled, then the last line cropped."""
+    return np.tile(np.pad(x, ((0, 1), (0, 1)), constant_values=5), (2, 2))[:-1, :-1]
+
+
+def swapped_chain(x: np.ndarray) -> np.ndarray:
+    """`up_fill_roll`, then colours 3 and 7 swapped."""
+    y = up_fill_roll(x)
+    return np.select([y == 3, y == 7], [7, 3], y)
+
+
+def test_cells_that_read_nothing_may_take_a_separator_colour():
+    rng = np.random.default_rng(3)
+    xs = [np.where(drawn(rng, shape) == 5, 1, drawn(rng, shape)) for shape in [(3, 4), (4, 3), (2, 5)]]
+    pairs = [(x, separated(x)) for x in xs]
+    sets = chain_sets(pairs)
+    assert sets, "no chain with the separator's colour where the chain reads nothing"
+    test = np.array([[1, 2, 0], [3, 4, 6]])
+    read = chain_reading(sets[0], test, separated(test).shape)
+    assert np.array_equal(np.where(read < 0, 5, read), separated(test))
+    assert line_colours(pairs)[0] == 5  # the colour of the most whole lines is tried first
+
+
+def test_a_chain_with_a_colour_swap_is_found_and_solved():
+    rng = np.random.default_rng(4)
+    xs = []
+    for shape in [(3, 4), (4, 3), (3, 5)]:
+        x = drawn(rng, shape)
+        x[0, 0], x[-1, -1] = 3, 7  # both colours of the swap in every input
+        xs.append(x)
+    pairs = [(x, swapped_chain(x)) for x in xs]
+    [found] = chain_sets(pairs, most=1)  # through a colour table: no chain copies the cells
+    assert found.chain is not None
+    test = drawn(rng, (4, 4))
+    test[1, 1], test[2, 2] = 3, 7
+    task = Task(
+        id="swapped-chain",
+        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(y)) for x, y in pairs],
+        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(swapped_chain(test)))],
+    )
+    solution = solve(task, SolveConfig(device="cpu", steps=100, seed=0))
+    assert solution.candidates[0].verified and "a chain of" in solution.candidates[0].detail
+    assert solution.candidates[0].grids[0] == task.test[0].output
+
+
+def test_a_chain_through_a_lattice_with_no_cell_reads_nothing():
+    # cropped by two columns, then padded by two: a 2-wide grid has no lattice in between
+    chain = Chain(False, ((1, 1, 0, 1, 1, -2), (1, 1, 0, 1, 1, 2)))
+    start = ActionSet(
+        (ExactAction(),), 0, 0, chain=chain, steps=(ExactAction(shift=(0, -1), fill=True), ExactAction(fill=True))
+    )
+    assert chain_reading(start, np.ones((3, 5), dtype=int), (3, 5)) is not None
+    assert chain_reading(start, np.ones((3, 2), dtype=int), (3, 2)) is None

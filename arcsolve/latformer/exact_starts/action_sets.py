@@ -43,6 +43,7 @@ class ActionSet:
     # each of `steps` onto the next of `chain`'s lattices, the last the output's
     chain: Chain | None = None
     steps: tuple[ExactAction, ...] = ()
+    recoloured: bool = False  # a chain whose cells take their colours through a table of what they read
 
     @property
     def rule(self) -> CountRule | OverlayRule | None:
@@ -55,9 +56,10 @@ class ActionSet:
         not the symmetries it adds for hidden cells), then the unexplained cells. A chain
         counts as a head and one more layer, whatever its steps, and comes before the other
         sets of as many: it copies each cell it reads, with no table of readings to learn, where
-        two heads' table reads combinations that the test may not show."""
+        two heads' table reads combinations that the test may not show. A chain that does learn
+        a table (`recoloured`) ranks with those sets."""
         if self.chain is not None:
-            return (2, 0, self.unseen, self.unsupported)
+            return (2, int(self.recoloured), self.unseen, self.unsupported)
         actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
         layers = (self.then is not None) + (self.stage is not None)
         return (actions + layers, 1, self.unseen, self.unsupported)

@@ -15,23 +15,24 @@ action, and the head's mask is carried through all of them."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, support, train_cells
 from arcsolve.latformer.exact_starts.actions import ExactAction, expressible
 from arcsolve.latformer.exact_starts.readings import NOTHING, follow, source_cells
-from arcsolve.latformer.model import Chain
+from arcsolve.latformer.model import Chain, LatticeMismatch, chain_shapes
 from arcsolve.symmetry import apply_dihedral
 from arcsolve.tasks import MAX_SIDE
 
 MAX_AXIS_STEPS = 4  # actions on one axis, at most
 MAX_STATES = 4000  # maps of one axis kept per number of actions, at most
 MAX_CHECKS = 4_000  # pairs of a rows' and a columns' chain checked per dihedral element, at most
+MAX_RECOLOURED = 3  # stages of a chain whose cells take their colours through a table, at most
 SHIFTS = (-3, -2, -1, 1, 2, 3)
 FACTORS = (2, 3)
 MARGINS = [(a, b) for a in range(3) for b in range(3) if (a, b) != (0, 0)]
@@ -136,22 +137,34 @@ def _reachable(target: int, steps: int) -> list[set[int]]:
     return found
 
 
-Found = tuple[tuple[AxisStep, ...], list[np.ndarray]]
+class Chains(NamedTuple):
+    """Sequences of one-axis steps and their maps: `maps[p]` is a (sequences, n) array, each
+    row the input index (or NOTHING) that each of n cells reads on train input p."""
+
+    steps: list[tuple[AxisStep, ...]]
+    maps: list[np.ndarray]
+
+    def kept(self, which: np.ndarray) -> Chains:
+        """The sequences `which` (a boolean mask or indices) picks, in order."""
+        index = np.flatnonzero(which) if which.dtype == bool else which
+        return Chains([self.steps[i] for i in index], [m[index] for m in self.maps])
 
 
 @lru_cache(maxsize=64)
-def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS) -> list[Found]:
+def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS) -> Chains:
     """The sequences of at most `most` one-axis steps that take each train input's side in
-    `sides` to its output's in `targets`, fewest steps first, one per map: (steps, the map
-    of each train input's side)."""
+    `sides` to its output's in `targets`, fewest steps first, one per map, with the map of
+    each train input's side."""
     reach = [_reachable(t, most) for t in targets]
-    level = {sides: ([()], [np.arange(n)[None] for n in sides])}  # sides → (sequences, maps per side)
+    level = {sides: Chains([()], [np.arange(n)[None] for n in sides])}
     seen: dict[tuple[int, ...], set[bytes]] = {sides: {b"".join(np.arange(n).tobytes() for n in sides)}}
-    found: list[Found] = []
+    found = Chains([], [np.empty((0, t), dtype=np.int64) for t in targets])
     for depth in range(most + 1):
-        for lengths, (sequences, maps) in level.items():
-            if lengths == targets:
-                found += [(seq, [m[i] for m in maps]) for i, seq in enumerate(sequences)]
+        if targets in level:
+            found = Chains(
+                found.steps + level[targets].steps,
+                [np.concatenate([f, m]) for f, m in zip(found.maps, level[targets].maps, strict=True)],
+            )
         if depth == most:
             break
         grown: dict[tuple[int, ...], tuple[list, list[list[np.ndarray]]]] = {}
@@ -164,19 +177,20 @@ def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MA
                 keys = np.ascontiguousarray(np.concatenate(moved, axis=1))
                 _, first = np.unique(keys.view(np.dtype((np.void, keys.itemsize * keys.shape[1]))), return_index=True)
                 known = seen.setdefault(after, set())
-                into = grown.setdefault(after, ([], [[] for _ in sides]))
+                new = []
                 for i in sorted(first.tolist()):
                     key = keys[i].tobytes()
-                    if key in known:
-                        continue
-                    known.add(key)
-                    into[0].append((*sequences[i], step))
+                    if key not in known:
+                        known.add(key)
+                        new.append(i)
+                if new:
+                    into = grown.setdefault(after, ([], [[] for _ in sides]))
+                    into[0].extend((*sequences[i], step) for i in new)
                     for side, m in enumerate(moved):
-                        into[1][side].append(m[i])
+                        into[1][side].append(m[new])
         level = {
-            lengths: (sequences[:MAX_STATES], [np.stack(r[:MAX_STATES]) for r in rows])
+            lengths: Chains(sequences[:MAX_STATES], [np.concatenate(blocks)[:MAX_STATES] for blocks in rows])
             for lengths, (sequences, rows) in grown.items()
-            if sequences
         }
     return found
 
@@ -203,61 +217,143 @@ def chain_sets(
     most: int = 2,
 ) -> list[ActionSet]:
     """The chains (a dihedral element, then one-axis steps) that give every train output
-    exactly, each cell the input cell its maps pick or `fill` where they pick none: the
-    fewest stages first (a row's step and a column's that one exact action takes count once),
-    at most `most`, one per dihedral element."""
+    exactly, each cell the input cell its maps pick or, where they pick none, `fill` or
+    failing that another colour that fills a whole line of some train output (a separator,
+    a frame: `line_colours`); failing those, the chains whose cells give the outputs through
+    one colour table (a swap or a recolouring of what they read), of at most
+    MAX_RECOLOURED actions (the dihedral element one of them): a table is more to learn, so
+    its chain must be short. The fewest
+    stages first (a row's step and a column's that one exact action takes count once), at
+    most `most`, one per dihedral element."""
+    for colour in (fill, *(c for c in line_colours(pairs) if c != fill)):
+        found = _chain_sets(pairs, tests, colour, most)
+        if found:
+            return found
+    return _chain_sets(pairs, tests, None, most)
+
+
+def line_colours(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+    """The colours that fill a whole row or column of some train output, the most such
+    lines first: where a chain reads nothing, a whole line reads nothing."""
+    lines: dict[int, int] = {}
+    for _, y in pairs:
+        for line in (*y, *y.T):
+            if (line == line[0]).all():
+                lines[int(line[0])] = lines.get(int(line[0]), 0) + 1
+    return sorted(lines, key=lambda c: (-lines[c], c))
+
+
+def _chain_sets(
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    fill: int | None,
+    most: int,
+) -> list[ActionSet]:
+    """`chain_sets` with the one colour `fill` where the maps pick no cell, or with None:
+    through a colour table."""
     found = []
     for element in range(8):
         turned = [apply_dihedral(x, element) for x, _ in pairs]
         rows = axis_chains(tuple(x.shape[0] for x in turned), tuple(y.shape[0] for _, y in pairs))
         cols = axis_chains(tuple(x.shape[1] for x in turned), tuple(y.shape[1] for _, y in pairs))
-        rows, cols = _consistent(rows, turned, pairs, 0, fill), _consistent(cols, turned, pairs, 1, fill)
-        best = _best_pair(rows, cols, turned, pairs, fill)
+        if fill is None:
+            rows, cols = _recolourable(rows, turned, pairs, 0), _recolourable(cols, turned, pairs, 1)
+        else:
+            rows, cols = _consistent(rows, turned, pairs, 0, fill), _consistent(cols, turned, pairs, 1, fill)
+        most_stages = MAX_RECOLOURED - (element != 0) if fill is None else None
+        best = _best_pair(rows, cols, turned, pairs, fill, most_stages)
         if best is None or best[0] == 0:  # no chain, or none but the dihedral element: one head
             continue
-        start = _chain_set(element, best[1], best[2], pairs, tests)
+        if most_stages is not None and best[0] > most_stages:
+            continue
+        start = _chain_set(element, best[1], best[2], pairs, tests, recoloured=fill is None)
         if start is not None:
             found.append((best[0] + (element != 0), start))
     return [s for _, s in sorted(found, key=lambda f: f[0])[:most]]
 
 
 def _best_pair(
-    rows: list[Found],
-    cols: list[Found],
+    rows: Chains,
+    cols: Chains,
     turned: Sequence[np.ndarray],
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
-    fill: int,
+    fill: int | None,
+    most: int | None = None,
 ) -> tuple[int, tuple, tuple] | None:
     """The pair of a rows' chain and a columns' chain that gives every train output in the
-    fewest stages (`_aligned`), fewer steps in all breaking ties: (stages, rows' steps,
-    columns' steps), or None (also after MAX_CHECKS pairs tried)."""
-    by_rows: dict[int, list[Found]] = {}
-    by_cols: dict[int, list[Found]] = {}
-    for chain in rows:
-        by_rows.setdefault(len(chain[0]), []).append(chain)
-    for chain in cols:
-        by_cols.setdefault(len(chain[0]), []).append(chain)
+    fewest stages (`_aligned`), fewer steps in all breaking ties, with `fill` where they
+    read nothing (None: through one colour table): (stages, rows' steps, columns' steps), or
+    None (also after MAX_CHECKS pairs tried). With `most`, pairs that take more stages are
+    not tried."""
+    by_rows, by_cols = _by_length(rows), _by_length(cols)
     checks, best = 0, None
     for total in range(2 * MAX_AXIS_STEPS + 1):
-        if best is not None and (total + 1) // 2 > best[0]:
+        if best is not None and (total + 1) // 2 > best[0] or most is not None and (total + 1) // 2 > most:
             break  # a pair of more steps takes at least half as many stages
         for n_rows in range(total + 1):
-            for (r_steps, r_maps), (c_steps, c_maps) in itertools.product(
-                by_rows.get(n_rows, []), by_cols.get(total - n_rows, [])
-            ):
-                if best is not None and max(n_rows, total - n_rows) >= best[0]:
-                    continue  # a stage takes at most one step of each axis
+            if n_rows not in by_rows or total - n_rows not in by_cols:
+                continue
+            (r_steps, r_maps), (c_steps, c_maps) = by_rows[n_rows], by_cols[total - n_rows]
+            widest = max(n_rows, total - n_rows)  # a stage takes at most one step of each axis
+            if best is not None and widest >= best[0]:
+                continue
+            # every pair of the two chains, rows' chain first, as far as MAX_CHECKS lets
+            count = min(len(r_steps) * len(c_steps), MAX_CHECKS - checks)
+            which = np.arange(count)
+            r_of, c_of = which // len(c_steps), which % len(c_steps)
+            good = _gives(turned, pairs, [m[r_of] for m in r_maps], [m[c_of] for m in c_maps], fill)
+            for k in range(count):
+                if best is not None and widest >= best[0]:
+                    break
                 checks += 1
-                if checks > MAX_CHECKS:
-                    return best
-                if all(
-                    np.array_equal(_read(x, r_maps[p], c_maps[p], fill), y)
-                    for p, (x, (_, y)) in enumerate(zip(turned, pairs, strict=True))
-                ):
-                    stages = len(_aligned(r_steps, c_steps))
+                if good[k]:
+                    stages = len(_aligned(r_steps[r_of[k]], c_steps[c_of[k]]))
                     if best is None or stages < best[0]:
-                        best = (stages, r_steps, c_steps)
+                        best = (stages, r_steps[r_of[k]], c_steps[c_of[k]])
+            else:
+                if count < len(r_steps) * len(c_steps):
+                    return best  # MAX_CHECKS reached
     return best
+
+
+def _by_length(chains: Chains) -> dict[int, Chains]:
+    """The chains of one axis by their number of steps."""
+    lengths = np.array([len(steps) for steps in chains.steps], dtype=np.int64)
+    return {int(n): chains.kept(np.flatnonzero(lengths == n)) for n in np.unique(lengths)}
+
+
+def _gives(
+    turned: Sequence[np.ndarray],
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    rows: Sequence[np.ndarray],
+    cols: Sequence[np.ndarray],
+    fill: int | None,
+) -> np.ndarray:
+    """For pairs of a rows' chain and a columns' chain (their maps on each train input, one
+    (pairs, n) array per input): does the pair give every train output, each cell the input
+    cell its maps pick or `fill` where they pick none (None: through one colour table,
+    NOTHING one of its keys)?"""
+    alive = np.arange(len(rows[0]))
+    seen = np.zeros((len(alive), 11, 10), dtype=bool)  # per pair: the colours each key gave
+    for p, (x, (_, y)) in enumerate(zip(turned, pairs, strict=True)):
+        if not len(alive):
+            break
+        h, w = x.shape
+        edged = np.full((h + 1, w + 1), NOTHING)  # a last row and column that read nothing
+        edged[:h, :w] = x
+        r, c = np.where(rows[p][alive] < 0, h, rows[p][alive]), np.where(cols[p][alive] < 0, w, cols[p][alive])
+        read = edged[r[:, :, None], c[:, None, :]].reshape(len(alive), -1)  # (pairs, output cells)
+        if fill is not None:
+            good = (np.where(read < 0, fill, read) == y.reshape(-1)).all(1)
+        else:
+            index = (np.arange(len(alive))[:, None] * 11 + read + 1) * 10 + y.reshape(-1)[None]
+            shown = np.bincount(index.reshape(-1), minlength=len(alive) * 110).reshape(len(alive), 11, 10) > 0
+            seen[alive] |= shown
+            good = (seen[alive].sum(2) <= 1).all(1)
+        alive = alive[good]
+    found = np.zeros(len(rows[0]), dtype=bool)
+    found[alive] = True
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -276,31 +372,52 @@ def _aligned(
 
 
 def _consistent(
-    chains: list[Found],
+    chains: Chains,
     turned: Sequence[np.ndarray],
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     axis: int,
     fill: int,
-) -> list[Found]:
+) -> Chains:
     """The chains of one axis whose maps send every output line to an input line that holds
     its colours, on every train pair."""
-    kept = chains
+    ok = np.ones(len(chains.steps), dtype=bool)
     for p, (x, (_, y)) in enumerate(zip(turned, pairs, strict=True)):
         inputs = _colour_sets(x, axis, fill)
         outputs = np.bitwise_or.reduce(1 << (y if axis == 0 else y.T).astype(np.int64), axis=1)
-        if not kept:
-            break
-        maps = np.stack([m[p] for _, m in kept])
-        ok = _feasible(np.where(maps < 0, len(inputs) - 1, maps), inputs, outputs)
-        kept = [c for c, good in zip(kept, ok, strict=True) if good]
-    return kept
+        maps = chains.maps[p]
+        ok &= _feasible(np.where(maps < 0, len(inputs) - 1, maps), inputs, outputs)
+    return chains.kept(ok)
 
 
-def _read(x: np.ndarray, rows: np.ndarray, cols: np.ndarray, fill: int) -> np.ndarray:
-    """The grid each of whose cells reads x at its row's and column's maps (`fill` where
-    either reads nothing)."""
-    got = x[np.maximum(rows, 0)][:, np.maximum(cols, 0)]
-    return np.where((rows[:, None] >= 0) & (cols[None, :] >= 0), got, fill)
+def _recolourable(
+    chains: Chains, turned: Sequence[np.ndarray], pairs: Sequence[tuple[np.ndarray, np.ndarray]], axis: int
+) -> Chains:
+    """The chains of one axis that one colour table may turn into the outputs: on every
+    train pair, output lines that read equal input lines (or both nothing) are equal, each
+    shows at most one colour more than the line it reads holds (the colour of the cells the
+    other axis reads nothing in), and those that read nothing show one colour."""
+    n = len(chains.steps)
+    ok = np.ones(n, dtype=bool)
+    for p, (x, (_, y)) in enumerate(zip(turned, pairs, strict=True)):
+        x_lines, y_lines = (x, y) if axis == 0 else (x.T, y.T)
+        _, same_in = np.unique(x_lines, axis=0, return_inverse=True)  # equal input lines share an id
+        _, same_out = np.unique(y_lines, axis=0, return_inverse=True)
+        n_ids = int(same_in.max()) + 2  # the last id: nothing
+        ids = np.append(same_in.reshape(-1), n_ids - 1)
+        held = np.append([len(np.unique(line)) for line in x_lines], 0)
+        shown = np.array([len(np.unique(line)) for line in y_lines])
+        read = np.where(chains.maps[p] < 0, len(x_lines), chains.maps[p])  # the input line each output line reads
+        ok &= (shown[None] <= held[read] + 1).all(1)
+        # output lines that read one input line must be one line: per chain and id, the
+        # smallest and largest output line read through it agree
+        slot = (np.arange(n)[:, None] * n_ids + ids[read]).reshape(-1)
+        out = np.broadcast_to(same_out.reshape(-1)[None], read.shape).reshape(-1)
+        low = np.full(n * n_ids, np.iinfo(np.int64).max)
+        high = np.full(n * n_ids, -1)
+        np.minimum.at(low, slot, out)
+        np.maximum.at(high, slot, out)
+        ok &= ((high == -1) | (low == high)).reshape(n, n_ids).all(1)
+    return chains.kept(ok)
 
 
 def _chain_set(
@@ -309,10 +426,12 @@ def _chain_set(
     cols: tuple[AxisStep, ...],
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
+    recoloured: bool = False,
 ) -> ActionSet | None:
     """The set of a chain: one head at the dihedral element and a stage per step (a row's
     step and a column's in one stage where one exact action takes both), with its
-    unexplained cells counted; None where a stage's action is not one the experts write."""
+    unexplained cells counted (`recoloured`: its cells take their colours through a table);
+    None where a stage's action is not one the experts write."""
     stages, lattices = [], []
     for r, c in _aligned(tuple(rows), tuple(cols)):
         action = _merged(r, c)
@@ -331,7 +450,7 @@ def _chain_set(
         test_keys.append(read.reshape(-1) + 1)
     _, pair_of = train_cells(pairs)
     unsupported, unseen = support(keys, pair_of, len(pairs), test_keys)
-    return ActionSet(start.actions, unsupported, unseen, chain=chain, steps=start.steps)
+    return ActionSet(start.actions, unsupported, unseen, chain=chain, steps=start.steps, recoloured=recoloured)
 
 
 @lru_cache(maxsize=4096)
@@ -355,10 +474,11 @@ def _merged(r: AxisStep | None, c: AxisStep | None) -> ExactAction | None:
 
 def chain_reading(start: ActionSet, grid: np.ndarray, out_shape: tuple[int, int]) -> np.ndarray | None:
     """What the head of a chain set reads in each output cell, through every stage: the
-    input colour, or NOTHING; None where the chain does not end on `out_shape`."""
-    shapes = start.chain.shapes(tuple(grid.shape))
-    if shapes[-1] != tuple(out_shape):
-        return None
+    input colour, or NOTHING; None where the chain does not take the grid to `out_shape`."""
+    try:
+        shapes = chain_shapes(tuple(grid.shape), tuple(out_shape), start.chain)
+    except LatticeMismatch:
+        return None  # another size, or a lattice on the way with no cell
     cells = source_cells(start.actions[0], tuple(grid.shape), shapes[0])
     for action, before, after in zip(start.steps, shapes[:-1], shapes[1:], strict=True):
         cells = follow(cells, source_cells(action, before, after))
