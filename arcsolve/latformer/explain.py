@@ -55,7 +55,12 @@ def describe_actions(
             chains = [chain_shapes(inp, out, model.config.chain) for inp, out in layer_shapes]
             layer_shapes = [(inp, lattices[0]) for (inp, _), lattices in zip(layer_shapes, chains, strict=True)]
             steps = [
-                describe_step(step, [(c[k], c[k + 1]) for c in chains], model.config.chain.steps[k])
+                describe_step(
+                    step,
+                    [(c[k], c[k + 1]) for c in chains],
+                    model.config.chain.steps[k],
+                    model.config.chain.gaps[k] if model.config.chain.gaps else None,
+                )
                 for k, step in enumerate(layer.chain)
             ]
             staged = f", then a chain of {len(steps)} steps ({'; '.join(steps)})"
@@ -75,17 +80,23 @@ def describe_step(
     step: MaskExperts,
     step_shapes: Sequence[tuple[Shape, Shape]],
     lattice: tuple[int, int, int, int, int, int] | None = None,
+    gap: tuple[int, int, int, int] | None = None,
 ) -> str:
     """One step of a chained first layer in words: its action (`describe_head`), or, where
     that is the identity onto a longer lattice, the tiling it is (onto a shorter one, the
     crop); with its `lattice` (`Chain.steps`), the sides it carries the grid onto where
-    they change."""
+    they change, and with its `gap` (`Chain.gaps`), the lines it reads."""
     words = describe_head(step, step_shapes)
     if words == "identity" and step_shapes and step_shapes[0][0] != step_shapes[0][1]:
         before, after = step_shapes[0]
         words = "tiled" if after[0] >= before[0] and after[1] >= before[1] else "cropped"
     if lattice is not None and lattice != (1, 1, 0, 1, 1, 0):
         words += f", onto rows {_side(*lattice[:3])}, columns {_side(*lattice[3:])}"
+    if gap is not None and gap != (1, 1, 1, 1):
+        axes = (("rows", *gap[:2]), ("columns", *gap[2:]))
+        lines = [f"the last {a - b} of every {a} {name}" for name, a, b in axes if a > 1]
+        unread = f"{' and '.join(lines)} read nothing"
+        words = unread if words == "identity" else f"{words}, then {unread}"
     return words
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -36,10 +37,24 @@ class Chain(NamedTuple):
     """The lattices of a chained first layer: its heads act onto the input's lattice (turned
     where `turned`: the axes swapped), then each of `steps` carries that onto a lattice of its
     own, the last onto the output's. Each step's sides are (p_r, q_r, c_r, p_c, q_c, c_c):
-    rows n·p_r // q_r + c_r and columns likewise, from the sides before it."""
+    rows n·p_r // q_r + c_r and columns likewise, from the sides before it. A step may leave
+    lines of its lattice unread (`gaps`, one (a_r, b_r, a_c, b_c) per step, or none at all):
+    of every a_r rows, counted from the first, the first b_r read what the step's gates give
+    and the others nothing (grid lines between blocks, or an up-scaling that keeps one cell
+    of each block); likewise the columns. (1, 1, 1, 1) leaves every line read."""
 
     turned: bool
     steps: tuple[tuple[int, int, int, int, int, int], ...]
+    gaps: tuple[tuple[int, int, int, int], ...] = ()
+
+    def read_lines(self, step: int, shape: tuple[int, int]) -> np.ndarray | None:
+        """(H·W,) 1 where a cell of step `step`'s lattice (of `shape`) reads, 0 in a gap; None
+        where the step has no gap."""
+        if not self.gaps or self.gaps[step] == (1, 1, 1, 1):
+            return None
+        a_r, b_r, a_c, b_c = self.gaps[step]
+        rows, cols = np.arange(shape[0]) % a_r < b_r, np.arange(shape[1]) % a_c < b_c
+        return (rows[:, None] & cols[None, :]).reshape(-1)
 
     def shapes(self, in_shape: tuple[int, int]) -> list[tuple[int, int]]:
         """The lattice the heads write onto, then the one after each step."""
@@ -421,8 +436,11 @@ class LatFormer(nn.Module):
                 stage = carried(layer.stage, middle_shape((H, W), self.config.middle), (H, W))
             if len(layer.chain):  # each step's lattice onto the next; their product
                 shapes = chain_shapes((h, w), (H, W), self.config.chain)
-                for experts, before, after in zip(layer.chain, shapes[:-1], shapes[1:], strict=True):
+                for k, (experts, before, after) in enumerate(zip(layer.chain, shapes[:-1], shapes[1:], strict=True)):
                     step = carried(experts, before, after)
+                    read = self.config.chain.read_lines(k, after)
+                    if read is not None:  # the step's gaps read nothing
+                        step = step * torch.from_numpy(read).to(step.device, step.dtype)[:, None]
                     stage = step if stage is None else step @ stage
             masks = [mask_from_bases(head, bases) for head in actions]
             if i == 0 and self.config.hole is not None:  # periodic reads read no hole

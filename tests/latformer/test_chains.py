@@ -7,7 +7,7 @@ import pytest
 from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
-from arcsolve.latformer.exact_starts.chains import STEPS, axis_chains, chain_reading, chain_sets, line_colours
+from arcsolve.latformer.exact_starts.chains import GAPS, STEPS, axis_chains, chain_reading, chain_sets, line_colours
 from arcsolve.latformer.exact_starts.readings import source_cells
 from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import Chain, LatticeMismatch, chain_shapes
@@ -36,7 +36,7 @@ def drawn(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
 
 @pytest.mark.parametrize("axis", [0, 1])
 def test_each_step_reads_as_its_stage_action(axis):
-    for step in STEPS:
+    for step in STEPS + GAPS:
         for n in range(1, 8):
             after = step.side(n)
             if after is None:
@@ -45,6 +45,7 @@ def test_each_step_reads_as_its_stage_action(axis):
             in_shape, out_shape = ((n, 2), (after, 2)) if axis == 0 else ((2, n), (2, after))
             cells = source_cells(step.action(axis), in_shape, out_shape).reshape(out_shape)
             line = cells[:, 0] // 2 if axis == 0 else cells[0, :]
+            line = np.where(step.reads(after), line, -1)  # a gap's lines read nothing (`Chain.gaps`)
             assert np.array_equal(np.where(line >= 0, line, -1), expected), (step, n)
 
 
@@ -167,3 +168,34 @@ def test_a_chain_through_a_lattice_with_no_cell_reads_nothing():
     )
     assert chain_reading(start, np.ones((3, 5), dtype=int), (3, 5)) is not None
     assert chain_reading(start, np.ones((3, 2), dtype=int), (3, 2)) is None
+
+
+def with_grid_lines(x: np.ndarray) -> np.ndarray:
+    """Each cell a 2×2 block, a line of colour 5 between every two blocks: up-scaled 3×3,
+    the last line of every three read nothing, the last line cropped."""
+    y = np.kron(x, np.ones((3, 3), dtype=x.dtype))
+    y[2::3, :], y[:, 2::3] = 5, 5
+    return y[:-1, :-1]
+
+
+def test_a_gap_leaves_lines_of_its_step_unread():
+    chain = Chain(False, ((3, 1, 0, 1, 1, 0), (1, 1, 0, 1, 1, 0)), ((1, 1, 1, 1), (3, 2, 1, 1)))
+    assert chain.read_lines(0, (6, 2)) is None
+    read = chain.read_lines(1, (6, 2)).reshape(6, 2)
+    assert read[:, 0].tolist() == [1, 1, 0, 1, 1, 0] and (read[:, 0] == read[:, 1]).all()
+
+
+def test_grid_lines_between_up_scaled_cells_are_a_chain_with_a_gap():
+    rng = np.random.default_rng(8)
+    xs = [np.where(drawn(rng, shape) == 5, 1, drawn(rng, shape)) for shape in [(3, 4), (4, 3), (2, 5)]]
+    test = np.where(drawn(rng, (4, 4)) == 5, 2, drawn(rng, (4, 4)))
+    task = Task(
+        id="grid-lines",
+        train=[TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(with_grid_lines(x))) for x in xs],
+        test=[Pair(input=Grid.from_numpy(test), output=Grid.from_numpy(with_grid_lines(test)))],
+    )
+    [found] = chain_sets([(x, with_grid_lines(x)) for x in xs], most=1)
+    assert found.chain.gaps  # the gap's step reads two lines of every three
+    solution = solve(task, SolveConfig(device="cpu", steps=100, seed=0))
+    assert solution.candidates[0].verified and "read nothing" in solution.candidates[0].detail
+    assert solution.candidates[0].grids[0] == task.test[0].output

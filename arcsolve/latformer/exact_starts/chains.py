@@ -1,7 +1,8 @@
 """Chains of lattice actions, one axis at a time (`chain_sets`): a dihedral element, then up
 to MAX_AXIS_STEPS actions on the rows and as many on the columns, each a lattice action of
 its own (a shift, cyclic or with fill, an up- or down-scaling, a tiling, a mirror tiling, a
-padding or a crop), each onto a lattice of its own size.
+padding, a crop, or a gap: lines that read nothing between blocks of lines that do), each
+onto a lattice of its own size.
 
 Rows and columns move independently under such actions, and a rotation or reflection met
 anywhere in a chain can be moved to its front (it turns the later actions into others of
@@ -36,6 +37,7 @@ MAX_RECOLOURED = 3  # stages of a chain whose cells take their colours through a
 SHIFTS = (-3, -2, -1, 1, 2, 3)
 FACTORS = (2, 3)
 MARGINS = [(a, b) for a in range(3) for b in range(3) if (a, b) != (0, 0)]
+GAP_PERIODS = (2, 3, 4)  # a gap leaves unread the last lines of every 2, 3 or 4
 
 
 @dataclass(frozen=True)
@@ -43,9 +45,14 @@ class AxisStep:
     """One lattice action on one axis: `kind` with its amount `a` (and `b`, the far margin of
     a padding or a crop)."""
 
-    kind: str  # wrap, fill, up, down, tile, mirror, pad, crop
+    kind: str  # wrap, fill, up, down, tile, mirror, pad, crop, gap
     a: int
     b: int = 0
+
+    def reads(self, n: int) -> np.ndarray:
+        """Which of the n cells after the step read a cell before it: all but a gap's, which
+        of every `a` cells reads the first `b`."""
+        return np.arange(n) % self.a < self.b if self.kind == "gap" else np.ones(n, dtype=bool)
 
     def lattice(self) -> tuple[int, int, int]:
         """(p, q, c): the side after the step is n·p // q + c."""
@@ -72,6 +79,8 @@ class AxisStep:
         """(states, n) maps from each cell of the lattice before the step to an input index
         (NOTHING for none) → the maps from each cell after it."""
         k = self.a
+        if self.kind == "gap":
+            return np.where(self.reads(maps.shape[1])[None], maps, NOTHING)
         if self.kind == "wrap":
             return np.roll(maps, k, axis=1)
         if self.kind == "fill":
@@ -116,7 +125,9 @@ class AxisStep:
             return ExactAction(scale=on(self.a, 1), down=True)
         if self.kind == "mirror":
             return ExactAction(mirror=on(True, False))
-        return ExactAction()  # a tiling: the identity, wrapped cyclically onto a longer lattice
+        # a tiling: the identity, wrapped cyclically onto a longer lattice; a gap: the identity,
+        # its unread lines the chain's own (`Chain.gaps`)
+        return ExactAction()
 
 
 STEPS = (
@@ -125,6 +136,8 @@ STEPS = (
     + [AxisStep(kind, f) for kind in ("up", "down", "tile", "mirror") for f in FACTORS]
     + [AxisStep(kind, a, b) for kind in ("pad", "crop") for a, b in MARGINS]
 )
+# gaps, searched only where no chain of STEPS is found (`chain_sets`), right after an up-scaling
+GAPS = [AxisStep("gap", a, b) for a in GAP_PERIODS for b in range(1, a)]
 
 
 @cache
@@ -151,10 +164,12 @@ class Chains(NamedTuple):
 
 
 @lru_cache(maxsize=64)
-def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS) -> Chains:
-    """The sequences of at most `most` one-axis steps that take each train input's side in
-    `sides` to its output's in `targets`, fewest steps first, one per map, with the map of
-    each train input's side."""
+def axis_chains(
+    sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS, gaps: bool = False
+) -> Chains:
+    """The sequences of at most `most` one-axis steps (of STEPS, and with `gaps` of GAPS, each
+    right after an up-scaling) that take each train input's side in `sides` to its output's
+    in `targets`, fewest steps first, one per map, with the map of each train input's side."""
     reach = [_reachable(t, most) for t in targets]
     level = {sides: Chains([()], [np.arange(n)[None] for n in sides])}
     seen: dict[tuple[int, ...], set[bytes]] = {sides: {b"".join(np.arange(n).tobytes() for n in sides)}}
@@ -169,11 +184,17 @@ def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MA
             break
         grown: dict[tuple[int, ...], tuple[list, list[list[np.ndarray]]]] = {}
         for lengths, (sequences, maps) in level.items():
-            for step in STEPS:
+            after_up = np.array([bool(seq) and seq[-1].kind == "up" for seq in sequences])
+            for step in (*STEPS, *GAPS) if gaps else STEPS:
                 after = tuple(step.side(n) for n in lengths)
                 if None in after or any(a not in r[most - depth - 1] for a, r in zip(after, reach, strict=True)):
                     continue
-                moved = [step.apply(m) for m in maps]
+                source = np.arange(len(sequences))
+                if step.kind == "gap":  # a gap splits the blocks of an up-scaling: it follows one directly
+                    source = np.flatnonzero(after_up)
+                    if not len(source):
+                        continue
+                moved = [step.apply(m[source]) for m in maps]
                 keys = np.ascontiguousarray(np.concatenate(moved, axis=1))
                 _, first = np.unique(keys.view(np.dtype((np.void, keys.itemsize * keys.shape[1]))), return_index=True)
                 known = seen.setdefault(after, set())
@@ -185,7 +206,7 @@ def axis_chains(sides: tuple[int, ...], targets: tuple[int, ...], most: int = MA
                         new.append(i)
                 if new:
                     into = grown.setdefault(after, ([], [[] for _ in sides]))
-                    into[0].extend((*sequences[i], step) for i in new)
+                    into[0].extend((*sequences[source[i]], step) for i in new)
                     for side, m in enumerate(moved):
                         into[1][side].append(m[new])
         level = {
@@ -222,14 +243,24 @@ def chain_sets(
     a frame: `line_colours`); failing those, the chains whose cells give the outputs through
     one colour table (a swap or a recolouring of what they read), of at most
     MAX_RECOLOURED actions (the dihedral element one of them): a table is more to learn, so
-    its chain must be short. The fewest
-    stages first (a row's step and a column's that one exact action takes count once), at
-    most `most`, one per dihedral element."""
-    for colour in (fill, *(c for c in line_colours(pairs) if c != fill)):
+    its chain must be short; failing those too, where the train outputs have lines of one
+    colour at a period (`_periodic_lines`), the chains with gaps (lines of an up-scaled
+    lattice that read nothing: grid lines between blocks, one cell kept of each block) that
+    copy the outputs. The fewest stages first (a row's step and a column's that one exact
+    action takes count once), at most `most`, one per dihedral element."""
+    fills = (fill, *(c for c in line_colours(pairs) if c != fill))
+    for colour in fills:
         found = _chain_sets(pairs, tests, colour, most)
         if found:
             return found
-    return _chain_sets(pairs, tests, None, most)
+    found = _chain_sets(pairs, tests, None, most)
+    if found or not _periodic_lines(pairs):
+        return found
+    for colour in fills:
+        found = _chain_sets(pairs, tests, colour, most, gaps=True)
+        if found:
+            return found
+    return []
 
 
 def line_colours(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
@@ -243,19 +274,32 @@ def line_colours(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
     return sorted(lines, key=lambda c: (-lines[c], c))
 
 
+def _periodic_lines(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> bool:
+    """Do the train outputs show what a gap writes: on one axis, for a period p of
+    GAP_PERIODS and a phase r, every line i ≡ r (mod p) of every output holds one colour?"""
+    for axis in (0, 1):
+        uniform = [((y == (y[:, :1] if axis == 0 else y[:1, :])).all(1 - axis)) for _, y in pairs]
+        for p in GAP_PERIODS:
+            for r in range(p):
+                if all(len(u) > r and u[r::p].all() for u in uniform):
+                    return True
+    return False
+
+
 def _chain_sets(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
     fill: int | None,
     most: int,
+    gaps: bool = False,
 ) -> list[ActionSet]:
     """`chain_sets` with the one colour `fill` where the maps pick no cell, or with None:
-    through a colour table."""
+    through a colour table; with `gaps`, of steps with gaps too."""
     found = []
     for element in range(8):
         turned = [apply_dihedral(x, element) for x, _ in pairs]
-        rows = axis_chains(tuple(x.shape[0] for x in turned), tuple(y.shape[0] for _, y in pairs))
-        cols = axis_chains(tuple(x.shape[1] for x in turned), tuple(y.shape[1] for _, y in pairs))
+        rows = axis_chains(tuple(x.shape[0] for x in turned), tuple(y.shape[0] for _, y in pairs), gaps=gaps)
+        cols = axis_chains(tuple(x.shape[1] for x in turned), tuple(y.shape[1] for _, y in pairs), gaps=gaps)
         if fill is None:
             rows, cols = _recolourable(rows, turned, pairs, 0), _recolourable(cols, turned, pairs, 1)
         else:
@@ -432,14 +476,15 @@ def _chain_set(
     step and a column's in one stage where one exact action takes both), with its
     unexplained cells counted (`recoloured`: its cells take their colours through a table);
     None where a stage's action is not one the experts write."""
-    stages, lattices = [], []
+    stages, lattices, gaps = [], [], []
     for r, c in _aligned(tuple(rows), tuple(cols)):
         action = _merged(r, c)
         if action is None or not expressible(action):
             return None
         stages.append(action)
         lattices.append((*(r or AxisStep("wrap", 0)).lattice(), *(c or AxisStep("wrap", 0)).lattice()))
-    chain = Chain(element >= 4, tuple(lattices))
+        gaps.append(tuple(v for s in (r, c) for v in ((s.a, s.b) if s is not None and s.kind == "gap" else (1, 1))))
+    chain = Chain(element >= 4, tuple(lattices), tuple(gaps) if any(g != (1, 1, 1, 1) for g in gaps) else ())
     start = ActionSet((ExactAction(dihedral=element),), 0, 0, chain=chain, steps=tuple(stages))
     keys = np.concatenate([chain_reading(start, x, y.shape).reshape(-1) for x, y in pairs]) + 1
     test_keys = []
@@ -480,6 +525,9 @@ def chain_reading(start: ActionSet, grid: np.ndarray, out_shape: tuple[int, int]
     except LatticeMismatch:
         return None  # another size, or a lattice on the way with no cell
     cells = source_cells(start.actions[0], tuple(grid.shape), shapes[0])
-    for action, before, after in zip(start.steps, shapes[:-1], shapes[1:], strict=True):
+    for k, (action, before, after) in enumerate(zip(start.steps, shapes[:-1], shapes[1:], strict=True)):
         cells = follow(cells, source_cells(action, before, after))
+        read = start.chain.read_lines(k, after)
+        if read is not None:
+            cells = np.where(read, cells, NOTHING)
     return follow(grid, cells).reshape(out_shape)
