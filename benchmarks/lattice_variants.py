@@ -13,7 +13,8 @@ rectangles for objects, samplings by 3, factors of 4, paddings of a colour, dens
 colour permutations, tilings of turned or mirrored copies, halves and quadrants of grids
 whose sizes vary, overlays of two halves, numpy's paddings (edge, symmetric, reflect, wrap),
 a tiling with a separator column, an up-scaling with grid lines, the middle half of a grid,
-and chains of those paddings and halves with another action. `write` writes three tasks per
+chains of those paddings and halves with another action, and, appended last, sparse
+up-scalings and lines between rows. `write` writes three tasks per
 variant (three train pairs and one test each); `table` reads an eval report and writes, beside it,
 `variants.json`: the solved count per variant and model.
 """
@@ -110,6 +111,13 @@ def _any_colour(x: Grid) -> Grid:
 def _tiled_with_separator(x: Grid) -> Grid:
     """x, a column of colour 5, then x again."""
     return np.concatenate([x, np.full((x.shape[0], 1), 5), x], 1)
+
+
+def _spread(x: Grid, k: int) -> Grid:
+    """Each cell at the top left of a k×k block of background 0."""
+    y = np.zeros((k * x.shape[0], k * x.shape[1]), dtype=x.dtype)
+    y[::k, ::k] = x
+    return y
 
 
 def _up_with_grid_lines(x: Grid) -> Grid:
@@ -234,6 +242,10 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
             lambda x: np.rot90(np.pad(x, ((0, 0), (2, 2)), mode="symmetric")),
             (3, 7),
         ),
+        # lines that read nothing between blocks: sparse up-scalings, lines between rows
+        "spread-2x2": (scattered, lambda x: _spread(x, 2), (2, 6)),
+        "flip-spread-3x3": (scattered, lambda x: _spread(x[:, ::-1], 3), (2, 5)),
+        "lines-between-rows": (scattered, lambda x: np.insert(x, range(1, x.shape[0]), 5, axis=0), (2, 7)),
     }
 
 
