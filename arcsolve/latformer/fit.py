@@ -15,7 +15,8 @@ import torch
 from torch import nn
 
 from arcsolve.devices import resolve_device
-from arcsolve.latformer.exact_starts.colours import presence_answer, swapped_unseen
+from arcsolve.latformer.exact_starts.chains import chain_sets
+from arcsolve.latformer.exact_starts.colours import background_colour, presence_answer, swapped_unseen
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -93,6 +94,11 @@ def plan_fit(
     if fits and _swaps_axes(restarts):  # the square train pairs leave it open: the action tells
         rule = turned
         restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
+    elif exact and all(r.start is None for r in restarts):  # no start at this size: a chain may tell
+        sized = chained_rule(rule, task, tests)
+        if sized is not None:
+            rule = sized
+            restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
     return FitPlan(
         task,
         rule,
@@ -104,6 +110,28 @@ def plan_fit(
         make_model,
         restarts,
     )
+
+
+def chained_rule(rule: SizeRule, task: Task, tests: Sequence[np.ndarray]) -> SizeRule | None:
+    """Where the train pairs leave the test size open (`alternative_sizes`) and a chain of
+    lattice actions reproduces them (`chain_sets`, read on the train pairs alone), the
+    likeliest other rule that gives each test input the size the chain takes it to; None
+    where there is none."""
+    shapes = [(p.input.shape, p.output.shape) for p in task.train]
+    others = alternative_sizes(shapes, [x.shape for x in tests], most=8, chosen=rule)
+    if not others:
+        return None
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    found = chain_sets(pairs, (), background_colour(pairs), most=1)
+    if not found:
+        return None
+    sizes = []
+    for x in tests:
+        lattices = found[0].chain.shapes(tuple(x.shape))
+        if min(min(shape) for shape in lattices) < 1:
+            return None
+        sizes.append(lattices[-1])
+    return next((other for other in others if [other(x.shape) for x in tests] == sizes), None)
 
 
 def _swaps_axes(restarts: Sequence[Restart]) -> bool:
