@@ -33,6 +33,12 @@ from arcsolve.latformer.reference_masks import masked_attention
 N_COLOURS = 10
 
 
+def gap_lines(n: int, every: int, kept: int) -> np.ndarray:
+    """Which of n lines a gap leaves read: of every `every` lines, counted from the first,
+    the first `kept`."""
+    return np.arange(n) % every < kept
+
+
 class Chain(NamedTuple):
     """The lattices of a chained first layer: its heads act onto the input's lattice (turned
     where `turned`: the axes swapped), then each of `steps` carries that onto a lattice of its
@@ -53,7 +59,7 @@ class Chain(NamedTuple):
         if not self.gaps or self.gaps[step] == (1, 1, 1, 1):
             return None
         a_r, b_r, a_c, b_c = self.gaps[step]
-        rows, cols = np.arange(shape[0]) % a_r < b_r, np.arange(shape[1]) % a_c < b_c
+        rows, cols = gap_lines(shape[0], a_r, b_r), gap_lines(shape[1], a_c, b_c)
         return (rows[:, None] & cols[None, :]).reshape(-1)
 
     def shapes(self, in_shape: tuple[int, int]) -> list[tuple[int, int]]:

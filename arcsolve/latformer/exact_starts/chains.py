@@ -26,14 +26,14 @@ import numpy as np
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, support, train_cells
 from arcsolve.latformer.exact_starts.actions import ExactAction, expressible
 from arcsolve.latformer.exact_starts.readings import NOTHING, follow, source_cells
-from arcsolve.latformer.model import Chain, LatticeMismatch, chain_shapes
+from arcsolve.latformer.model import Chain, LatticeMismatch, chain_shapes, gap_lines
 from arcsolve.symmetry import apply_dihedral
 from arcsolve.tasks import MAX_SIDE
 
 MAX_AXIS_STEPS = 4  # actions on one axis, at most
 MAX_STATES = 4000  # maps of one axis kept per number of actions, at most
 MAX_CHECKS = 4_000  # pairs of a rows' and a columns' chain checked per dihedral element, at most
-MAX_RECOLOURED = 3  # stages of a chain whose cells take their colours through a table, at most
+MAX_RECOLOURED = 3  # actions (its dihedral element one) of a chain that recolours through a table, at most
 SHIFTS = (-3, -2, -1, 1, 2, 3)
 FACTORS = (2, 3)
 MARGINS = [(a, b) for a in range(3) for b in range(3) if (a, b) != (0, 0)]
@@ -52,7 +52,7 @@ class AxisStep:
     def reads(self, n: int) -> np.ndarray:
         """Which of the n cells after the step read a cell before it: all but a gap's, which
         of every `a` cells reads the first `b`."""
-        return np.arange(n) % self.a < self.b if self.kind == "gap" else np.ones(n, dtype=bool)
+        return gap_lines(n, self.a, self.b) if self.kind == "gap" else np.ones(n, dtype=bool)
 
     def lattice(self) -> tuple[int, int, int]:
         """(p, q, c): the side after the step is n·p // q + c."""
@@ -378,7 +378,8 @@ def _gives(
     cell its maps pick or `fill` where they pick none (None: through one colour table,
     NOTHING one of its keys)?"""
     alive = np.arange(len(rows[0]))
-    seen = np.zeros((len(alive), 11, 10), dtype=bool)  # per pair: the colours each key gave
+    if fill is None:  # per pair: the colours each key of the table gave
+        seen = np.zeros((len(alive), 11, 10), dtype=bool)
     for p, (x, (_, y)) in enumerate(zip(turned, pairs, strict=True)):
         if not len(alive):
             break
