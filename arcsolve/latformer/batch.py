@@ -175,10 +175,11 @@ class Batch:
         rows = []
         for x, y in job.examples:
             weight = pad(torch.ones_like(y, dtype=dtype), S_out) / y.numel()
-            tiles, hole = job.model.config.tiles, job.model.config.hole
+            tiles, hole, lines = job.model.config.tiles, job.model.config.hole, job.model.config.lines
             period = (1, 1) if hole is None else grid_period(x.cpu().numpy(), hole)
             lattice = lattices(
-                tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype, tiles, None, period
+                tuple(x.shape), tuple(y.shape), span, (S_out, S_in), self.device, dtype, tiles, None, period,
+                lines=lines,
             )
             rows.append((pad(x, S_in), pad(y, S_out), weight, lattice))
         xs, ys, weight, lattice = (_join(list(column)) for column in zip(*rows, strict=True))

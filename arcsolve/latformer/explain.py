@@ -65,7 +65,7 @@ def describe_actions(
             ]
             staged = f", then a chain of {len(steps)} steps ({'; '.join(steps)})"
         hole = model.config.hole if i == 0 else None
-        heads = [describe_tiles(head, layer.tiles_shape, layer_shapes, hole) for head in layer.heads]
+        heads = [describe_tiles(head, layer.tiles_shape, layer_shapes, hole, layer.lines) for head in layer.heads]
         if staged:
             heads = [words + staged for words in heads]
         if len(heads) == 1:
@@ -127,12 +127,18 @@ def describe_tiles(
     tiles: tuple[int, int],
     layer_shapes: Sequence[tuple[Shape, Shape]],
     hole: int | None = None,
+    lines: int = 0,
 ) -> str:
-    """One head's action in words; with per-tile actions, each tile's, row by row."""
+    """One head's action in words; with per-tile actions, each tile's, row by row; with
+    per-panel actions (`lines`), each panel's, then the lines'."""
     if len(head) == 1:
         return describe_head(head[0], layer_shapes, hole)
     words = [describe_head(gates, layer_shapes, hole) for gates in head]
     rows = [" | ".join(words[r * tiles[1] : (r + 1) * tiles[1]]) for r in range(tiles[0])]
+    if lines:
+        return f"per panel of {tiles[0]}x{tiles[1]} between lines {lines} wide: " + " / ".join(rows) + (
+            f"; the lines: {words[-1]}"
+        )
     return f"per tile of a {tiles[0]}x{tiles[1]} tiling: " + " / ".join(rows)
 
 
@@ -220,7 +226,7 @@ def head_readings(model: LatFormer, pairs: Sequence[tuple[np.ndarray, np.ndarray
             chain = chain_shapes(x.shape, y.shape, model.config.chain) if len(layer.chain) else []
             mid = chain[0] if chain else mid
             with torch.no_grad():
-                tile_on = tile_cells(mid, layer.tiles_shape) if len(acts) > 1 else None
+                tile_on = tile_cells(mid, layer.tiles_shape, None, layer.lines) if len(acts) > 1 else None
                 mask = tiled_mask([build_mask(a, x.shape, mid) for a in acts], tile_on)
                 if layer.stage is not None:  # carried onto the output lattice
                     mask = build_mask(layer.stage.actions(None, discrete=True), mid, y.shape) @ mask

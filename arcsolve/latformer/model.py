@@ -84,6 +84,9 @@ class LatFormerConfig:
     # per-tile actions: where the output is an a×b tiling of equal tiles, each first-layer
     # head has one set of gates per tile, so each tile takes its own action ((1, 1): one set)
     tiles: tuple[int, int] = (1, 1)
+    # per-panel actions: with `tiles` (a, b), lines this many cells wide cut the output into
+    # a×b equal panels (`tile_cells`); the lines' cells are one tile more, with its own gates
+    lines: int = 0
     # the first layer's skip connection (input cell k onto output cell k where the lattices
     # have as many cells); off, the output is a function of what the heads read and nothing else
     skip: bool = True
@@ -149,19 +152,39 @@ class Lattices(NamedTuple):
     tile_on: torch.Tensor | None = None  # (tiles, n_out) 1 where an output cell lies in a tile
 
 
-def tile_cells(out_shape: tuple[int, int], tiles: tuple[int, int], side: int | None = None) -> torch.Tensor:
+def tile_cells(
+    out_shape: tuple[int, int], tiles: tuple[int, int], side: int | None = None, lines: int = 0
+) -> torch.Tensor:
     """(a·b, cells) 1 where an output cell lies in tile t when the output lattice is cut into
     a×b equal tiles (row-major tiles; cells past the last tile belong to it); cells
-    row-major on the output lattice, or on a side×side canvas (its padding in no tile)."""
+    row-major on the output lattice, or on a side×side canvas (its padding in no tile). With
+    `lines`, lines that many cells wide cut it into a×b equal panels instead (`panel_axis`),
+    and the lines' cells are tile a·b: (a·b + 1, cells)."""
     (H, W), (a, b) = out_shape, tiles
-    rows = (torch.arange(H) // max(1, H // a)).clamp(max=a - 1)
-    cols = (torch.arange(W) // max(1, W // b)).clamp(max=b - 1)
-    index = (rows[:, None] * b + cols[None, :]).reshape(-1)
+    if lines:
+        (rows, row_line), (cols, col_line) = panel_axis(H, a, lines), panel_axis(W, b, lines)
+        on_line = row_line[:, None] | col_line[None, :]
+        index = torch.where(on_line, a * b, rows[:, None] * b + cols[None, :]).reshape(-1)
+    else:
+        rows = (torch.arange(H) // max(1, H // a)).clamp(max=a - 1)
+        cols = (torch.arange(W) // max(1, W // b)).clamp(max=b - 1)
+        index = (rows[:, None] * b + cols[None, :]).reshape(-1)
     cells = torch.arange(H * W)
     at = cells if side is None else (cells // W) * side + cells % W
-    on = torch.zeros(a * b, H * W if side is None else side * side)
+    on = torch.zeros(a * b + bool(lines), H * W if side is None else side * side)
     on[index, at] = 1.0
     return on
+
+
+def panel_axis(n: int, k: int, lines: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """An axis of n cells cut into k equal panels by lines `lines` cells wide: each cell's
+    panel, and whether it lies on a line (or past the last panel, where k panels and their
+    lines do not fill the axis)."""
+    side = max(1, (n - (k - 1) * lines) // k)
+    at = torch.arange(n)
+    panel = (at // (side + lines)).clamp(max=k - 1)
+    on_line = (at % (side + lines) >= side) | (at >= k * side + (k - 1) * lines)
+    return panel, on_line
 
 
 @lru_cache(maxsize=256)  # holds device tensors (`mask_bases`), so bounded as they are
@@ -176,6 +199,7 @@ def lattices(
     middle: tuple[int, int] | None = None,
     period: tuple[int, int] = (1, 1),
     chain: Chain | None = None,
+    lines: int = 0,
 ) -> Lattices:
     """The `Lattices` of an in_shape → out_shape example. With a canvas (S_out, S_in), both
     grids sit in the top-left corners of S×S canvases (cells row-major on the canvas), so
@@ -184,7 +208,8 @@ def lattices(
     tiling of per-tile heads (`LatFormerConfig.tiles`); `middle`: a staged first layer's
     divisors (`LatFormerConfig.middle`, not batched: no canvas); `period`: the input's own,
     which periodic reads read by (`arcsolve.latformer.periods`); `chain`: a chained first
-    layer's lattices (`LatFormerConfig.chain`, not batched either)."""
+    layer's lattices (`LatFormerConfig.chain`, not batched either); `lines`: the panels' lines
+    of per-panel heads (`LatFormerConfig.lines`)."""
     if (middle is not None or chain is not None) and canvas is not None:
         raise ValueError("a staged or chained first layer is fitted on its own lattices, not on canvases")
     if chain is not None:
@@ -196,14 +221,14 @@ def lattices(
         mid = middle_shape(out_shape, middle)
         first = mask_bases(in_shape, mid, span, None, device, dtype, period)
         later = mask_bases(out_shape, out_shape, span, None, device, dtype)
-        tile_on = tile_cells(mid, tiles).to(device, dtype) if tiles != (1, 1) else None
+        tile_on = tile_cells(mid, tiles, None, lines).to(device, dtype) if tiles != (1, 1) else None
         return Lattices(first, later, None, None, tile_on)
     (h, w), (H, W) = in_shape, out_shape
     first = mask_bases(in_shape, out_shape, span, canvas, device, dtype, period)
     later = mask_bases(out_shape, out_shape, span, None if canvas is None else (canvas[0], canvas[0]), device, dtype)
     tile_on = None
     if tiles != (1, 1) or canvas is not None:  # batched lattices stack: each has one
-        tile_on = tile_cells(out_shape, tiles, None if canvas is None else canvas[0]).to(device, dtype)
+        tile_on = tile_cells(out_shape, tiles, None if canvas is None else canvas[0], lines).to(device, dtype)
     if canvas is None:
         if H * W != h * w:
             return Lattices(first, later, None, None, tile_on)
@@ -278,7 +303,8 @@ class LatFormerLayer(nn.Module):
         # output projection; the FFN then combines them cell by cell, y = f(g1·x, …, gK·x).
         # With per-tile actions each head has one set of gates per tile.
         self.tiles_shape = config.tiles if first else (1, 1)
-        self.tiles = self.tiles_shape[0] * self.tiles_shape[1]
+        self.lines = config.lines if first else 0
+        self.tiles = self.tiles_shape[0] * self.tiles_shape[1] + bool(self.lines)  # the lines: one tile more
         extra = config.heads - 1 if first else 0
         options = (
             config.strides,
@@ -425,7 +451,7 @@ class LatFormer(nn.Module):
         if lattice is None:
             lattice = lattices(
                 (h, w), (H, W), span, None, x.device, x.dtype, self.config.tiles, self.config.middle,
-                chain=self.config.chain,
+                chain=self.config.chain, lines=self.config.lines,
             )
         colours = self.embed.weight if self.config.beta is not None else None
 
@@ -482,7 +508,7 @@ class LatFormer(nn.Module):
             at = torch.tensor(members, device=grids.device)
             lattice = lattices(
                 (h, w), out_shape, span, None, grids.device, dtype, self.config.tiles, self.config.middle, period,
-                self.config.chain,
+                self.config.chain, self.config.lines,
             )
             part, part_loss = self.forward(
                 grids[at],

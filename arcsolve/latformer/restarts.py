@@ -109,7 +109,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
     the heads' readings (`consistent_sets`), so the model reads nothing else (an input cell's
     own colour, through the skip, would make it a function of combinations that the train
     pairs may never show)."""
-    tiles = start.tiles[0] * start.tiles[1]
+    tiles = start.tiles[0] * start.tiles[1] + bool(start.lines)  # per-panel heads: the lines one tile more
     heads = len(start.actions) // tiles
     # with a second action, the second layer moves the first one's result, adding nothing back
     composed = start.then is not None
@@ -121,6 +121,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         config,
         heads=heads,
         tiles=start.tiles,
+        lines=start.lines,
         middle=start.middle,
         chain=start.chain,
         experts=EXPERTS,

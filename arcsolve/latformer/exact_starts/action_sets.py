@@ -21,12 +21,14 @@ from arcsolve.latformer.overlay_rules import OverlayRule
 @dataclass(frozen=True)
 class ActionSet:
     """Head actions whose readings determine the train outputs cell by cell. With `tiles`
-    (a, b) ≠ (1, 1), one head whose a·b actions are its tiles' (row-major)."""
+    (a, b) ≠ (1, 1), one head whose a·b actions are its tiles' (row-major); with `lines` too,
+    its panels' between lines that many cells wide, and one more action, the lines'."""
 
     actions: tuple[ExactAction, ...]
     unsupported: int  # cells of a pair whose readings no other pair shows (leave one pair out)
     unseen: int  # test cells whose readings no train pair shows
     tiles: tuple[int, int] = (1, 1)
+    lines: int = 0  # per-panel actions (`panel_sets`): the width of the lines between the panels
     fixed: tuple[int, ...] | None = None  # colours its fit must not permute (`colours_to_fix`)
     # the second layer's action on the output lattice (a shift, a dihedral element or an
     # up-scaling), read after the heads': an output cell takes what the first layer wrote

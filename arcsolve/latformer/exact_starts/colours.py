@@ -40,7 +40,7 @@ def set_readings(start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]
         inner = shape if start.middle is None else middle_shape(shape, start.middle)
         read = np.stack([reading(a, x, inner, shift_bits).reshape(-1) for a in actions])
         if start.tiles != (1, 1):
-            tile = tile_index(inner, start.tiles)
+            tile = tile_index(inner, start.tiles, start.lines)
             read = read[tile, np.arange(len(tile))][None]
         if start.stage is not None:
             cells = source_cells(start.stage, inner, shape, shift_bits)  # onto every output cell

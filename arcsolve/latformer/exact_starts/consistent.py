@@ -33,6 +33,7 @@ from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import background_colour, set_readings
 from arcsolve.latformer.exact_starts.composed import composed_sets
 from arcsolve.latformer.exact_starts.paddings import padding_sets
+from arcsolve.latformer.exact_starts.panels import panel_sets
 from arcsolve.latformer.exact_starts.per_tile import per_tile_sets
 from arcsolve.latformer.exact_starts.periodic import periodic_sets
 from arcsolve.latformer.exact_starts.readings import MAX_POOLED, cell_keys, reading
@@ -110,6 +111,7 @@ def consistent_sets(
             found.append(ActionSet(combo, *support(keys, pair_of, n_pairs, test_keys)))
     found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
     found += per_tile_sets(pairs, tests, shift_bits)
+    found += panel_sets(pairs, tests, shift_bits)
     found += periodic_sets(pairs, tests)
     found += padding_sets(pairs, tests)
     found += centred_sets(pairs, tests, shift_bits)
@@ -272,7 +274,9 @@ def _distinct(
     same with fill or without): such a set would only fit the same answer again."""
     lattices = list(pairs) + [(x, np.zeros(shape, dtype=np.int64)) for x, shape in tests]
     first = sets[:most]
-    signatures = [(s.tiles, s.counts, s.overlay, set_readings(s, lattices, shift_bits).tobytes()) for s in first]
+    signatures = [
+        (s.tiles, s.lines, s.counts, s.overlay, set_readings(s, lattices, shift_bits).tobytes()) for s in first
+    ]
     # a chain that reads as a later set of fewer layers (a head and a second layer's action,
     # a staged layer) gives its place to that set: the same answer, told more simply
     for i, s in enumerate(first):

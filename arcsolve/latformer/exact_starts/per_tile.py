@@ -38,9 +38,10 @@ def tiling(pairs: Sequence[tuple[np.ndarray, np.ndarray]], factor: tuple[int, in
     return None
 
 
-def tile_index(out_shape: tuple[int, int], tiles: tuple[int, int]) -> np.ndarray:
-    """The tile of each output cell (row-major), as the model's per-tile heads see it."""
-    return tile_cells(tuple(out_shape), tiles).argmax(0).numpy()
+def tile_index(out_shape: tuple[int, int], tiles: tuple[int, int], lines: int = 0) -> np.ndarray:
+    """The tile of each output cell (row-major), as the model's per-tile heads see it (with
+    `lines`, a per-panel head's: the lines' cells are tile a·b)."""
+    return tile_cells(tuple(out_shape), tiles, None, lines).argmax(0).numpy()
 
 
 MAX_TILE_SHIFT = 3  # per-tile actions may shift their tile's copy cyclically by at most this much a side
