@@ -14,7 +14,7 @@ colour permutations, tilings of turned or mirrored copies, halves and quadrants 
 whose sizes vary, overlays of two halves, numpy's paddings (edge, symmetric, reflect, wrap),
 a tiling with a separator column, an up-scaling with grid lines, the middle half of a grid,
 chains of those paddings and halves with another action, and, appended last, sparse
-up-scalings and lines between rows. `write` writes three tasks per
+up-scalings, lines between rows and panels between lines (turned, mirrored or swapped). `write` writes three tasks per
 variant (three train pairs and one test each); `table` reads an eval report and writes, beside it,
 `variants.json`: the solved count per variant and model.
 """
@@ -138,6 +138,7 @@ def _centre_half(x: Grid) -> Grid:
 def variants(rng: np.random.Generator) -> dict[str, Variant]:
     """Each variant: how an input of h × w is drawn, the rule, and the range of h and w."""
     far, across = int(rng.choice([-4, -3, 3, 4])), int(rng.integers(-1, 2))
+    side = max(2, abs(far) + across - 1)  # the panels' side, one per task (2 to 4), from draws made already
     ones = np.ones
     return {
         "long-shift-fill": (scattered, lambda x: shifted(x, far, across), (6, 10)),
@@ -246,7 +247,56 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
         "spread-2x2": (scattered, lambda x: _spread(x, 2), (2, 6)),
         "flip-spread-3x3": (scattered, lambda x: _spread(x[:, ::-1], 3), (2, 5)),
         "lines-between-rows": (scattered, lambda x: np.insert(x, range(1, x.shape[0]), 5, axis=0), (2, 7)),
+        # panels between lines of colour 5: each panel of the output its own turn or flip of one
+        "panels-turned-row": (
+            lambda r, h, w: _panels(r, side, (1, 3), drawn=1),
+            lambda x: _panels_from(x, side, (1, 3), lambda p: [p, np.rot90(p, -1), np.rot90(p, 2)]),
+            (side, side),
+        ),
+        "panels-mirrored-2x2": (
+            lambda r, h, w: _panels(r, side, (2, 2), drawn=1),
+            lambda x: _panels_from(x, side, (2, 2), lambda p: [p, p[:, ::-1], p[::-1], p[::-1, ::-1]]),
+            (side, side),
+        ),
+        "panels-swapped": (
+            lambda r, h, w: _panels(r, side, (1, 2), drawn=2),
+            lambda x: _panels_from(x, side, (1, 2), lambda p, q: [q, p[:, ::-1]], every=True),
+            (side, side),
+        ),
     }
+
+
+LINE = 5  # the colour of the lines between panels
+
+
+def _panels(rng: np.random.Generator, side: int, tiles: tuple[int, int], drawn: int) -> Grid:
+    """a×b square panels of `side` cells between lines of colour LINE, the first `drawn` of
+    them scattered with colours other than LINE, the rest background."""
+    panels = [
+        np.where(rng.random((side, side)) < 0.5, rng.choice([1, 2, 3, 4, 6, 7, 8, 9], size=(side, side)), 0)
+        if k < drawn else np.zeros((side, side), int)
+        for k in range(tiles[0] * tiles[1])
+    ]
+    return _join(panels, tiles)
+
+
+def _join(panels: list[Grid], tiles: tuple[int, int]) -> Grid:
+    """Panels (row-major) joined by lines of colour LINE one cell wide."""
+    side = panels[0].shape[0]
+    grid = np.full((tiles[0] * (side + 1) - 1, tiles[1] * (side + 1) - 1), LINE)
+    for k, panel in enumerate(panels):
+        r, c = divmod(k, tiles[1])
+        grid[r * (side + 1) : r * (side + 1) + side, c * (side + 1) : c * (side + 1) + side] = panel
+    return grid
+
+
+def _panels_from(x: Grid, side: int, tiles: tuple[int, int], rule: Callable, every: bool = False) -> Grid:
+    """The panels `rule` makes of the first of x's panels (of all of them, with `every`)."""
+    panels = [
+        x[r * (side + 1) : r * (side + 1) + side, c * (side + 1) : c * (side + 1) + side]
+        for r in range(tiles[0]) for c in range(tiles[1])
+    ]
+    return _join(rule(*panels) if every else rule(panels[0]), tiles)
 
 
 def write(folder: Path, seed: int) -> int:
