@@ -327,7 +327,10 @@ class LatFormerLayer(nn.Module):
         # a chained first layer: one more set of gates per step (every expert; each an exact
         # start's action, `arcsolve.latformer.exact_starts.chains`)
         steps = config.chain.steps if first and config.chain is not None else ()
-        self.chain = nn.ModuleList(MaskExperts(EXPERTS, config.cond_dim, config.shift_bits, gates) for _ in steps)
+        # (with the centres where the chain takes a middle half: `LatFormerConfig.centres`)
+        self.chain = nn.ModuleList(
+            MaskExperts(EXPERTS, config.cond_dim, config.shift_bits, gates, centres=config.centres) for _ in steps
+        )
         self.more_o = nn.ModuleList(nn.Linear(d, d, bias=False) for _ in range(extra))
         for proj in self.more_o:
             nn.init.eye_(proj.weight)

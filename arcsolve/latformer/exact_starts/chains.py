@@ -45,7 +45,7 @@ class AxisStep:
     """One lattice action on one axis: `kind` with its amount `a` (and `b`, the far margin of
     a padding or a crop)."""
 
-    kind: str  # wrap, fill, up, down, tile, mirror, pad, crop, gap
+    kind: str  # wrap, fill, up, down, tile, mirror, pad, crop, gap, middle
     a: int
     b: int = 0
 
@@ -58,7 +58,7 @@ class AxisStep:
         """(p, q, c): the side after the step is n·p // q + c."""
         if self.kind in ("up", "tile", "mirror"):
             return (self.a, 1, 0)
-        if self.kind == "down":
+        if self.kind in ("down", "middle"):
             return (1, self.a, 0)
         if self.kind == "pad":
             return (1, 1, self.a + self.b)
@@ -69,7 +69,7 @@ class AxisStep:
     def side(self, n: int) -> int | None:
         """The side after the step from n cells, or None where it does not apply (a
         down-scaling that does not divide n, a crop that leaves no cell)."""
-        if self.kind == "down" and n % self.a:
+        if self.kind in ("down", "middle") and n % self.a:
             return None
         p, q, c = self.lattice()
         side = n * p // q + c
@@ -81,6 +81,10 @@ class AxisStep:
         k = self.a
         if self.kind == "gap":
             return np.where(self.reads(maps.shape[1])[None], maps, NOTHING)
+        if self.kind == "middle":  # the middle 1/a of the lattice, from ⌊(n − n/a)/2⌋ on
+            n = maps.shape[1]
+            start = (n - n // k) // 2
+            return maps[:, start : start + n // k]
         if self.kind == "wrap":
             return np.roll(maps, k, axis=1)
         if self.kind == "fill":
@@ -125,6 +129,8 @@ class AxisStep:
             return ExactAction(scale=on(self.a, 1), down=True)
         if self.kind == "mirror":
             return ExactAction(mirror=on(True, False))
+        if self.kind == "middle":
+            return ExactAction(centre=on(True, False))
         # a tiling: the identity, wrapped cyclically onto a longer lattice; a gap: the identity,
         # its unread lines the chain's own (`Chain.gaps`)
         return ExactAction()
@@ -138,6 +144,10 @@ STEPS = (
 )
 # gaps, searched only where no chain of STEPS is found (`chain_sets`), right after an up-scaling
 GAPS = [AxisStep("gap", a, b) for a in GAP_PERIODS for b in range(1, a)]
+# the middle half of a tiling by 2 or a mirror tiling by 2 (the grid rolled by half its side,
+# or its halves swapped and flipped), searched only where no other chain is found and the
+# outputs' halves or quadrants hold what the inputs' do (`_parts_moved`), right after one
+HALVES = [AxisStep("middle", 2)]
 
 
 @cache
@@ -165,11 +175,17 @@ class Chains(NamedTuple):
 
 @lru_cache(maxsize=64)
 def axis_chains(
-    sides: tuple[int, ...], targets: tuple[int, ...], most: int = MAX_AXIS_STEPS, gaps: bool = False
+    sides: tuple[int, ...],
+    targets: tuple[int, ...],
+    most: int = MAX_AXIS_STEPS,
+    gaps: bool = False,
+    halves: bool = False,
 ) -> Chains:
-    """The sequences of at most `most` one-axis steps (of STEPS, and with `gaps` of GAPS, each
-    right after an up-scaling) that take each train input's side in `sides` to its output's
-    in `targets`, fewest steps first, one per map, with the map of each train input's side."""
+    """The sequences of at most `most` one-axis steps (of STEPS, with `gaps` of GAPS too, each
+    right after an up-scaling, and with `halves` of HALVES, each right after a tiling or a
+    mirror tiling by 2) that take each train input's side in `sides` to its output's in
+    `targets`, fewest steps first, one per map, with the map of each train input's side."""
+    extra = (*(GAPS if gaps else ()), *(HALVES if halves else ()))
     reach = [_reachable(t, most) for t in targets]
     level = {sides: Chains([()], [np.arange(n)[None] for n in sides])}
     seen: dict[tuple[int, ...], set[bytes]] = {sides: {b"".join(np.arange(n).tobytes() for n in sides)}}
@@ -185,13 +201,14 @@ def axis_chains(
         grown: dict[tuple[int, ...], tuple[list, list[list[np.ndarray]]]] = {}
         for lengths, (sequences, maps) in level.items():
             after_up = np.array([bool(seq) and seq[-1].kind == "up" for seq in sequences])
-            for step in (*STEPS, *GAPS) if gaps else STEPS:
+            after_tiling = np.array([bool(s) and s[-1].kind in ("tile", "mirror") and s[-1].a == 2 for s in sequences])
+            for step in (*STEPS, *extra):
                 after = tuple(step.side(n) for n in lengths)
                 if None in after or any(a not in r[most - depth - 1] for a, r in zip(after, reach, strict=True)):
                     continue
                 source = np.arange(len(sequences))
-                if step.kind == "gap":  # a gap splits the blocks of an up-scaling: it follows one directly
-                    source = np.flatnonzero(after_up)
+                if step.kind in ("gap", "middle"):  # right after an up-scaling, or a tiling by 2
+                    source = np.flatnonzero(after_up if step.kind == "gap" else after_tiling)
                     if not len(source):
                         continue
                 moved = [step.apply(m[source]) for m in maps]
@@ -246,20 +263,29 @@ def chain_sets(
     its chain must be short; failing those too, where the train outputs have lines of one
     colour at a period (`_periodic_lines`), the chains with gaps (lines of an up-scaled
     lattice that read nothing: grid lines between blocks, one cell kept of each block) that
-    copy the outputs. The fewest stages first (a row's step and a column's that one exact
-    action takes count once), at most `most`, one per dihedral element."""
+    copy the outputs; failing those, where the outputs' halves or quadrants hold what the
+    inputs' do (`_parts_moved`), the chains that take the middle half of a tiling by 2 (a
+    roll by half the side, halves swapped and flipped) and copy the outputs. The fewest
+    stages first (a row's step and a column's that one exact action takes count once), at
+    most `most`, one per dihedral element."""
     fills = (fill, *(c for c in line_colours(pairs) if c != fill))
     for colour in fills:
         found = _chain_sets(pairs, tests, colour, most)
         if found:
             return found
     found = _chain_sets(pairs, tests, None, most)
-    if found or not _periodic_lines(pairs):
+    if found:
         return found
-    for colour in fills:
-        found = _chain_sets(pairs, tests, colour, most, gaps=True)
-        if found:
-            return found
+    if _periodic_lines(pairs):
+        for colour in fills:
+            found = _chain_sets(pairs, tests, colour, most, gaps=True)
+            if found:
+                return found
+    if _parts_moved(pairs):
+        for colour in fills:
+            found = _chain_sets(pairs, tests, colour, most, halves=True)
+            if found:
+                return found
     return []
 
 
@@ -286,20 +312,49 @@ def _periodic_lines(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> bool:
     return False
 
 
+def _parts_moved(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> bool:
+    """Do the train outputs show what a middle half of a tiling writes: every output of its
+    input's shape, some output not its input, and, cut alike into halves (of the rows or the
+    columns, every side even) or quadrants, each part of every output holding as many cells
+    of each colour as some part of its input?"""
+    if any(x.shape != y.shape for x, y in pairs) or all(np.array_equal(x, y) for x, y in pairs):
+        return False
+    for cuts in ((2, 1), (1, 2), (2, 2)):
+        if all(_parts_match(x, y, cuts) for x, y in pairs):
+            return True
+    return False
+
+
+def _parts_match(x: np.ndarray, y: np.ndarray, cuts: tuple[int, int]) -> bool:
+    """`_parts_moved` for one pair and one cut (parts per axis)."""
+    (h, w), (a, b) = x.shape, cuts
+    if h % a or w % b:
+        return False
+
+    def counts(grid: np.ndarray) -> list[bytes]:
+        parts = grid.reshape(a, h // a, b, w // b).swapaxes(1, 2).reshape(a * b, -1)
+        return [np.bincount(p, minlength=10).tobytes() for p in parts]
+
+    held = set(counts(x))
+    return all(c in held for c in counts(y))
+
+
 def _chain_sets(
     pairs: Sequence[tuple[np.ndarray, np.ndarray]],
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
     fill: int | None,
     most: int,
     gaps: bool = False,
+    halves: bool = False,
 ) -> list[ActionSet]:
     """`chain_sets` with the one colour `fill` where the maps pick no cell, or with None:
-    through a colour table; with `gaps`, of steps with gaps too."""
+    through a colour table; with `gaps`, of steps with gaps too, with `halves` of the middle
+    halves of tilings too."""
     found = []
     for element in range(8):
         turned = [apply_dihedral(x, element) for x, _ in pairs]
-        rows = axis_chains(tuple(x.shape[0] for x in turned), tuple(y.shape[0] for _, y in pairs), gaps=gaps)
-        cols = axis_chains(tuple(x.shape[1] for x in turned), tuple(y.shape[1] for _, y in pairs), gaps=gaps)
+        sides = [(tuple(x.shape[k] for x in turned), tuple(y.shape[k] for _, y in pairs)) for k in (0, 1)]
+        rows, cols = (axis_chains(*s, gaps=gaps, halves=halves) for s in sides)
         if fill is None:
             rows, cols = _recolourable(rows, turned, pairs, 0), _recolourable(cols, turned, pairs, 1)
         else:
@@ -514,6 +569,7 @@ def _merged(r: AxisStep | None, c: AxisStep | None) -> ExactAction | None:
         fill=a.fill,
         down=a.down,
         mirror=(a.mirror[0], b.mirror[1]),
+        centre=(a.centre[0], b.centre[1]),
     )
     return merged if expressible(merged) else None
 
