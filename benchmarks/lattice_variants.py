@@ -14,7 +14,8 @@ colour permutations, tilings of turned or mirrored copies, halves and quadrants 
 whose sizes vary, overlays of two halves, numpy's paddings (edge, symmetric, reflect, wrap),
 a tiling with a separator column, an up-scaling with grid lines, the middle half of a grid,
 chains of those paddings and halves with another action, and, appended last, sparse
-up-scalings, lines between rows and panels between lines (turned, mirrored or swapped). `write` writes three tasks per
+up-scalings, lines between rows, panels between lines (turned, mirrored or swapped), and
+halves or quadrants moved in place. `write` writes three tasks per
 variant (three train pairs and one test each); `table` reads an eval report and writes, beside it,
 `variants.json`: the solved count per variant and model.
 """
@@ -263,7 +264,22 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
             lambda x: _panels_from(x, side, (1, 2), lambda p, q: [q, p[:, ::-1]], every=True),
             (side, side),
         ),
+        # parts of a grid moved in place, on grids of even sides that vary
+        "swap-halves": (_even, lambda x: np.roll(x, x.shape[1] // 2, axis=1), (4, 10)),
+        "quadrants-turned-180": (_even, lambda x: _quadrants(x, lambda q: np.rot90(q, 2)), (4, 10)),
+        "quadrants-flipped-lr": (_even, lambda x: _quadrants(x, lambda q: q[:, ::-1]), (4, 10)),
     }
+
+
+def _even(rng: np.random.Generator, h: int, w: int) -> Grid:
+    """`scattered`, its sides rounded down to even ones."""
+    return scattered(rng, 2 * max(1, h // 2), 2 * max(1, w // 2))
+
+
+def _quadrants(x: Grid, rule: Callable[[Grid], Grid]) -> Grid:
+    """Each quadrant of x (even sides) replaced by `rule` of it, in place."""
+    h, w = x.shape[0] // 2, x.shape[1] // 2
+    return np.block([[rule(x[:h, :w]), rule(x[:h, w:])], [rule(x[h:, :w]), rule(x[h:, w:])]])
 
 
 LINE = 5  # the colour of the lines between panels
