@@ -2,7 +2,7 @@
 outputs alike, into the same a×b equal panels, one head whose panels each take their own
 exact action, and whose lines read themselves. A panel's action copies some panel of the
 input, rotated or reflected: the whole grid's dihedral element, then a cyclic shift that
-brings the source panel onto it (`panel_action`). So one panel may keep its content while
+brings the source panel onto it (`panel_options`). So one panel may keep its content while
 the others show it turned, or the panels may trade places."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import numpy as np
 
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, is_function, support, train_cells
 from arcsolve.latformer.exact_starts.actions import ExactAction
-from arcsolve.latformer.exact_starts.per_tile import _tile_choice, tile_index
+from arcsolve.latformer.exact_starts.per_tile import tile_choice, tile_index
 from arcsolve.latformer.exact_starts.readings import reading, source_cells
 
 Layout = tuple[tuple[int, int], int]  # (a, b) panels, the lines' width
-MAX_PANELS = 9  # per-panel actions are tried on at most this many panels (every pair of them, 64 ways)
+MAX_PANELS = 9  # per-panel actions are tried on at most this many panels (each pair of them, 64 elements)
 
 
 def panel_layout(grids: Sequence[np.ndarray], lines: Sequence[np.ndarray] = ()) -> Layout | None:
@@ -90,7 +90,7 @@ def panel_sets(
     outputs, pair_of = train_cells(pairs)
     if is_function(reads[ExactAction()], outputs):
         return []  # every panel as it is, through one table: a plain set, not one per panel
-    found = _tile_choice(reads, tile_of, outputs, n_panels + 1, max_tries)
+    found = tile_choice(reads, tile_of, outputs, n_panels + 1, max_tries)
     if found is None:
         return []
     actions, keys = found
@@ -105,7 +105,7 @@ def panel_options(shape: tuple[int, int], tile: np.ndarray, n_panels: int, shift
     """The actions that copy a panel onto another, rotated or reflected: for each dihedral
     element of the grid and each panel, target and source, the cyclic shift after it that
     makes the target's cells read the source's, as a rotation or reflection of it (the
-    identity first, then the panels' own elements, then moves to other panels)."""
+    identity first, then the elements without a shift, then those with one)."""
     H, W = shape
     rows, cols = np.divmod(np.arange(H * W), W)
     corner = {t: (rows[tile == t].min(), cols[tile == t].min()) for t in range(n_panels)}

@@ -102,7 +102,7 @@ def _per_tile_set(
             except ValueError:
                 continue
             sampled[action] = np.concatenate(read)
-        found = _tile_choice(sampled, tile_of, outputs, n_tiles, max_tries)
+        found = tile_choice(sampled, tile_of, outputs, n_tiles, max_tries)
         if found is None:
             return []
         actions, keys = found
@@ -115,10 +115,10 @@ def _per_tile_set(
                 continue
             dihedral[d] = np.concatenate(read)
         reads = {(d, (0, 0)): r for d, r in dihedral.items()}
-        found = _tile_choice(reads, tile_of, outputs, n_tiles, max_tries)
+        found = tile_choice(reads, tile_of, outputs, n_tiles, max_tries)
         if found is None:
             reads.update(_rolled_readings(pairs, list(dihedral), shift_bits))
-            found = _tile_choice(reads, tile_of, outputs, n_tiles, max_tries)
+            found = tile_choice(reads, tile_of, outputs, n_tiles, max_tries)
         if found is None:
             return []
         choice, keys = found
@@ -137,7 +137,7 @@ def _per_tile_set(
 TileOption = tuple[int, tuple[int, int]]  # a dihedral element of the input rolled by (a, b)
 
 
-def _tile_choice(
+def tile_choice(
     reads: dict[Hashable, np.ndarray], tile_of: np.ndarray, outputs: np.ndarray, n_tiles: int, max_tries: int
 ) -> tuple[tuple[Hashable, ...], np.ndarray] | None:
     """One option per tile, from `reads` (each option's reading of every train output cell,
