@@ -157,9 +157,11 @@ class Attempt(NamedTuple):
 
 def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     """Candidate test outputs, best first: each restart's with rounded gates (restarts best
-    first), those that reproduce the train pairs first; then, where the best of those is an
-    exact start whose test input shows colours no train cell reads, its answer with them
-    swapped (`swapped_unseen`); then, where the train pairs leave the test size open, its
+    first), those that reproduce the train pairs first, except that where the best of those is
+    an exact start whose test input shows colours no train cell reads, its answer with them
+    swapped (`swapped_unseen`) comes right after it (the best answer leaves those cells to
+    chance, and another restart that reproduces the pairs reads them no better); then, where
+    the train pairs leave the test size open, its
     answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
     on which heads read a colour and the test reads colours the pairs do not, its answer by
     those presence patterns (`presence_answer`); then the best restart's with soft gates.
@@ -209,6 +211,8 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
             add(tuple(g if o is None else Grid.from_numpy(o) for g, o in zip(grids, others, strict=True)), f, how)
 
     rewritten(swapped_unseen, "swapped")
+    if best is not None and found[-1].how == "swapped":
+        found.insert(found.index(best) + 1, found.pop())
     if verified:
         train = [(p.input.shape, p.output.shape) for p in plan.task.train]
         f = verified[0].fitted

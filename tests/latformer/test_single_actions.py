@@ -977,3 +977,28 @@ def test_a_colour_swap_seen_one_way_is_swapped_back_under_a_rule_of_two_readings
     answer = swapped_unseen(start, pairs, test, guess)
     assert answer is not None and np.array_equal(answer, rule(test))
     assert answer[0, 0] == 5 and answer[0, 5] == 1 and answer[1, 1] == 0 and answer[2, 2] == 6
+
+
+def test_the_swapped_answer_comes_second_before_other_restarts_that_reproduce_the_pairs():
+    """0 and 5 swapped, where no train input holds a 5: the test's 5s are left to chance by
+    the identity's answer, and a restart of four heads also reproduces the pairs. The swap's
+    other half (a 5 becomes 0) is attempt 2, ahead of that restart."""
+    from arcsolve.latformer.fit import solve
+    from arcsolve.solution import SolveConfig
+    from arcsolve.tasks import Grid, Pair, Task, TrainPair
+
+    inputs = [
+        [[0, 4, 0, 4, 7, 0, 1], [1, 7, 7, 0, 4, 0, 1], [0, 0, 7, 7, 4, 4, 0], [4, 7, 0, 7, 0, 0, 0]],
+        [[0, 0, 2, 9, 2, 9, 1, 0], [9, 0, 0, 0, 0, 2, 2, 2], [2, 0, 0, 1, 0, 2, 9, 1]],
+        [[2, 0, 2, 8, 2, 8], [0, 0, 2, 8, 0, 0], [2, 0, 0, 7, 7, 7], [0, 8, 0, 7, 0, 8], [8, 8, 8, 2, 7, 8]],
+        [[0, 0, 0], [0, 0, 5], [5, 0, 6], [0, 5, 6], [6, 2, 0], [0, 0, 5], [0, 0, 0], [0, 0, 0]],
+    ]
+    swap = np.arange(10)
+    swap[0], swap[5] = 5, 0
+    grids = [(np.array(x), swap[np.array(x)]) for x in inputs]
+    train = [TrainPair(input=Grid.from_numpy(x), output=Grid.from_numpy(y)) for x, y in grids[:3]]
+    test = Pair(input=Grid.from_numpy(grids[3][0]), output=Grid.from_numpy(grids[3][1]))
+    solution = solve(Task(id="swap-with-background", train=train, test=[test]), SolveConfig(device="cpu", steps=300))
+    first, second = solution.candidates[:2]
+    assert first.verified and first.grids[0] != test.output  # the 5s left to chance
+    assert "swapped" in second.detail and second.grids[0] == test.output
