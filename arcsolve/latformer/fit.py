@@ -16,7 +16,12 @@ from torch import nn
 
 from arcsolve.devices import resolve_device
 from arcsolve.latformer.exact_starts.chains import chain_sets
-from arcsolve.latformer.exact_starts.colours import background_colour, presence_answer, swapped_unseen
+from arcsolve.latformer.exact_starts.colours import (
+    background_colour,
+    permuted_unseen,
+    presence_answer,
+    swapped_unseen,
+)
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -147,7 +152,7 @@ def _swaps_axes(restarts: Sequence[Restart]) -> bool:
 
 class Attempt(NamedTuple):
     """One candidate answer: the test outputs, the restart that made them, how ("rounded",
-    "swapped", "resized", "present" or "soft") and the output size rule they were predicted at."""
+    "swapped", "permuted", "resized", "present" or "soft") and the output size rule they were predicted at."""
 
     grids: tuple[Grid, ...]
     fitted: Fitted
@@ -159,8 +164,10 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     """Candidate test outputs, best first: each restart's with rounded gates (restarts best
     first), those that reproduce the train pairs first, except that where the best of those is
     an exact start whose test input shows colours no train cell reads, its answer with them
-    swapped (`swapped_unseen`) comes right after it (the best answer leaves those cells to
-    chance, and another restart that reproduces the pairs reads them no better); then, where
+    swapped (`swapped_unseen`), then its answer with each such colour given the one that
+    makes the rule's map of colours a permutation (`permuted_unseen`), come right after it
+    (the best answer leaves those cells to chance, and another restart that reproduces the
+    pairs reads them no better); then, where
     the train pairs leave the test size open, its
     answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
     on which heads read a colour and the test reads colours the pairs do not, its answer by
@@ -211,8 +218,11 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
             add(tuple(g if o is None else Grid.from_numpy(o) for g, o in zip(grids, others, strict=True)), f, how)
 
     rewritten(swapped_unseen, "swapped")
-    if best is not None and found[-1].how == "swapped":
-        found.insert(found.index(best) + 1, found.pop())
+    rewritten(permuted_unseen, "permuted")
+    if best is not None:  # the unseen colours' answers right after the best one, in this order
+        completed = [c for c in found if c.how in ("swapped", "permuted")]
+        found[:] = [c for c in found if c not in completed]
+        found[found.index(best) + 1 : found.index(best) + 1] = completed
     if verified:
         train = [(p.input.shape, p.output.shape) for p in plan.task.train]
         f = verified[0].fitted
@@ -257,6 +267,8 @@ def finish_solve(
             how += f"; cell rule: {rule}" if rule else ""
         if kind == "swapped":
             how += "; test colours no train cell reads, swapped with the colour the rule turns into each"
+        if kind == "permuted":
+            how += "; test colours no train input holds, each given the colour that completes the rule's permutation"
         if kind == "resized":
             how += "; the train pairs leave the test size open: the next likeliest size"
         if kind == "present":

@@ -137,6 +137,47 @@ def _table(keys: Iterable[tuple[int, ...]], outputs: np.ndarray) -> dict[tuple[i
     return table
 
 
+def permuted_unseen(
+    start: ActionSet,
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    grid: np.ndarray,
+    predicted: np.ndarray,
+    shift_bits: int = 5,
+) -> np.ndarray | None:
+    """The other answer for the test cells of a one-reading start (one head, per tile or
+    chained alike) that read a colour c no train input holds, where the rule maps the colours
+    its cells read one to one and turns some colour into c: c takes the one colour that makes
+    the map a permutation (read by train cells, but given by none). So a swap seen one way (a
+    becomes c: c becomes a) and a cycle of three seen two steps of it (a becomes b, b becomes
+    c: c becomes a) are completed. What cells that read nothing take is left out of the map.
+    `predicted` is the fit's answer on the test input `grid`; None where no cell changes, for
+    a start of several readings or a pooling, and where the map is not one to one or leaves
+    no single colour for c."""
+    if any(a.pool for a in start.actions):
+        return None
+    train = set_readings(start, pairs, shift_bits)
+    if train.shape[0] != 1:
+        return None
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    rule = _table(((int(c),) for c in train[0]), outputs)
+    if rule is None:
+        return None
+    colours = {key[0]: colour for key, colour in rule.items() if key[0] >= 0}
+    image = set(colours.values())
+    if len(image) != len(colours):
+        return None  # two colours become one: no permutation
+    held = {int(c) for x, _ in pairs for c in np.unique(x)}
+    test = set_readings(start, [(grid, predicted)], shift_bits)[0]
+    unseen = {int(c) for c in np.unique(test) if c >= 0 and c not in held and c not in colours}
+    answer = predicted.reshape(-1).copy()
+    for c in unseen & image:
+        rest = (set(colours) | {c}) - image
+        if len(rest) == 1:
+            answer[test == c] = rest.pop()
+    answer = answer.reshape(predicted.shape)
+    return None if np.array_equal(answer, predicted) else answer
+
+
 def _swap(colour: int, a: int, c: int) -> int:
     return c if colour == a else a if colour == c else colour
 
