@@ -85,3 +85,14 @@ def test_swapped_halves_are_solved_and_explained():
     best = solve(task, SolveConfig(device="cpu", steps=300, seed=0)).candidates[0]
     assert best.grids[0] == task.test[0].output and best.verified
     assert "read from the middle (columns)" in best.detail
+
+
+@pytest.mark.parametrize(("side_by_side", "graphs"), [(False, False), (True, True)])
+def test_solve_many_fits_a_middle_half_chain_as_solve_does(side_by_side, graphs):
+    from arcsolve.latformer.batched import solve_many
+
+    task = task_of(quadrants_turned, [(4, 6), (6, 8), (8, 4), (6, 10)], seed=2)
+    config = SolveConfig(device="cpu", steps=300, seed=0)
+    got: list = []
+    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
+    assert got[0].candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
