@@ -152,7 +152,8 @@ def _swaps_axes(restarts: Sequence[Restart]) -> bool:
 
 class Attempt(NamedTuple):
     """One candidate answer: the test outputs, the restart that made them, how ("rounded",
-    "swapped", "permuted", "resized", "present" or "soft") and the output size rule they were predicted at."""
+    "swapped", "permuted", "resized", "present" or "soft") and the output size rule they were
+    predicted at."""
 
     grids: tuple[Grid, ...]
     fitted: Fitted
@@ -167,8 +168,7 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     swapped (`swapped_unseen`), then its answer with each such colour given the one that
     makes the rule's map of colours a permutation (`permuted_unseen`), come right after it
     (the best answer leaves those cells to chance, and another restart that reproduces the
-    pairs reads them no better); then, where
-    the train pairs leave the test size open, its
+    pairs reads them no better); then, where the train pairs leave the test size open, its
     answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
     on which heads read a colour and the test reads colours the pairs do not, its answer by
     those presence patterns (`presence_answer`); then the best restart's with soft gates.
