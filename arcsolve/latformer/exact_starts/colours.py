@@ -99,13 +99,10 @@ def swapped_unseen(
     a becomes c, and c's answer is a). `predicted` is the fit's answer on the test input
     `grid`; None where no cell changes, and for a start whose readings are no colours (a
     pooling's blocks, read as multisets)."""
-    if any(a.pool for a in start.actions):
+    found = _readings_rule(start, pairs, shift_bits)
+    if found is None:
         return None
-    train = set_readings(start, pairs, shift_bits)
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    rule = _table(map(tuple, train.T.tolist()), outputs)
-    if rule is None:
-        return None  # not a rule of the readings alone
+    train, outputs, rule = found
     read_colours = {c for key in rule for c in key}
     test = set_readings(start, [(grid, predicted)], shift_bits)
     answer = predicted.reshape(-1).copy()
@@ -125,6 +122,21 @@ def swapped_unseen(
             answer[cell] = _swap(swapped, a, c)
     answer = answer.reshape(predicted.shape)
     return None if np.array_equal(answer, predicted) else answer
+
+
+def _readings_rule(
+    start: ActionSet, pairs: Sequence[tuple[np.ndarray, np.ndarray]], shift_bits: int = 5
+) -> tuple[np.ndarray, np.ndarray, dict[tuple[int, ...], int]] | None:
+    """What `start`'s heads read in every train output cell (heads × cells), the cells'
+    colours, and the output colour of each reading (`_table`); None for a start whose
+    readings are no colours (a pooling's blocks, read as multisets) or where the outputs are
+    no rule of the readings alone."""
+    if any(a.pool for a in start.actions):
+        return None
+    train = set_readings(start, pairs, shift_bits)
+    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
+    rule = _table(map(tuple, train.T.tolist()), outputs)
+    return None if rule is None else (train, outputs, rule)
 
 
 def _table(keys: Iterable[tuple[int, ...]], outputs: np.ndarray) -> dict[tuple[int, ...], int] | None:
@@ -153,15 +165,10 @@ def permuted_unseen(
     `predicted` is the fit's answer on the test input `grid`; None where no cell changes, for
     a start of several readings or a pooling, and where the map is not one to one or leaves
     no single colour for c."""
-    if any(a.pool for a in start.actions):
+    found = _readings_rule(start, pairs, shift_bits)
+    if found is None or found[0].shape[0] != 1:
         return None
-    train = set_readings(start, pairs, shift_bits)
-    if train.shape[0] != 1:
-        return None
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    rule = _table(((int(c),) for c in train[0]), outputs)
-    if rule is None:
-        return None
+    rule = found[2]
     colours = {key[0]: colour for key, colour in rule.items() if key[0] >= 0}
     image = set(colours.values())
     if len(image) != len(colours):

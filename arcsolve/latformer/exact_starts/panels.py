@@ -14,7 +14,7 @@ import numpy as np
 
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, is_function, support, train_cells
 from arcsolve.latformer.exact_starts.actions import ExactAction
-from arcsolve.latformer.exact_starts.per_tile import tile_choice, tile_index
+from arcsolve.latformer.exact_starts.per_tile import shift_variants, tile_choice, tile_index
 from arcsolve.latformer.exact_starts.readings import reading, source_cells
 
 Layout = tuple[tuple[int, int], int]  # (a, b) panels, the lines' width
@@ -153,7 +153,7 @@ def _shift_reading(
     dr, dc = delta
     near = [(r, c) for r in {dr, dr - H} for c in {dc, dc - W}]
     for r, c in sorted(near, key=lambda rc: abs(rc[0]) + abs(rc[1])):
-        for shift in dict.fromkeys(((r, c), (-r, -c), (r, -c), (-r, c), (c, r), (-c, -r), (c, -r), (-c, r))):
+        for shift in shift_variants((r, c)):
             action = ExactAction(d, shift)
             cells = source_cells(action, shape, shape, shift_bits)
             if cells is not None and np.array_equal(cells[at], want):

@@ -187,14 +187,21 @@ def _rolled_readings(
     }
 
 
+def shift_variants(delta: tuple[int, int]) -> list[tuple[int, int]]:
+    """The shifts that may move a dihedral element's reading by `delta`: its signs and axes in
+    every combination (a shift acts on the output's side of the element, so the element turns
+    it), each once, `delta` itself first."""
+    a, b = delta
+    return list(dict.fromkeys(((a, b), (-a, -b), (a, -b), (-a, b), (b, a), (-b, -a), (b, -a), (-b, a))))
+
+
 def _shifted_action(
     d: int, delta: tuple[int, int], pairs: Sequence[tuple[np.ndarray, np.ndarray]], rolled: np.ndarray, shift_bits: int
 ) -> ExactAction | None:
     """The action of element `d` with a cyclic shift that reads, on every pair, what `d` reads
     of the input rolled by `delta` (the shift is on the output's side of the element, so its
     axes and signs follow the element); None when none of the experts' shifts does."""
-    a, b = delta
-    for shift in dict.fromkeys(((a, b), (-a, -b), (a, -b), (-a, b), (b, a), (-b, -a), (b, -a), (-b, a))):
+    for shift in shift_variants(delta):
         action = ExactAction(d, shift)
         try:
             read = np.concatenate([reading(action, x, y.shape, shift_bits).reshape(-1) for x, y in pairs])
