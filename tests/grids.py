@@ -65,3 +65,12 @@ def task_from(make, shapes, test_shape, rng, colours: int = 10, task_id: str = "
 def train_arrays(task: Task) -> list[tuple[np.ndarray, np.ndarray]]:
     """A task's train pairs as (input, output) arrays."""
     return [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+
+
+def solved_in_a_batch(task: Task, config, side_by_side: bool = False, graphs: bool = False):
+    """`solve_many` on one task alone (one seat, three exact restarts): its Solution."""
+    from arcsolve.latformer.batched import solve_many
+
+    got: list = []
+    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
+    return got[0]

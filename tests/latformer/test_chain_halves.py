@@ -8,6 +8,7 @@ from arcsolve.latformer.exact_starts.chains import AxisStep, _parts_moved, axis_
 from arcsolve.latformer.fit import solve
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from tests.grids import solved_in_a_batch
 
 
 def swap_halves(x: np.ndarray) -> np.ndarray:
@@ -89,10 +90,7 @@ def test_swapped_halves_are_solved_and_explained():
 
 @pytest.mark.parametrize(("side_by_side", "graphs"), [(False, False), (True, True)])
 def test_solve_many_fits_a_middle_half_chain_as_solve_does(side_by_side, graphs):
-    from arcsolve.latformer.batched import solve_many
-
     task = task_of(quadrants_turned, [(4, 6), (6, 8), (8, 4), (6, 10)], seed=2)
     config = SolveConfig(device="cpu", steps=300, seed=0)
-    got: list = []
-    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
-    assert got[0].candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
+    batched = solved_in_a_batch(task, config, side_by_side, graphs)
+    assert batched.candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)

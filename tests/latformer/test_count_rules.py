@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.count_rules import CountRule, block_counts, count_rule, set_count_rule
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
@@ -19,6 +18,7 @@ from arcsolve.latformer.restarts import exact_model, restart_for
 from arcsolve.latformer.training import fit
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from tests.grids import solved_in_a_batch
 
 
 def blocks_of(x: np.ndarray, f: tuple[int, int]) -> np.ndarray:
@@ -122,10 +122,9 @@ def test_a_block_majority_of_random_colours_is_solved_by_the_rule_as_built():
 def test_solve_many_checks_a_count_rule_as_solve_does():
     task = majority_task(np.random.default_rng(3))
     config = SolveConfig(device="cpu", steps=100)
-    got: list = []
-    solve_many([(task, config)], got.append, batch=1, side_by_side=False, graphs=False, exact_restarts=3)
-    assert got[0].candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
-    assert got[0].candidates[0].verified
+    batched = solved_in_a_batch(task, config, False, False)
+    assert batched.candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
+    assert batched.candidates[0].verified
 
 
 def test_blocks_too_large_for_a_table_key_are_read_by_a_count_rule():

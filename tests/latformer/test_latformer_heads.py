@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.actions import ExactAction, set_action
 from arcsolve.latformer.exact_starts.consistent import consistent_sets
 from arcsolve.latformer.exact_starts.readings import NOTHING, reading
@@ -15,7 +14,7 @@ from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import apply_dihedral
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
-from tests.grids import shifted_with_fill
+from tests.grids import shifted_with_fill, solved_in_a_batch
 
 RNG = np.random.default_rng(0)
 
@@ -166,8 +165,7 @@ def test_an_overlay_rule_names_which_head_wins():
 def test_solve_many_fits_exact_restarts_as_solve_does(side_by_side, graphs):
     task = halves_task(lambda a, b: a ^ b)
     config = SolveConfig(device="cpu", steps=300, seed=0)
-    got: list = []
-    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
+    batched = solved_in_a_batch(task, config, side_by_side, graphs)
     expected = solve(task, config)
-    assert got[0].candidates[0].grids == expected.candidates[0].grids == (task.test[0].output,)
-    assert got[0].candidates[0].verified and "2 heads" in got[0].candidates[0].detail
+    assert batched.candidates[0].grids == expected.candidates[0].grids == (task.test[0].output,)
+    assert batched.candidates[0].verified and "2 heads" in batched.candidates[0].detail

@@ -5,7 +5,6 @@ themselves."""
 import numpy as np
 import pytest
 
-from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.consistent import consistent_sets
 from arcsolve.latformer.exact_starts.panels import panel_layout, panel_sets
 from arcsolve.latformer.exact_starts.readings import reading
@@ -13,7 +12,7 @@ from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import tile_cells
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
-from tests.grids import train_arrays
+from tests.grids import solved_in_a_batch, train_arrays
 
 LINE = 5
 
@@ -116,6 +115,5 @@ def test_a_row_of_turned_panels_is_solved_and_explained(seed):
 def test_solve_many_fits_panel_restarts_as_solve_does(side_by_side, graphs):
     task = turned_panels_task(np.random.default_rng(2))
     config = SolveConfig(device="cpu", steps=300, seed=0)
-    got: list = []
-    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
-    assert got[0].candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
+    batched = solved_in_a_batch(task, config, side_by_side, graphs)
+    assert batched.candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.actions import ExactAction, set_action
 from arcsolve.latformer.exact_starts.candidates import output_periods, output_symmetries, part_offsets
 from arcsolve.latformer.exact_starts.consistent import consistent_sets
@@ -18,7 +17,7 @@ from arcsolve.latformer.model import LatFormer, LatFormerConfig, tile_cells
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import ELEMENT_NAMES, apply_dihedral
 from arcsolve.tasks import Grid, Task
-from tests.grids import task_from, train_arrays
+from tests.grids import solved_in_a_batch, task_from, train_arrays
 
 RNG = np.random.default_rng(7)
 ROT90, ROT180, ROT270 = (ELEMENT_NAMES.index(f"rotate {n}") for n in ("90 clockwise", "180", "90 counter-clockwise"))
@@ -158,10 +157,9 @@ def test_a_tiling_of_rotated_copies_is_solved_and_explained():
 def test_solve_many_fits_per_tile_restarts_as_solve_does(side_by_side, graphs):
     task = task_of(rotations_tiling, [(3, 3), (3, 3), (4, 4)], (5, 5))
     config = SolveConfig(device="cpu", steps=300, seed=0)
-    got: list = []
-    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
+    batched = solved_in_a_batch(task, config, side_by_side, graphs)
     expected = solve(task, config)
-    assert got[0].candidates[0].grids == expected.candidates[0].grids == (task.test[0].output,)
+    assert batched.candidates[0].grids == expected.candidates[0].grids == (task.test[0].output,)
 
 
 def test_rounded_gates_keep_the_actions_and_skip_the_smoothing_loss(monkeypatch):

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer.batched import solve_many
 from arcsolve.latformer.exact_starts.actions import ExactAction, gate_bits, set_action
 from arcsolve.latformer.exact_starts.consistent import consistent_sets
 from arcsolve.latformer.exact_starts.periodic import periodic_sets
@@ -18,6 +17,7 @@ from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.latformer.periods import grid_period
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from tests.grids import solved_in_a_batch
 
 HOLE = 0
 
@@ -115,9 +115,8 @@ def test_latformer_repairs_a_periodic_pattern_and_says_so():
 def test_solve_many_repairs_as_solve_does(side_by_side, graphs):
     task = repair_task(np.random.default_rng(2))
     config = SolveConfig(device="cpu", steps=200, seed=0)
-    got: list = []
-    solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
-    assert got[0].candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
+    batched = solved_in_a_batch(task, config, side_by_side, graphs)
+    assert batched.candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
 
 
 def test_a_batch_of_grids_with_other_periods_is_read_each_at_its_own():
