@@ -172,6 +172,9 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
     on which heads read a colour and the test reads colours the pairs do not, its answer by
     those presence patterns (`presence_answer`); then the best restart's with soft gates.
+    Where no restart reproduces the train pairs, the soft gates' answer comes second, right
+    after the best restart's, ahead of the other restarts' rounded answers: the soft gates
+    keep what the fit could not round to one action.
     Duplicates are dropped, so attempt 2 is never a copy of attempt 1 while another grid
     exists."""
     shapes = [plan.rule(p.input.shape) for p in plan.task.test]
@@ -231,6 +234,8 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     rewritten(presence_answer, "present")
     add(predicted(fitted[0], True), fitted[0], "soft")
     ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
+    if not ordered:  # nothing reproduces the pairs: the soft gates' answer second
+        ordered = found[:1] + [c for c in found[1:] if c.how == "soft"]
     return ordered + [c for c in found if c not in ordered]
 
 

@@ -122,6 +122,15 @@ def test_attempts_are_distinct_grids():
     assert all(a != b for i, a in enumerate(grids) for b in grids[i + 1 :])
 
 
+def test_where_nothing_reproduces_the_pairs_the_soft_gates_answer_is_attempt_2():
+    task = halves_task(lambda a, b: a & b)
+    solution = solve(task, SolveConfig(device="cpu", steps=30, seed=1), exact_restarts=0)
+    assert not any(c.verified for c in solution.candidates)
+    assert len(solution.candidates) >= 3  # the rounded answers of two restarts at least, and the soft one
+    assert "(soft gates" not in solution.candidates[0].detail
+    assert "(soft gates" in solution.candidates[1].detail
+
+
 def test_a_fit_ends_with_the_exact_restart_that_explains_the_pairs():
     task = halves_task(lambda a, b: a & b)
     solution = solve(task, SolveConfig(device="cpu", steps=30, seed=1), exact_restarts=1)
