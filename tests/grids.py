@@ -1,6 +1,6 @@
 """Small helpers shared by the tests: a grid from rows, an exact comparison, a plain flood fill
 to check the labelling of connected components against, a plain shift with fill, and tasks
-whose outputs a function makes from random inputs."""
+whose outputs a function makes from random inputs (two halves combined cell by cell among them)."""
 
 import numpy as np
 
@@ -74,3 +74,15 @@ def solved_in_a_batch(task: Task, config, side_by_side: bool = False, graphs: bo
     got: list = []
     solve_many([(task, config)], got.append, batch=1, side_by_side=side_by_side, graphs=graphs, exact_restarts=3)
     return got[0]
+
+
+def halves_task(rule, n: int = 4, seed: int = 0) -> Task:
+    """Inputs of two 3×3 halves beside a separator column; the output combines them cell by cell."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for _ in range(n + 1):
+        left, right = rng.integers(0, 2, (3, 3)), rng.integers(0, 2, (3, 3))
+        x = np.concatenate([left * 1, np.full((3, 1), 5), right * 1], axis=1)
+        pairs.append((Grid.from_numpy(x), Grid.from_numpy(rule(left, right) * 2)))
+    train = [TrainPair(input=x, output=y) for x, y in pairs[:n]]
+    return Task(id="halves", train=train, test=[Pair(input=x, output=y) for x, y in pairs[n:]])

@@ -92,7 +92,9 @@ def plan_fit(
     model_config = LatFormerConfig(**{**base.__dict__, "experts": experts})
     examples = task_examples(task, device)
     tests = [p.input.to_numpy() for p in task.test]
-    exact = exact_restarts if cond is None and make_model is LatFormer else 0  # variants: plain only
+    # a variant (colour attention, LatFormer+NL) starts from the same exact actions: its gates
+    # are rounded and not trained there, so a text path cannot move them either
+    exact = exact_restarts
     restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
     turned = turned_rule(rule, [(p.input.shape, p.output.shape) for p in task.train], [x.shape for x in tests])
     fits = turned is not None and all(1 <= side <= MAX_SIDE for x in tests for side in turned(x.shape))

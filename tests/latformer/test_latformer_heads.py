@@ -13,8 +13,7 @@ from arcsolve.latformer.fit import solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
 from arcsolve.solution import SolveConfig
 from arcsolve.symmetry import apply_dihedral
-from arcsolve.tasks import Grid, Pair, Task, TrainPair
-from tests.grids import shifted_with_fill, solved_in_a_batch
+from tests.grids import halves_task, shifted_with_fill, solved_in_a_batch
 
 RNG = np.random.default_rng(0)
 
@@ -49,18 +48,6 @@ def test_an_exact_action_sets_gates_that_give_each_dihedral_element(element):
 def test_exact_up_scaling_is_a_kronecker_product():
     x = grid(2, 3)
     assert (reading(ExactAction(0, scale=(2, 3)), x, (4, 9)) == np.kron(x, np.ones((2, 3), dtype=int))).all()
-
-
-def halves_task(rule, n: int = 4, seed: int = 0) -> Task:
-    """Inputs of two 3×3 halves beside a separator column; the output combines them cell by cell."""
-    rng = np.random.default_rng(seed)
-    pairs = []
-    for _ in range(n + 1):
-        left, right = rng.integers(0, 2, (3, 3)), rng.integers(0, 2, (3, 3))
-        x = np.concatenate([left * 1, np.full((3, 1), 5), right * 1], axis=1)
-        pairs.append((Grid.from_numpy(x), Grid.from_numpy(rule(left, right) * 2)))
-    train = [TrainPair(input=x, output=y) for x, y in pairs[:n]]
-    return Task(id="halves", train=train, test=[Pair(input=x, output=y) for x, y in pairs[n:]])
 
 
 def test_consistent_sets_find_the_two_crops_of_an_overlay():

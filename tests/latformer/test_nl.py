@@ -18,6 +18,7 @@ from arcsolve.latformer.nl import LatFormerNL
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Task
 from tests.conftest import LARC_DIR
+from tests.grids import halves_task
 
 CONFIG = LatFormerConfig(experts=("rotate", "reflect"))
 
@@ -106,10 +107,20 @@ def test_gradients_reach_the_text_projections():
 def test_solve_without_descriptions_answers_as_plain_latformer():
     task = rotation_task()
     config = SolveConfig(steps=3, device="cpu", priors=("rotate",))
-    plain = fit.solve(task, config, exact_restarts=0)  # the NL variant fits plain restarts only
+    plain = fit.solve(task, config)
     nl = latformer_nl.solve(task, config)
     assert [c.grids for c in nl.candidates] == [c.grids for c in plain.candidates]
     assert "no text" in nl.candidates[0].detail
+
+
+def test_with_text_the_fit_starts_from_exact_actions_as_plain_latformer_does():
+    # an overlay of two halves: plain restarts of 30 steps find no action that explains it
+    task = halves_task(lambda a, b: a & b)
+    embedding = torch.randn(text.EMBEDDING_DIM, generator=torch.Generator().manual_seed(0))
+    nl = latformer_nl.solve(task, SolveConfig(steps=30, device="cpu", seed=1), text=embedding)
+    assert nl.candidates[0].verified
+    assert nl.candidates[0].detail.startswith("latformer-nl (text; layer 0: 2 heads")
+    assert nl.candidates[0].grids == fit.solve(task, SolveConfig(steps=30, device="cpu", seed=1)).candidates[0].grids
 
 
 # ---------------------------------------------------------------------- descriptions
