@@ -31,8 +31,9 @@ import orjson
 SUBSETS = ("translate", "rotate", "reflect", "scale", "geometric")
 
 
-def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str | None) -> dict:
-    """Solve one task with one model in a worker (one torch thread)."""
+def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str | None, plain: bool) -> dict:
+    """Solve one task with one model in a worker (one torch thread); with `plain`, from plain
+    restarts only."""
     import torch
 
     torch.set_num_threads(1)
@@ -40,6 +41,7 @@ def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str 
     from arcsolve.evaluation.selection import task_config
     from arcsolve.latformer import fit
     from arcsolve.latformer import nl as latformer_nl
+    from arcsolve.latformer.restarts import EXACT_RESTARTS
     from arcsolve.latformer.text_encoder import task_embedding
     from arcsolve.loaders import load_tasks
     from arcsolve.priors.annotations import load_annotations
@@ -48,12 +50,13 @@ def run_one(model: str, task_id: str, larc_dir: str, steps: int, text_from: str 
     tasks = {t.id: t for t in load_tasks(larc_dir)}
     task = tasks[task_id]
     config = task_config(SolveConfig(steps=steps, device="cpu"), task, load_annotations())
+    exact = {"exact_restarts": 0 if plain else EXACT_RESTARTS}
     if model == "latformer":
-        solver = fit.solve
+        solver = partial(fit.solve, **exact)
     elif model == "latformer-nl":
-        solver = latformer_nl.solve
+        solver = partial(latformer_nl.solve, **exact)
     else:  # another task's descriptions
-        solver = partial(latformer_nl.solve, text=task_embedding(tasks[text_from]))
+        solver = partial(latformer_nl.solve, text=task_embedding(tasks[text_from]), **exact)
     result = solve_task(solver, task, config)
     return {
         "model": model,
@@ -71,6 +74,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--shuffled", action="store_true", help="add the shuffled-text control")
+    parser.add_argument(
+        "--plain-restarts", action="store_true", help="fit plain restarts only (no exact starts), the paper's recipe"
+    )
     parser.add_argument("--out", type=Path, help="results file, rewritten after every fit; a run resumes from it")
     parser.add_argument("--fresh", action="store_true", help="ignore the fits already in --out")
     args = parser.parse_args()
@@ -88,13 +94,16 @@ def main() -> None:
         for i, task_id in enumerate(ids)
     ]
     start = time.perf_counter()
-    results = [] if args.fresh else finished(args.out, args.steps, work)
+    results = [] if args.fresh else finished(args.out, args.steps, args.plain_restarts, work)
     if results:
         print(f"reused {len(results)} fits from {args.out}", flush=True)
     done = {(r["model"], r["id"]) for r in results}
     work = [(m, t, other) for m, t, other in work if (m, t) not in done]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(run_one, m, t, str(args.larc_dir), args.steps, other) for m, t, other in work]
+        futures = [
+            pool.submit(run_one, m, t, str(args.larc_dir), args.steps, other, args.plain_restarts)
+            for m, t, other in work
+        ]
         for future in futures:
             r = future.result()
             results.append(r)
@@ -110,14 +119,14 @@ def main() -> None:
         write(args.out, summary)
 
 
-def finished(path: Path | None, steps: int, work: list[tuple[str, str, str | None]]) -> list[dict]:
-    """The fits of `work` that an earlier run at the same number of steps wrote to `path`
-    (none where there is no such file)."""
+def finished(path: Path | None, steps: int, plain: bool, work: list[tuple[str, str, str | None]]) -> list[dict]:
+    """The fits of `work` that an earlier run with the same steps and restarts wrote to
+    `path` (none where there is no such file)."""
     if path is None or not path.is_file():
         return []
     try:
         earlier = orjson.loads(path.read_bytes())
-        if earlier.get("steps") != steps:
+        if earlier.get("steps") != steps or earlier.get("plain_restarts", False) != plain:
             return []
         wanted = set(work)
         return [r for r in earlier["results"] if (r["model"], r["id"], r["text_from"]) in wanted]
@@ -140,6 +149,7 @@ def summarise(
         "data": "LARC: Language-complete ARC, Acquaviva et al. 2021 (CC-BY-4.0)",
         "split": "test",
         "steps": args.steps,
+        "plain_restarts": args.plain_restarts,
         "tasks": len(ids),
         "models": models,
         "runs_done": len(results),

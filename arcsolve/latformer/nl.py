@@ -25,6 +25,7 @@ from torch import nn
 from arcsolve.latformer.fit import describe_actions
 from arcsolve.latformer.fit import solve as fit_solve
 from arcsolve.latformer.model import LatFormer, LatFormerConfig
+from arcsolve.latformer.restarts import EXACT_RESTARTS
 from arcsolve.latformer.sizing import Shape
 from arcsolve.latformer.text_encoder import EMBEDDING_DIM, task_embedding
 from arcsolve.solution import Solution, SolveConfig
@@ -94,9 +95,11 @@ def solve(
     model_config: LatFormerConfig | None = None,
     on_step: Callable[[int, float], None] | None = None,
     text: torch.Tensor | None = None,
+    exact_restarts: int = EXACT_RESTARTS,
 ) -> Solution:
     """Fit LatFormer+NL on the task's train pairs, conditioned on its descriptions' embedding
     (`arcsolve.latformer.text_encoder.task_embedding`, or `text` if given); predict its test outputs.
+    `exact_restarts` 0 fits plain restarts only, where the text can change what is found.
 
     The same `arcsolve.latformer.fit.solve` as plain LatFormer, with this model, so with no
     descriptions the answer is plain LatFormer's."""
@@ -117,6 +120,7 @@ def solve(
         make_model=lambda cfg: LatFormerNL.from_latformer(LatFormer(cfg)),
         source="latformer-nl",
         describe=describe,
+        exact_restarts=exact_restarts,
     )
 
 
