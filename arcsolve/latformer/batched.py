@@ -173,6 +173,7 @@ def solve_many(
     all_experts: bool | None = None,
     graphs: bool | None = None,
     exact_restarts: int | None = None,
+    source: str = "latformer",
 ) -> None:
     """`arcsolve.latformer.fit.solve` for many tasks, fitted in batches; `on_solution` is called as
     each task is done. Each restart (`arcsolve.latformer.restarts.plan_restarts`: `restarts`
@@ -196,7 +197,7 @@ def solve_many(
     so that tasks with different priors share a batch (the default on a GPU).
 
     `graphs`: replay each batch's step as a CUDA graph (`fit_many`; the default on a GPU)."""
-    source = iter(tasks)
+    stream = iter(tasks)
     runs: dict[str, _TaskRun] = {}
     follow_ups: dict[FitJob, FitJob] = {}
 
@@ -204,7 +205,7 @@ def solve_many(
         """The first jobs of the next tasks, until they fill `seats` seats."""
         jobs: list[FitJob] = []
         while len(jobs) < seats and len(runs) < batch:
-            work = next(source, None)
+            work = next(stream, None)
             if work is None:
                 break
             task, config = work
@@ -248,7 +249,7 @@ def solve_many(
                 later.cancelled = True
         if run.settled():
             fitted = sorted((run.results[j] for j in run.jobs if j in run.results), key=preference)
-            on_solution(finish_solve(run.plan, fitted, run.start))
+            on_solution(finish_solve(run.plan, fitted, run.start, source))
             del runs[task_id]  # its models are no longer needed
             return []
         after = follow_ups.get(job)
@@ -268,4 +269,4 @@ def solve_many_colour(
     tasks: Iterable[tuple[Task, SolveConfig]], on_solution: Callable[[Solution], None], batch: int = 8
 ) -> None:
     """`arcsolve.latformer.fit.solve_colour` for many tasks: colour attention with β = config.beta."""
-    solve_many(tasks, on_solution, batch, lambda config: LatFormerConfig(beta=config.beta), exact_restarts=0)
+    solve_many(tasks, on_solution, batch, lambda config: LatFormerConfig(beta=config.beta), source="latformer-color")

@@ -325,4 +325,4 @@ def solve(
 
 def solve_colour(task: Task, config: SolveConfig, on_step: Callable[[int, float], None] | None = None) -> Solution:
     """LatFormer with colour attention on the values (mixing weight β = config.beta)."""
-    return solve(task, config, LatFormerConfig(beta=config.beta), on_step=on_step)
+    return solve(task, config, LatFormerConfig(beta=config.beta), on_step=on_step, source="latformer-color")

@@ -2,7 +2,11 @@
 
 import torch
 
+from arcsolve.latformer.batched import solve_many_colour
+from arcsolve.latformer.fit import solve_colour
 from arcsolve.latformer.model import ColourAttention, LatFormer, LatFormerConfig
+from arcsolve.solution import SolveConfig
+from tests.grids import halves_task
 
 
 def test_beta_one_reduces_exactly_to_plain_latformer():
@@ -40,3 +44,16 @@ def test_gradients_flow_through_colour_attention_into_the_embedding():
     logits_plain, _ = plain(x, (3, 3))
     logits_colour, _ = model(x, (3, 3))
     assert not torch.allclose(logits_plain, logits_colour)
+
+
+def test_colour_attention_starts_from_exact_actions_batched_or_not():
+    # an overlay of two halves: 30 steps of plain restarts find no action that explains it
+    task = halves_task(lambda a, b: a | b)
+    config = SolveConfig(steps=30, device="cpu", seed=1, beta=0.9)
+    alone = solve_colour(task, config)
+    got: list = []
+    solve_many_colour([(task, config)], got.append, batch=1)
+    for solution in (alone, got[0]):
+        assert solution.candidates[0].verified
+        assert solution.candidates[0].detail.startswith("latformer-color (layer 0: 2 heads")
+    assert got[0].candidates[0].grids == alone.candidates[0].grids
