@@ -758,18 +758,27 @@ def bench_lattice_chains(
     pairs: Annotated[
         int, typer.Option(min=1, max=MAX_CHAIN_PAIRS, help="Train pairs per task (each task also has one test pair).")
     ] = 3,
+    inputs: Annotated[
+        str,
+        typer.Option(
+            help="The inputs: random (scattered colours, 2 to 8 cells a side) or objects (one to three small "
+            "objects on a background of 0, 3 to 12 cells a side)."
+        ),
+    ] = "random",
 ) -> None:
     """Write ARC tasks whose rule is a random chain of one to four lattice actions (rotations,
     reflections, shifts, scalings, tilings, colour swaps, and with --kinds paddings, mirror
     tilings and crops, in any order), for `arcsolve eval`."""
-    from arcsolve.bench.lattice_chains import make_chain_tasks, parse_kinds
+    from arcsolve.bench.lattice_chains import INPUTS, make_chain_tasks, parse_kinds
 
     try:
         chosen = parse_kinds(kinds)
     except ValueError as exc:
         raise ArcsolveError(f"--kinds: {exc}") from None
+    if inputs not in INPUTS:
+        raise ArcsolveError(f"--inputs: unknown kind of input '{inputs}' (known: {', '.join(INPUTS)})")
     check_output_folder(out, "--out")
-    _write_tasks(make_chain_tasks(count, seed, chosen, pairs), out)
+    _write_tasks(make_chain_tasks(count, seed, chosen, pairs, inputs), out)
 
 
 def _write_tasks(tasks: list[Task], out: Path) -> None:

@@ -3,9 +3,9 @@
     python benchmarks/lattice_chains.py benchmarks/results/lattice_chains --seed 0
 
 Reads the report folder's `results-<model>.jsonl` files (task ids are `chain<n>-<index>`,
-from `arcsolve bench lattice-chains` with the same `--seed`, `--kinds` and `--pairs`), prints a table of solved
-counts per chain length and model, then each model's misses with their actions, and
-writes both to `<report>/chains.json`.
+from `arcsolve bench lattice-chains` with the same `--seed`, `--kinds`, `--pairs` and
+`--inputs`), prints a table of solved counts per chain length and model, then each model's
+misses with their actions, and writes both to `<report>/chains.json`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from arcsolve.bench.lattice_chains import KINDS, chain_words, parse_kinds  # noqa: E402
+from arcsolve.bench.lattice_chains import INPUTS, KINDS, chain_words, parse_kinds  # noqa: E402
 from arcsolve.evaluation.results import records_by_model  # noqa: E402
 
 
@@ -27,6 +27,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the seed the tasks were written with")
     parser.add_argument("--kinds", default=",".join(KINDS), help="the kinds of action they were written with")
     parser.add_argument("--pairs", type=int, default=3, help="the train pairs per task they were written with")
+    parser.add_argument("--inputs", default="random", choices=INPUTS, help="the inputs they were written with")
     args = parser.parse_args()
     try:
         kinds = parse_kinds(args.kinds)
@@ -52,7 +53,7 @@ def main() -> None:
     misses = {}
     for model, rows in models.items():
         misses[model] = {
-            task_id: chain_words(int(task_id.split("-")[1]), args.seed, kinds, args.pairs)
+            task_id: chain_words(int(task_id.split("-")[1]), args.seed, kinds, args.pairs, args.inputs)
             for task_id, r in sorted(rows.items())
             if not r["solved"]
         }

@@ -5,9 +5,11 @@ actions at random, in any order: a rotation or reflection, a shift (cyclic or wi
 an up-scaling, a down-scaling by sampling, a tiling, or a swap of two colours (`KINDS`), and
 on request a padding, a tiling of mirror images or a crop of fixed margins (`MORE_KINDS`). Chains that
 no single lattice action writes (a tiling then shifted, a sampling then up-scaled, a shift
-then tiled) are what they measure. Input sizes are drawn so that every down-scaling divides
-its grid; a chain whose outputs would exceed 30 cells a side, or vanish (a crop wider than
-its grid), is drawn again.
+then tiled) are what they measure. Inputs are scattered colours, or on request a few small
+objects on a background of 0 (`INPUTS`), where a sparse grid leaves more actions that agree
+with the pairs. Input sizes are drawn so that every down-scaling divides its grid; a chain
+whose outputs would exceed 30 cells a side, or vanish (a crop wider than its grid), is
+drawn again.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from arcsolve.bench.lattice_tasks import DIHEDRAL, N_TRAIN, _shift, random_grid
 from arcsolve.tasks import Task, task_from_dict
 
 KINDS = ("dihedral", "wrap", "fill", "up", "tile", "down", "swap")
+INPUTS = ("random", "objects")  # scattered cells, or a few small objects on a background of 0
 MORE_KINDS = ("pad", "mirror", "crop")  # drawn only when asked for, so the chains of KINDS stay as they are
 MAX_SIDE = 30
 
@@ -99,6 +102,20 @@ def draw_step(rng: np.random.Generator, swap: tuple[int, int], kinds: tuple[str,
     return Step(kind, f"{c1}<->{c2}", swapped)
 
 
+def object_grid(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    """One to three objects of one colour each, up to 3×3 cells (about 70 % of their box
+    filled, its top-left cell always), placed anywhere on a background of 0; they may overlap."""
+    grid = np.zeros((h, w), dtype=np.int64)
+    for _ in range(int(rng.integers(1, 4))):
+        oh, ow = int(rng.integers(1, min(4, h) + 1)), int(rng.integers(1, min(4, w) + 1))
+        top, left = int(rng.integers(0, h - oh + 1)), int(rng.integers(0, w - ow + 1))
+        colour = int(rng.integers(1, 10))
+        shape = rng.random((oh, ow)) < 0.7
+        shape[0, 0] = True
+        grid[top : top + oh, left : left + ow][shape] = colour
+    return grid
+
+
 def run_chain(steps: list[Step], x: np.ndarray) -> np.ndarray | None:
     for step in steps:
         x = step.apply(x)
@@ -108,20 +125,24 @@ def run_chain(steps: list[Step], x: np.ndarray) -> np.ndarray | None:
 
 
 def _draw(
-    index: int, seed: int, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN
+    index: int, seed: int, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN, inputs: str = "random"
 ) -> tuple[list[Step], list[dict]]:
-    """Chain `index`'s actions and its n_train + 1 pairs (as JSON dicts)."""
-    rng = np.random.default_rng([seed, 1000, index])
+    """Chain `index`'s actions and its n_train + 1 pairs (as JSON dicts): inputs of 2 to 8
+    cells a side with scattered colours (`random_grid`), or with `inputs` "objects" of 3 to
+    12 cells a side with a few objects (`object_grid`), drawn from a stream of their own."""
+    objects = inputs == "objects"
+    rng = np.random.default_rng([seed, 2000 if objects else 1000, index])
+    low, high = (3, 13) if objects else (2, 9)
     length = 1 + index % 4
     while True:
         swap = tuple(int(v) for v in rng.choice(np.arange(1, 10), 2, replace=False))
         steps = [draw_step(rng, swap, kinds) for _ in range(length)]
         pairs, shapes = [], set()
         for _ in range(200):
-            h, w = (int(v) for v in rng.integers(2, 9, 2))
+            h, w = (int(v) for v in rng.integers(low, high, 2))
             if (h, w) in shapes:
                 continue
-            x = random_grid(rng, h, w)
+            x = object_grid(rng, h, w) if objects else random_grid(rng, h, w)
             if any(s.kind == "swap" for s in steps):  # both colours in every input
                 x[rng.integers(h), rng.integers(w)] = swap[0]
                 x[rng.integers(h), rng.integers(w)] = swap[1]
@@ -138,23 +159,30 @@ def chain_id(index: int) -> str:
     return f"chain{1 + index % 4}-{index:03d}"
 
 
-def chain_words(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN) -> str:
+def chain_words(
+    index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN, inputs: str = "random"
+) -> str:
     """Chain task `index`'s actions in order, in words ("tile 1x2; fill 0,2")."""
-    steps, _ = _draw(index, seed, kinds, n_train)
+    steps, _ = _draw(index, seed, kinds, n_train, inputs)
     return "; ".join(f"{s.kind} {s.params}" for s in steps)
 
 
-def make_chain_task(index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN) -> Task:
+def make_chain_task(
+    index: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN, inputs: str = "random"
+) -> Task:
     """Chain task `index`: a chain of 1 + index % 4 actions of `kinds`, `n_train` train pairs
-    and a test pair of distinct input sizes (2 to 8 cells a side). The pairs are drawn in
-    order, so fewer train pairs are the first of the default's, then a test pair."""
-    _, pairs = _draw(index, seed, kinds, n_train)
+    and a test pair of distinct input sizes (2 to 8 cells a side; 3 to 12 with `inputs`
+    "objects"). The pairs are drawn in order, so fewer train pairs are the first of the
+    default's, then a test pair."""
+    _, pairs = _draw(index, seed, kinds, n_train, inputs)
     task_id = chain_id(index)
     return task_from_dict({"train": pairs[:n_train], "test": pairs[n_train:]}, task_id, f"<{task_id}>")
 
 
-def make_chain_tasks(count: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN) -> list[Task]:
-    return [make_chain_task(k, seed, kinds, n_train) for k in range(count)]
+def make_chain_tasks(
+    count: int, seed: int = 0, kinds: tuple[str, ...] = KINDS, n_train: int = N_TRAIN, inputs: str = "random"
+) -> list[Task]:
+    return [make_chain_task(k, seed, kinds, n_train, inputs) for k in range(count)]
 
 
 def parse_kinds(text: str) -> tuple[str, ...]:

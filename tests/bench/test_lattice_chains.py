@@ -102,3 +102,36 @@ def test_pairs_sets_the_train_pairs_and_rejects_a_bad_count(tmp_path):
     assert len(json.loads((tmp_path / "a" / "chain1-000.json").read_text())["train"]) == 2
     bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "b"), "--pairs", "0"])
     assert bad.exit_code == 2 and "--pairs" in bad.output and "Traceback" not in bad.output
+
+
+def test_object_inputs_are_a_few_objects_on_a_background_and_leave_the_default_alone(tmp_path):
+    from arcsolve.bench.lattice_chains import KINDS, MORE_KINDS
+
+    kinds = KINDS + MORE_KINDS
+    assert [t.to_json_dict() for t in make_chain_tasks(4, 0, kinds)] == [
+        t.to_json_dict() for t in make_chain_tasks(4, 0, kinds, inputs="random")
+    ]
+    sparse = []
+    for index in range(16):
+        steps, pairs = _draw(index, 3, kinds, inputs="objects")
+        assert chain_words(index, 3, kinds, inputs="objects") == "; ".join(f"{s.kind} {s.params}" for s in steps)
+        for pair in pairs:
+            x = np.array(pair["input"])
+            assert 3 <= min(x.shape) and max(x.shape) <= 12
+            assert np.array_equal(run_chain(steps, x), np.array(pair["output"]))
+            if "swap" not in chain_words(index, 3, kinds, inputs="objects"):  # a swap adds two cells of its colours
+                assert 1 <= len(set(x.flat) - {0}) <= 3
+            sparse.append((x == 0).mean())
+    assert np.median(sparse) > 0.5  # mostly background, unlike the scattered colours
+    runner = CliRunner(env={"COLUMNS": "200", "NO_COLOR": "1"})
+    result = runner.invoke(
+        app, ["bench", "lattice-chains", "--out", str(tmp_path / "o"), "--count", "3", "--inputs", "objects"]
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == [
+        "chain1-000.json",
+        "chain2-001.json",
+        "chain3-002.json",
+    ]
+    bad = runner.invoke(app, ["bench", "lattice-chains", "--out", str(tmp_path / "x"), "--inputs", "noise"])
+    assert bad.exit_code == 2 and "--inputs" in bad.output and "noise" in bad.output and "Traceback" not in bad.output
