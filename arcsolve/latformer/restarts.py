@@ -206,10 +206,13 @@ class Fitted:
 
 
 def preference(fitted: Fitted) -> tuple:
-    """Sort key, best first: reproduces the train pairs, then fewer held-out cells left
-    unexplained by its action set, then lower loss."""
-    held_out = fitted.restart.start.unsupported if fitted.restart.start is not None else 0
-    return (not fitted.result.solved_train, held_out, fitted.result.final_loss())
+    """Sort key, best first: reproduces the train pairs, then not a second opinion (an
+    `ActionSet.second` gives attempt 2 at most), then fewer held-out cells left unexplained
+    by its action set, then lower loss."""
+    start = fitted.restart.start
+    held_out = start.unsupported if start is not None else 0
+    second = start is not None and start.second
+    return (not fitted.result.solved_train, second, held_out, fitted.result.final_loss())
 
 
 def fit_with_restarts(

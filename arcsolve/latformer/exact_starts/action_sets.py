@@ -46,6 +46,9 @@ class ActionSet:
     chain: Chain | None = None
     steps: tuple[ExactAction, ...] = ()
     recoloured: bool = False  # a chain whose cells take their colours through a table of what they read
+    # a second opinion: two actions in a row where one head alone gave the only explanation;
+    # it may give attempt 2, never attempt 1 (`arcsolve.latformer.restarts.preference`)
+    second: bool = False
 
     @property
     def rule(self) -> CountRule | OverlayRule | None:

@@ -115,14 +115,26 @@ def consistent_sets(
     found += periodic_sets(pairs, tests)
     found += padding_sets(pairs, tests)
     found += centred_sets(pairs, tests, shift_bits)
-    if not any(len(f.actions) == 1 for f in found):  # no one head explains the pairs: two layers may
-        found += per_tile_sets(pairs, tests, shift_bits, sampled=True)  # or a sampling, then each tile's action
+
+    def in_a_row() -> list[ActionSet]:
+        """Two actions in a row: a head's, then the second layer's; a sampling, then each
+        tile's action; a head onto a middle lattice, then a stage; a chain of one-axis actions."""
+        more = per_tile_sets(pairs, tests, shift_bits, sampled=True)
         single = [a for a in usable if not a.pool]
-        found += composed_sets(pairs, tests, single, read, test_read, shift_bits)
-        found += staged_sets(pairs, tests, shift_bits)  # or a head onto a middle lattice, then a stage
-        found += chain_sets(pairs, tests, background_colour(pairs))  # or a chain of one-axis actions
+        more += composed_sets(pairs, tests, single, read, test_read, shift_bits)
+        more += staged_sets(pairs, tests, shift_bits)
+        return more + chain_sets(pairs, tests, background_colour(pairs))
+
+    one_head = any(len(f.actions) == 1 for f in found)
+    if not one_head:  # no one head explains the pairs: two layers may
+        found += in_a_row()
     found += overlay_sets(found, pairs, symmetries)
-    return _distinct(sorted(found, key=_ranking(pairs, tests, shift_bits)), pairs, tests, shift_bits)
+    ranking = _ranking(pairs, tests, shift_bits)
+    kept = _distinct(sorted(found, key=ranking), pairs, tests, shift_bits)
+    if one_head and len(kept) == 1:  # the only explanation: actions in a row may answer otherwise
+        seconds = sorted((replace(s, second=True) for s in in_a_row()), key=ranking)
+        kept = _distinct(kept + seconds, pairs, tests, shift_bits)
+    return kept
 
 
 def _ranking(

@@ -1,0 +1,55 @@
+"""A second opinion: where one head alone gives the only explanation of sparse train pairs,
+actions in a row are searched too, and may give attempt 2, never attempt 1."""
+
+import numpy as np
+
+from arcsolve.bench.lattice_chains import KINDS, MORE_KINDS, make_chain_task
+from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.fit import solve
+from arcsolve.solution import SolveConfig
+from arcsolve.tasks import task_from_dict
+
+
+def sparse_task():
+    """Every second column, then padded by a row above and below and a column on the right,
+    on inputs of a few small objects whose last rows are empty: one head that samples and
+    shifts with fill reads nothing there too, and explains the train pairs as well."""
+    return make_chain_task(69, 42, KINDS + MORE_KINDS, inputs="objects")
+
+
+def pairs_and_tests(task):
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    return pairs, [(p.input.to_numpy(), p.output.to_numpy().shape) for p in task.test]
+
+
+def test_the_only_one_head_explanation_gets_second_opinions_ranked_after_it():
+    sets = consistent_sets(*pairs_and_tests(sparse_task()))
+    assert len(sets) >= 2
+    assert len(sets[0].actions) == 1 and not sets[0].second
+    assert all(s.second for s in sets[1:])
+
+
+def test_no_second_opinion_where_one_head_already_explains_the_pairs_two_ways():
+    # flipped left-right, on train inputs that read the same upside down: a flip of either
+    # axis, a rotation by 180 and others explain them, each another answer on the test
+    rng = np.random.default_rng(0)
+    pairs = []
+    for h, w in [(3, 4), (5, 3), (3, 5), (4, 4)]:
+        top = rng.integers(0, 4, (h // 2 + 1, w))
+        x = np.concatenate([top, top[: h // 2][::-1]]) if len(pairs) < 3 else rng.integers(0, 4, (h, w))
+        pairs.append({"input": x.tolist(), "output": x[:, ::-1].tolist()})
+    task = task_from_dict({"train": pairs[:3], "test": pairs[3:]}, "mirrored", "<mirrored>")
+    sets = consistent_sets(*pairs_and_tests(task))
+    assert len(sets) >= 2 and all(len(s.actions) == 1 for s in sets)
+    assert not any(s.second for s in sets)
+
+
+def test_the_second_opinion_is_attempt_2_and_the_one_head_answer_attempt_1():
+    task = sparse_task()
+    solution = solve(task, SolveConfig(device="cpu"))
+    first, second = solution.candidates[:2]
+    assert first.verified and second.verified
+    assert "layer 1: identity" in first.detail and "layer 1: identity" not in second.detail
+    truth = task.test[0].output.to_numpy()
+    assert np.array_equal(second.grids[0].to_numpy(), truth)  # the pairs' padding, read as two actions
+    assert not np.array_equal(first.grids[0].to_numpy(), truth)  # the sampling that reads nothing past row n-2
