@@ -174,6 +174,7 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
     on which heads read a colour and the test reads colours the pairs do not, its answer by
     those presence patterns (`presence_answer`); then the best restart's with soft gates.
+    A second opinion's answer (`ActionSet.second`) comes after all of the best start's.
     Where no restart reproduces the train pairs, the soft gates' answer comes second, right
     after the best restart's, ahead of the other restarts' rounded answers: the soft gates
     keep what the fit could not round to one action.
@@ -236,6 +237,8 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     rewritten(presence_answer, "present")
     add(predicted(fitted[0], True), fitted[0], "soft")
     ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
+    # a second opinion's answer after the best start's other answers (`ActionSet.second`)
+    ordered.sort(key=lambda c: c.fitted.restart.start is not None and c.fitted.restart.start.second)
     if not ordered:  # nothing reproduces the pairs: the soft gates' answer second
         ordered = found[:1] + [c for c in found[1:] if c.how == "soft"]
     return ordered + [c for c in found if c not in ordered]
