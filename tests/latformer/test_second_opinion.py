@@ -53,3 +53,13 @@ def test_the_second_opinion_is_attempt_2_and_the_one_head_answer_attempt_1():
     truth = task.test[0].output.to_numpy()
     assert np.array_equal(second.grids[0].to_numpy(), truth)  # the pairs' padding, read as two actions
     assert not np.array_equal(first.grids[0].to_numpy(), truth)  # the sampling that reads nothing past row n-2
+
+
+def test_the_best_start_s_answer_at_the_next_likeliest_size_comes_before_a_second_opinion():
+    # turned, shifted with fill and padded, from two train pairs that leave the test size
+    # open: a second opinion reads the pairs as a transpose and a flip, at the same size
+    task = make_chain_task(14, 4, KINDS + ("pad", "mirror"), 2)
+    solution = solve(task, SolveConfig(device="cpu"))
+    kinds = ["next likeliest size" in c.detail for c in solution.candidates]
+    assert kinds[:2] == [False, True]
+    assert any("layer 1: flip" in c.detail for c in solution.candidates[2:])
