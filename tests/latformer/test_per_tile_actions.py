@@ -128,7 +128,8 @@ def test_outputs_that_are_no_tiling_get_no_per_tile_sets():
     assert tiling(train_arrays(task)) is None and per_tile_sets(train_arrays(task)) == []
     # the rows sampled every third cell, each tile at its own row: a flip, which one head has
     assert tiling(train_arrays(task), (3, 1)) == (3, 1)
-    assert all(s.tiles == (1, 1) for s in consistent_sets(train_arrays(task)))
+    # (a sampling, then each tile's action, is at most a second opinion beside the one head)
+    assert all(s.tiles == (1, 1) for s in consistent_sets(train_arrays(task)) if not s.second)
 
 
 def test_a_head_with_per_tile_gates_computes_each_tiles_action_and_is_explained():
