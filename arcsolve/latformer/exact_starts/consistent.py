@@ -63,8 +63,9 @@ def consistent_sets(
     sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
     with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
     edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
-    inputs whose margins vary, a centred crop (`centred_sets`). Sets
-    that read exactly alike are kept once (`_distinct`). Where a test input shows colours that
+    inputs whose margins vary, a centred crop (`centred_sets`). Where one head gives the
+    only explanation, the actions in a row are tried too, as second opinions ranked after it
+    (`ActionSet.second`). Sets that read exactly alike are kept once (`_distinct`). Where a test input shows colours that
     no train grid does, the sets are ranked by the test cells they leave unexplained on it
     drawn in the pairs' colours (`drawn_as_seen`)."""
     (x0, y0) = pairs[0]
