@@ -65,9 +65,9 @@ def consistent_sets(
     edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
     inputs whose margins vary, a centred crop (`centred_sets`). Where one head gives the
     only explanation, the actions in a row are tried too, as second opinions ranked after it
-    (`ActionSet.second`). Sets that read exactly alike are kept once (`_distinct`). Where a test input shows colours that
-    no train grid does, the sets are ranked by the test cells they leave unexplained on it
-    drawn in the pairs' colours (`drawn_as_seen`)."""
+    (`ActionSet.second`). Sets that read exactly alike are kept once (`_distinct`). Where a
+    test input shows colours that no train grid does, the sets are ranked by the test cells
+    they leave unexplained on it drawn in the pairs' colours (`drawn_as_seen`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape, anchored_axes(pairs))
