@@ -94,18 +94,17 @@ def plan_fit(
     tests = [p.input.to_numpy() for p in task.test]
     # a variant (colour attention, LatFormer+NL) starts from the same exact actions: its gates
     # are rounded and not trained there, so a text path cannot move them either
-    exact = exact_restarts
-    restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
+    restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact_restarts)
     turned = turned_rule(rule, [(p.input.shape, p.output.shape) for p in task.train], [x.shape for x in tests])
     fits = turned is not None and all(1 <= side <= MAX_SIDE for x in tests for side in turned(x.shape))
     if fits and _swaps_axes(restarts):  # the square train pairs leave it open: the action tells
         rule = turned
-        restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
-    elif exact and all(r.start is None for r in restarts):  # no start at this size: a chain may tell
+        restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact_restarts)
+    elif exact_restarts and all(r.start is None for r in restarts):  # no start at this size: a chain may tell
         sized = chained_rule(rule, task, tests)
         if sized is not None:
             rule = sized
-            restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact)
+            restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact_restarts)
     return FitPlan(
         task,
         rule,
@@ -238,7 +237,7 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     add(predicted(fitted[0], True), fitted[0], "soft")
     ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
     # a second opinion's answer after the best start's other answers (`ActionSet.second`)
-    ordered.sort(key=lambda c: c.fitted.restart.start is not None and c.fitted.restart.start.second)
+    ordered.sort(key=lambda c: c.fitted.restart.second)
     if not ordered:  # nothing reproduces the pairs: the soft gates' answer second
         ordered = found[:1] + [c for c in found[1:] if c.how == "soft"]
     return ordered + [c for c in found if c not in ordered]

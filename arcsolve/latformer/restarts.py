@@ -54,6 +54,11 @@ class Restart:
     def exact(self) -> bool:
         return self.start is not None
 
+    @property
+    def second(self) -> bool:
+        """A second opinion's start (`ActionSet.second`): it may give attempt 2, never 1."""
+        return self.start is not None and self.start.second
+
     def fit_config(self, steps: int, seed: int) -> FitConfig:
         """How this restart is fitted: an exact one with its gates rounded, so that its heads
         keep the actions they start at and only the cell rule is learned (the readings
@@ -209,10 +214,8 @@ def preference(fitted: Fitted) -> tuple:
     """Sort key, best first: reproduces the train pairs, then not a second opinion (an
     `ActionSet.second` gives attempt 2 at most), then fewer held-out cells left unexplained
     by its action set, then lower loss."""
-    start = fitted.restart.start
-    held_out = start.unsupported if start is not None else 0
-    second = start is not None and start.second
-    return (not fitted.result.solved_train, second, held_out, fitted.result.final_loss())
+    held_out = fitted.restart.start.unsupported if fitted.restart.start is not None else 0
+    return (not fitted.result.solved_train, fitted.restart.second, held_out, fitted.result.final_loss())
 
 
 def fit_with_restarts(

@@ -201,7 +201,11 @@ def axis_chains(
         grown: dict[tuple[int, ...], tuple[list, list[list[np.ndarray]]]] = {}
         for lengths, (sequences, maps) in level.items():
             after_up = np.array([bool(seq) and seq[-1].kind == "up" for seq in sequences])
-            after_tiling = np.array([bool(s) and s[-1].kind in ("tile", "mirror") and s[-1].a == 2 for s in sequences])
+            after_tiling = (  # where a middle half may follow: only looked at when halves are searched
+                np.array([bool(s) and s[-1].kind in ("tile", "mirror") and s[-1].a == 2 for s in sequences])
+                if halves
+                else None
+            )
             for step in (*STEPS, *extra):
                 after = tuple(step.side(n) for n in lengths)
                 if None in after or any(a not in r[most - depth - 1] for a, r in zip(after, reach, strict=True)):
