@@ -22,6 +22,7 @@ from arcsolve.latformer.exact_starts.colours import (
     presence_answer,
     swapped_unseen,
 )
+from arcsolve.latformer.exact_starts.holdout import table_contradictions
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -252,7 +253,9 @@ def finish_solve(
     clock: Callable[[], float] = time.perf_counter,
 ) -> Solution:
     """Predict the test outputs of the fitted restarts (best first): two distinct attempts
-    (`attempts`), each explained."""
+    (`attempts`), each explained. An answer is verified where its restart reproduces the
+    train pairs with rounded gates, unless the table of readings its FFN learned does not
+    hold out with colours renamed (`table_contradictions`)."""
     task = plan.task
     result = total(fitted)
     cut = (
@@ -282,8 +285,15 @@ def finish_solve(
             how += "; the train pairs leave the test size open: the next likeliest size"
         if kind == "present":
             how += "; test readings no train cell shows, answered by which heads read a colour"
-        detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         verified = f.result.solved_train and kind == "rounded"
+        if verified and f.restart.start is not None:
+            tests = [(p.input.to_numpy(), g.to_numpy()) for p, g in zip(task.test, grids, strict=True)]
+            wrong = table_contradictions(f.restart.start, pairs, tests)
+            if wrong:  # a lookup of the train cells: a guess, not a verified answer
+                verified = False
+                how += (f"; not verified: with colours renamed, the table of readings asks otherwise at {wrong} "
+                        f"cell{'s' if wrong > 1 else ''} of a pair left out or a test input")
+        detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))
     return Solution(task.id, candidates, clock() - start)
 

@@ -29,5 +29,6 @@ The modules, each importing only those above it:
 - `chains`: a dihedral element, then a chain of one-axis actions, each onto a lattice of
   its own (`ActionSet.chain`, a chained first layer);
 - `colours`: what a set's heads read, and the colours its fit keeps fixed;
+- `holdout`: whether the table of readings a fit learned holds out with colours renamed;
 - `consistent`: the search that calls the others (`consistent_sets`).
 """
