@@ -4,8 +4,9 @@ Every candidate's solver has checked it against the train pairs (`Candidate.veri
 hybrid keeps verified candidates first: an answer that both solvers verified (two different
 models agreeing), then the two solvers alternating, so that both attempts are used when both
 found something (the best DSL program, then the LatFormer whose discretised gates reproduce
-the train pairs, then the rest); unverified guesses come last, only to fill attempts that
-would otherwise be a copy of the input, and a blank guess (every cell 0) after every other.
+the train pairs and whose learned table of readings holds out, then the rest); unverified
+guesses come last, only to fill attempts that would otherwise be a copy of the input, and a
+blank guess (every cell 0) after every other.
 LatFormer is fitted on every task, also where the DSL has two verified answers of its own:
 those disagree, and LatFormer's verified answer takes the second attempt.
 
