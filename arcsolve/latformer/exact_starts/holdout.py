@@ -87,11 +87,10 @@ def table_contradictions(
         keys.append(read)
         cells.append([pattern(k, o, background) for k, o in zip(read, y.reshape(-1).tolist(), strict=True)])
     wrong = 0
-    if len(pairs) > 1:
-        for left in range(len(pairs)):
-            others = [k for i in range(len(pairs)) if i != left for k in keys[i]]
-            table = _table([c for i in range(len(pairs)) if i != left for c in cells[i]])
-            wrong += _contradicted(keys[left], cells[left], set(others), table)
+    for left in range(len(pairs)):  # one pair alone: no other pair, so no table to contradict
+        others = {k for i in range(len(pairs)) if i != left for k in keys[i]}
+        table = _table([c for i in range(len(pairs)) if i != left for c in cells[i]])
+        wrong += _contradicted(keys[left], cells[left], others, table)
     seen = {k for read in keys for k in read}
     table = _table([c for pair in cells for c in pair])
     for grid, predicted in tests:
