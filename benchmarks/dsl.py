@@ -9,6 +9,13 @@ any load. That mode checks that a change to the code leaves the search's answers
 
     python benchmarks/dsl.py --dataset arc1/training --max-states 2000 --out /tmp/programs.json
 
+`--max-depth` also bounds a timed search (3 by default there, the third step by the last-step
+pass only), and `--unsolved-in` runs only the tasks an earlier summary left unsolved, so that a
+deeper search can be measured where it could add something:
+
+    python benchmarks/dsl.py --dataset arc1/evaluation --time-budget 20 --max-depth 4 \
+        --unsolved-in benchmarks/results/dsl_arc1_evaluation_20s.json --limit 40
+
 The search's speed is reported as the states it reached and the steps it applied
 (`arcsolve.dsl.search.SearchCounts`) per second of the tasks' own time, learners included.
 
@@ -159,18 +166,25 @@ def main() -> None:
     parser.add_argument("--tasks-per-worker", type=int, default=5,
                         help="replace a worker after this many tasks (0 = never)")
     parser.add_argument("--limit", type=int, default=0, help="only the first N tasks (0 = all)")
+    parser.add_argument("--unsolved-in", type=Path,
+                        help="only the tasks that this earlier summary (an --out file) left unsolved")
     parser.add_argument("--max-states", type=int, default=0,
                         help="no clock: at most N stored states per view (0 = the time budget bounds the search)")
-    parser.add_argument("--max-depth", type=int, default=2, help="the search's depth with --max-states")
+    parser.add_argument("--max-depth", type=int,
+                        help=f"the search's depth (2 with --max-states, else {MAX_DEPTH}: the last step by the "
+                             "last-step pass only)")
     parser.add_argument("--out", type=Path, help="write the summary and every task's programs here (JSON)")
     args = parser.parse_args()
     if args.max_states:
         args.time_budget = math.inf
-        depth, states = args.max_depth, args.max_states
+        depth, states = args.max_depth or 2, args.max_states
     else:
-        depth, states = MAX_DEPTH, MAX_STATES
+        depth, states = args.max_depth or MAX_DEPTH, MAX_STATES
 
     tasks = load_tasks(args.dataset)
+    if args.unsolved_in:
+        unsolved = {r["id"] for r in orjson.loads(args.unsolved_in.read_bytes())["results"] if not r["solved"]}
+        tasks = [task for task in tasks if task.id in unsolved]
     if args.limit:
         tasks = tasks[: args.limit]
     start = time.perf_counter()
@@ -200,7 +214,8 @@ def main() -> None:
           f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
           f"{states_per_s:,.0f} states and {steps_per_s:,.0f} steps per second of a task, "
           f"jobs {args.jobs}, "
-          + (f"at most {states} states to depth {depth}" if args.max_states else f"budget {args.time_budget} s/task"))
+          + (f"at most {states} states to depth {depth}" if args.max_states
+             else f"budget {args.time_budget} s/task, depth {depth}"))
     for r in results:
         if "error" in r:
             print(f"{r['id']}: the search failed: {r['error']}")
@@ -216,7 +231,7 @@ def main() -> None:
             "peak_growth_mb": None if grew_most is None else round(grew_most),
             "states_per_second": round(states_per_s), "steps_per_second": round(steps_per_s),
             "jobs": args.jobs, "time_budget": None if args.max_states else args.time_budget,
-            "max_states": args.max_states or None, "machine": platform.machine(),
+            "max_states": args.max_states or None, "max_depth": depth, "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),
         }
         args.out.parent.mkdir(parents=True, exist_ok=True)
