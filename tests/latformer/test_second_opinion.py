@@ -4,8 +4,10 @@ actions in a row are searched too, and may give attempt 2, never attempt 1."""
 import numpy as np
 
 from arcsolve.bench.lattice_chains import KINDS, MORE_KINDS, make_chain_task
-from arcsolve.latformer.exact_starts.consistent import consistent_sets
+from arcsolve.latformer.exact_starts import consistent
+from arcsolve.latformer.exact_starts.consistent import consistent_sets, mostly_background
 from arcsolve.latformer.fit import solve
+from arcsolve.loaders import find_task
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import task_from_dict
 
@@ -63,3 +65,23 @@ def test_the_best_start_s_answer_at_the_next_likeliest_size_comes_before_a_secon
     kinds = ["next likeliest size" in c.detail for c in solution.candidates]
     assert kinds[:2] == [False, True]
     assert any("layer 1: flip" in c.detail for c in solution.candidates[2:])
+
+
+def test_no_second_opinion_on_inputs_drawn_all_over(monkeypatch):
+    # 3c9b0459 (a half turn of 3x3 grids with every cell coloured): a rotation is the only
+    # explanation, and actions in a row that read the pairs alike exist (each column of the
+    # output its own sampled action), but on grids with no background they are not searched
+    train, tests = pairs_and_tests(find_task("3c9b0459"))
+    assert not mostly_background(train)
+    sets = consistent_sets(train, tests)
+    assert len(sets) == 1 and len(sets[0].actions) == 1 and not sets[0].second
+    monkeypatch.setattr(consistent, "SPARSE_SHARE", 0.0)  # every grid counts as mostly background
+    assert any(s.second for s in consistent_sets(train, tests))
+
+
+def test_mostly_background_asks_it_of_every_train_input():
+    empty, full = np.zeros((4, 4), dtype=int), np.ones((4, 4), dtype=int)
+    half = np.array([[0, 0, 1, 1]] * 4)
+    assert mostly_background([(empty, empty), (half, half)])
+    assert not mostly_background([(empty, empty), (half[:, 1:], half[:, 1:])])  # a third of its cells
+    assert not mostly_background([(full, full), (full * 2, full * 2)])  # their commonest colours differ: 0 is counted

@@ -43,6 +43,17 @@ from arcsolve.latformer.experts import SCALE_FACTORS
 from arcsolve.latformer.overlay_rules import MAX_OVERLAID, overlay_rules
 
 MAX_COMBINATIONS = 20_000  # sets of one size tried, at most (the first, in the pool's order)
+SPARSE_SHARE = 0.5  # of every train input's cells, the background at least, for second opinions
+
+
+def mostly_background(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> bool:
+    """Whether every train input is at least SPARSE_SHARE background (`background_colour`): a
+    few objects on an empty grid, whose empty cells read alike under one head and under
+    actions in a row, so the pairs may leave both open. On a grid drawn all over, actions
+    that read alike on every cell are rarely two different actions, and looking for them
+    would take most of the planning of the simplest tasks."""
+    background = background_colour(pairs)
+    return all(np.mean(x == background) >= SPARSE_SHARE for x, _ in pairs)
 
 
 def consistent_sets(
@@ -64,10 +75,11 @@ def consistent_sets(
     with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
     edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
     inputs whose margins vary, a centred crop (`centred_sets`). Where one head gives the
-    only explanation, the actions in a row are tried too, as second opinions ranked after it
-    (`ActionSet.second`). Sets that read exactly alike are kept once (`_distinct`). Where a
-    test input shows colours that no train grid does, the sets are ranked by the test cells
-    they leave unexplained on it drawn in the pairs' colours (`drawn_as_seen`)."""
+    only explanation and the train inputs are mostly background (`mostly_background`), the
+    actions in a row are tried too, as second opinions ranked after it (`ActionSet.second`).
+    Sets that read exactly alike are kept once (`_distinct`). Where a test input shows
+    colours that no train grid does, the sets are ranked by the test cells they leave
+    unexplained on it drawn in the pairs' colours (`drawn_as_seen`)."""
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape, anchored_axes(pairs))
@@ -132,7 +144,7 @@ def consistent_sets(
     found += overlay_sets(found, pairs, symmetries)
     ranking = _ranking(pairs, tests, shift_bits)
     kept = _distinct(sorted(found, key=ranking), pairs, tests, shift_bits)
-    if one_head and len(kept) == 1:  # the only explanation: actions in a row may answer otherwise
+    if one_head and len(kept) == 1 and mostly_background(pairs):  # actions in a row may answer otherwise
         seconds = sorted((replace(s, second=True) for s in in_a_row()), key=ranking)
         kept = _distinct(kept + seconds, pairs, tests, shift_bits)
     return kept
