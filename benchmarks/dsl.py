@@ -175,6 +175,8 @@ def main() -> None:
                              "last-step pass only)")
     parser.add_argument("--out", type=Path, help="write the summary and every task's programs here (JSON)")
     args = parser.parse_args()
+    if args.max_depth is not None and args.max_depth < 1:
+        parser.error(f"--max-depth must be at least 1, not {args.max_depth}")
     if args.max_states:
         args.time_budget = math.inf
         depth, states = args.max_depth or 2, args.max_states
@@ -183,7 +185,10 @@ def main() -> None:
 
     tasks = load_tasks(args.dataset)
     if args.unsolved_in:
-        unsolved = {r["id"] for r in orjson.loads(args.unsolved_in.read_bytes())["results"] if not r["solved"]}
+        try:
+            unsolved = {r["id"] for r in orjson.loads(args.unsolved_in.read_bytes())["results"] if not r["solved"]}
+        except (OSError, orjson.JSONDecodeError, KeyError, TypeError) as exc:
+            parser.error(f"{args.unsolved_in}: not a summary written by --out ({type(exc).__name__}: {exc})")
         tasks = [task for task in tasks if task.id in unsolved]
     if args.limit:
         tasks = tasks[: args.limit]
