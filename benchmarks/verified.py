@@ -17,8 +17,7 @@ from pathlib import Path
 
 import orjson
 
-# what `arcsolve.latformer.fit.finish_solve` writes into a candidate whose table does not hold out
-NOT_HELD = "not verified: with colours renamed"
+from arcsolve.latformer.exact_starts.holdout import NOT_HELD_OUT
 
 
 def count(path: Path) -> dict:
@@ -34,7 +33,7 @@ def count(path: Path) -> dict:
             verified.append(row["id"])
             if row["solved"]:
                 right.append(row["id"])
-        elif NOT_HELD in first["detail"]:
+        elif NOT_HELD_OUT in first["detail"]:
             held_back.append(row["id"])
             if row["solved"]:
                 held_back_right.append(row["id"])

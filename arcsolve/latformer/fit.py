@@ -22,7 +22,7 @@ from arcsolve.latformer.exact_starts.colours import (
     presence_answer,
     swapped_unseen,
 )
-from arcsolve.latformer.exact_starts.holdout import table_contradictions
+from arcsolve.latformer.exact_starts.holdout import NOT_HELD_OUT, table_contradictions
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -291,7 +291,7 @@ def finish_solve(
             wrong = table_contradictions(f.restart.start, pairs, tests)
             if wrong:  # a lookup of the train cells: a guess, not a verified answer
                 verified = False
-                how += (f"; not verified: with colours renamed, the table of readings asks otherwise at {wrong} "
+                how += (f"; {NOT_HELD_OUT}, the table of readings asks otherwise at {wrong} "
                         f"cell{'s' if wrong > 1 else ''} of a pair left out or a test input")
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))

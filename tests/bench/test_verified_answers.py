@@ -29,7 +29,7 @@ def row(task_id: str, solved: bool, *candidates: tuple[bool, str]) -> bytes:
 
 def test_first_answers_are_counted_by_whether_they_are_verified_and_solved(verified, tmp_path):
     path = tmp_path / "results-latformer.jsonl"
-    held_back = f"latformer (a table; {verified.NOT_HELD}, the table of readings asks otherwise at 3 cells)"
+    held_back = f"latformer (a table; {verified.NOT_HELD_OUT}, the table of readings asks otherwise at 3 cells)"
     path.write_bytes(b"\n".join([
         orjson.dumps({"header": {"model": "latformer"}}),
         row("a", True, (True, "latformer (flip)")),

@@ -21,6 +21,8 @@ from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.colours import background_colour, set_readings
 
 Pattern = tuple[int, ...]
+# how an answer whose table does not hold out begins its detail (`arcsolve.latformer.fit`)
+NOT_HELD_OUT = "not verified: with colours renamed"
 # a renamed colour: the head that first reads it, counted from here (outputs in 0…9 stay apart)
 RENAMED = 100
 
