@@ -25,7 +25,10 @@ action counted from the far edge of both lattices, so that a crop of the last ro
 stays the last of each grid, whatever its size; `MaskExperts.anchors`), its centres (the
 action read from the input's middle; `MaskExperts.centres`) and its folded paddings (the
 unscaled input shifted, then folded back into itself past its edge: numpy's `pad` modes
-edge, symmetric and reflect; `MaskExperts.paddings`).
+edge, symmetric and reflect; `MaskExperts.paddings`). So may the scale expert's stretches
+(per output axis, the input's lattice laid over the output's: output cell i reads input
+cell ⌊i·n_in/n_out⌋, so that each example is scaled by its own factor, a grid blown up by
+its own side; `MaskExperts.stretches`).
 
 Gates depend on a conditioning vector c (zero for the plain model, a sentence embedding for
 LatFormer+NL), not on the grid itself: one task is one transformation, and grid-dependent
@@ -209,6 +212,12 @@ class Actions:
     # (translate expert)
     centre_rows: torch.Tensor | None = None
     centre_cols: torch.Tensor | None = None
+    # () per output axis, the probability that the axis is stretched: the input's lattice
+    # laid over the output's, output cell i reading input cell ⌊i·n_in/n_out⌋, so that the
+    # factor is each example's own (a grid blown up to its own size, or any size); None when
+    # stretches are off (scale expert)
+    stretch_rows: torch.Tensor | None = None
+    stretch_cols: torch.Tensor | None = None
 
     def smoothed(self, time: float) -> Actions:
         def smooth(kind: str, dist: torch.Tensor) -> torch.Tensor:
@@ -240,6 +249,8 @@ class Actions:
             self.padded_cols,
             self.centre_rows,
             self.centre_cols,
+            self.stretch_rows,
+            self.stretch_cols,
         )
 
 
@@ -263,7 +274,9 @@ class MaskExperts(nn.Module):
     # pad (part of the translate expert, with paddings on): per output axis, whether the
     # shifted input folds back into itself past its edge;
     # centre (part of the translate expert, with centres on): per output axis, whether the
-    # action is read from the input's middle
+    # action is read from the input's middle;
+    # stretch (part of the scale expert, with stretches on): per output axis, whether the
+    # input's lattice is stretched over the output's
     GATES = {
         "rotate": 2,
         "reflect": 5,
@@ -274,8 +287,10 @@ class MaskExperts(nn.Module):
         "anchor": 2,
         "pad": 2,
         "centre": 2,
+        "stretch": 2,
     }
-    OFF_LOGIT = -4.0  # the period, edge, anchor, pad and centre gates start off: only exact starts turn them on
+    # the period, edge, anchor, pad, centre and stretch gates start off: only exact starts turn them on
+    OFF_LOGIT = -4.0
 
     def __init__(
         self,
@@ -290,6 +305,7 @@ class MaskExperts(nn.Module):
         anchors: bool = False,
         paddings: bool = False,
         centres: bool = False,
+        stretches: bool = False,
     ):
         super().__init__()
         self.enabled = tuple(e for e in EXPERTS if e in enabled)
@@ -316,10 +332,14 @@ class MaskExperts(nn.Module):
         self.centres = centres and "translate" in self.enabled
         if self.centres:
             self.enabled = (*self.enabled, "centre")
+        # the scale expert's stretches (likewise only when on)
+        self.stretches = stretches and "scale" in self.enabled
+        if self.stretches:
+            self.enabled = (*self.enabled, "stretch")
         self.shift_bits = shift_bits
         self.GATES = {**self.GATES, "translate": 2 * (shift_bits + 1) + 4}
         n = sum(self.GATES[e] for e in self.enabled)
-        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor", "pad", "centre")}
+        off = {name: self.OFF_LOGIT for name in ("period", "edge", "anchor", "pad", "centre", "stretch")}
         init = {**off, **(init_logits or {})}
         self.gate_bias = nn.Parameter(
             torch.cat([torch.full((self.GATES[e],), float(init.get(e, 0.0))) for e in self.enabled])
@@ -342,8 +362,14 @@ class MaskExperts(nn.Module):
         scale expert's stride gates stay off, and without `tiled_fills` the translate
         expert's: only an exact start that uses one turns them on, so a plain fit searches
         the actions it always has. The periods go with the translate expert, the shared
-        edges with the reflect expert, the anchors, paddings and centres with the translate expert."""
-        owner = {"period": "translate", "edge": "reflect", **dict.fromkeys(("anchor", "pad", "centre"), "translate")}
+        edges with the reflect expert, the anchors, paddings and centres with the translate
+        expert, the stretches with the scale expert."""
+        owner = {
+            "period": "translate",
+            "edge": "reflect",
+            "stretch": "scale",
+            **dict.fromkeys(("anchor", "pad", "centre"), "translate"),
+        }
         for name in self.enabled:
             self.gate_on[self.gate_slice(name)] = float(owner.get(name, name) in experts)
         if "scale" in self.enabled and not self.strides:
@@ -431,6 +457,7 @@ class MaskExperts(nn.Module):
         anchors = (parts["anchor"][0], parts["anchor"][1]) if "anchor" in parts else (None, None)
         padded = (parts["pad"][0], parts["pad"][1]) if "pad" in parts else (None, None)
         centres = (parts["centre"][0], parts["centre"][1]) if "centre" in parts else (None, None)
+        stretches = (parts["stretch"][0], parts["stretch"][1]) if "stretch" in parts else (None, None)
         return Actions(
             dihedral,
             rows,
@@ -449,6 +476,7 @@ class MaskExperts(nn.Module):
             *anchors,
             *padded,
             *centres,
+            *stretches,
         )
 
 

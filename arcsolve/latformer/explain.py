@@ -15,6 +15,7 @@ from arcsolve.latformer.exact_starts.actions import (
     centre_words,
     padding_words,
     periodic_words,
+    stretch_words,
 )
 from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import SCALE_FACTORS, STRIDES, MaskExperts
@@ -209,6 +210,8 @@ def describe_head(head: MaskExperts, layer_shapes: Sequence[tuple[Shape, Shape]]
         words.append(anchor_words((bool(acts.anchor_rows > 0.5), bool(acts.anchor_cols > 0.5))))
     if acts.centre_rows is not None and bool(acts.centre_rows > 0.5 or acts.centre_cols > 0.5):
         words.append(centre_words((bool(acts.centre_rows > 0.5), bool(acts.centre_cols > 0.5))))
+    if acts.stretch_rows is not None and bool(acts.stretch_rows > 0.5 or acts.stretch_cols > 0.5):
+        words.append(stretch_words((bool(acts.stretch_rows > 0.5), bool(acts.stretch_cols > 0.5))))
     return ", then ".join(words) if words else "identity"
 
 

@@ -76,6 +76,9 @@ class AxisBases(NamedTuple):
     fold_on: torch.Tensor  # (N_out,)
     # (N_in, N_in): the n_in real input cells moved on cyclically by ⌊(n_in − n_out)/2⌋ (centres)
     centre: torch.Tensor
+    # (N_out, N_in): the input's lattice stretched over the output's, real output cell i
+    # reading input cell ⌊i·n_in/n_out⌋ (stretches)
+    stretch: torch.Tensor
 
 
 class MaskBases(NamedTuple):
@@ -145,7 +148,9 @@ def axis_bases(
     fold_on = (torch.arange(N_out) < n_out).float()
     centre = torch.zeros(N_in, N_in)
     centre[j, (j + (n_in - n_out) // 2) % n_in] = 1.0
-    extra = (*shared, reverse_out, fold_source, fold_on, centre)
+    stretch = torch.zeros(N_out, N_in)
+    stretch[i, i * n_in // n_out] = 1.0
+    extra = (*shared, reverse_out, fold_source, fold_on, centre, stretch)
     return AxisBases(up, down, shift, reverse, placed_index, placed_on, sample, translates, *extra)
 
 
@@ -255,8 +260,9 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
     (the identity without periods) spreads each input cell, with the period gate's
     probability, over its translates by the input's period on that axis. A padded axis reads
     the fold of `padded_matrix` in place of A with the pad gate's probability; an anchored axis
-    reads A as R_out A R_in, both lattices reversed along it, and a centred one as A C, the
-    input moved on by half the cells it has more than the output."""
+    reads A as R_out A R_in, both lattices reversed along it, a centred one as A C, the
+    input moved on by half the cells it has more than the output, and a stretched one the
+    stretch kernel S in place of A with the stretch gate's probability."""
     weights = actions.dihedral.view(2, 2, 2)  # [transpose, flip rows, flip cols]
 
     def periodic(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
@@ -269,6 +275,10 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
     def centred(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
         # read from the input's middle: moved on by half the cells it has more than the output
         return a if gate is None else a + gate * (a @ bases.centre - a)
+
+    def stretched(a: torch.Tensor, gate: torch.Tensor | None, bases: AxisBases) -> torch.Tensor:
+        # the input's lattice laid over the output's: cell i reads ⌊i·n_in/n_out⌋
+        return a if gate is None else a + gate * (bases.stretch - a)
 
     def padded(a: torch.Tensor, gate: torch.Tensor | None, *fold) -> torch.Tensor:
         # the unscaled input shifted, then folded back into itself (`padded_matrix`)
@@ -289,6 +299,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.tiled_rows,
             actions.shared_rows,
         )
+        a_r = stretched(a_r, actions.stretch_rows, row_bases)
         a_r = padded(a_r, actions.padded_rows, actions.shift_rows, actions.mirror_rows, actions.shared_rows, row_bases)
         a_r = centred(anchored(a_r, actions.anchor_rows, row_bases), actions.centre_rows, row_bases)
         a_c = axis_matrix(
@@ -303,6 +314,7 @@ def mask_from_bases(actions: Actions, bases: MaskBases) -> torch.Tensor:
             actions.tiled_cols,
             actions.shared_cols,
         )
+        a_c = stretched(a_c, actions.stretch_cols, col_bases)
         a_c = padded(a_c, actions.padded_cols, actions.shift_cols, actions.mirror_cols, actions.shared_cols, col_bases)
         a_c = centred(anchored(a_c, actions.anchor_cols, col_bases), actions.centre_cols, col_bases)
         # the periods belong to input axes: across, output rows read input columns

@@ -121,6 +121,10 @@ class LatFormerConfig:
     # the translate expert's centres (an action read from the input's middle, so that a crop
     # of the middle stays the middle of an input of any size); only exact starts set them
     centres: bool = False
+    # the scale expert's stretches (an axis of the input's lattice laid over the output's, so
+    # that each example is scaled by its own factor: a grid blown up to its own size); only
+    # exact starts set them
+    stretches: bool = False
     # a staged first layer: its heads act onto a middle lattice, the output's sides divided by
     # these (k_r, k_c), and one more set of gates (`LatFormerLayer.stage`) carries that onto the
     # output lattice (an up-scaling, tiling or mirror tiling of what the heads wrote); each
@@ -314,6 +318,7 @@ class LatFormerLayer(nn.Module):
             config.anchors,
             config.paddings,
             config.centres,
+            config.stretches,
         )
         self.experts = MaskExperts(experts, config.cond_dim, config.shift_bits, gates, *options)  # head 0
         self.more_experts = nn.ModuleList(

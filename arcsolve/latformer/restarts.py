@@ -140,6 +140,7 @@ def exact_config(config: LatFormerConfig, start: ActionSet) -> LatFormerConfig:
         anchors=config.anchors or any(any(a.anchor) for a in actions),
         paddings=config.paddings or any(any(a.padded) for a in actions),
         centres=config.centres or any(any(a.centre) for a in (*actions, *start.steps)),
+        stretches=config.stretches or any(any(a.stretch) for a in actions),
         n_layers=max(config.n_layers, 2) if composed else config.n_layers,  # a second layer to act
         # an overlay rule gives each head ten coordinates of its own, and one more for the offset
         d_model=max(config.d_model, N_COLOURS * heads + 1) if start.overlay is not None else config.d_model,

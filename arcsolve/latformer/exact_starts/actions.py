@@ -42,7 +42,10 @@ class ExactAction:
     with `mirror`, mirroring the grid (sharing its edge cells with `shared`): numpy's `pad`
     modes edge, symmetric and reflect. With `centre` on an output axis, the action is read
     from the input's middle: moved on by ⌊(n_in − n_out)/2⌋ input cells (a crop of the
-    middle of each grid, whatever its size)."""
+    middle of each grid, whatever its size). With `stretch` on an output axis, that axis
+    reads the input's lattice laid over the output's: output cell i reads input cell
+    ⌊i·n_in/n_out⌋, whatever the sizes (each example scaled by its own factor: a grid blown
+    up by its own side), and nothing else of the action acts on it but the dihedral element."""
 
     dihedral: int = 0
     shift: tuple[int, int] = (0, 0)
@@ -58,9 +61,12 @@ class ExactAction:
     anchor: tuple[bool, bool] = (False, False)  # per output axis: counted from the far edge
     padded: tuple[bool, bool] = (False, False)  # per output axis: shifted, then folded into the input
     centre: tuple[bool, bool] = (False, False)  # per output axis: read from the input's middle
+    stretch: tuple[bool, bool] = (False, False)  # per output axis: the input's lattice laid over the output's
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
+        if any(self.stretch):
+            parts.append(stretch_words(self.stretch))
         if self.scale != (1, 1):
             how = "down-scale" if self.down else "up-scale"
             by = (" by pooling" if self.pool else " by sampling") if self.down else ""
@@ -107,6 +113,12 @@ def centre_words(centre: tuple[bool, bool]) -> str:
     """Centres in words: along which axes the action is read from the input's middle."""
     axes = [name for name, on in zip(("rows", "columns"), centre, strict=True) if on]
     return f"read from the middle ({' and '.join(axes)})"
+
+
+def stretch_words(stretch: tuple[bool, bool]) -> str:
+    """Stretches in words: along which axes the input is stretched over the output."""
+    axes = [name for name, on in zip(("rows", "columns"), stretch, strict=True) if on]
+    return f"stretched to the output's size ({' and '.join(axes)})"
 
 
 def anchor_words(anchor: tuple[bool, bool]) -> str:
@@ -195,6 +207,10 @@ def gate_bits(experts: MaskExperts, action: ExactAction) -> torch.Tensor | None:
         if "centre" not in live:
             return None
         bits[experts.gate_slice("centre")] = torch.tensor(action.centre, dtype=bits.dtype)
+    if any(action.stretch):
+        if "stretch" not in live or not _stretch_expressible(action):
+            return None
+        bits[experts.gate_slice("stretch")] = torch.tensor(action.stretch, dtype=bits.dtype)
     if any(action.anchor):
         if "anchor" not in live:
             return None
@@ -238,6 +254,23 @@ def _padding_expressible(action: ExactAction) -> bool:
     return plain and all(action.stride[a] == 1 for a in on) and len({action.mirror[a] for a in on}) == 1
 
 
+def _stretch_expressible(action: ExactAction) -> bool:
+    """A stretched axis reads the input's lattice laid over the output's and nothing else:
+    no scaling, stride, shift, mirror image, padding, anchor or centre on it, and no fill
+    or down-scaling at all."""
+    if not any(action.stretch):
+        return True
+    if action.fill or action.down or action.hole is not None:
+        return False
+    return all(
+        not on or (f == 1 and s == 1 and d == 0 and not m and not p and not a and not c)
+        for on, f, s, d, m, p, a, c in zip(
+            action.stretch, action.scale, action.stride, action.shift, action.mirror, action.padded,
+            action.anchor, action.centre, strict=True,
+        )
+    )
+
+
 def _shared_expressible(action: ExactAction) -> bool:
     """Shared edges only on axes that wrap as mirror images."""
     return all(m or not s for m, s in zip(action.mirror, action.shared, strict=True))
@@ -247,7 +280,7 @@ def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
     """Can the four experts write `action` with exact gates (`gate_bits` finds bits)? Every
     dihedral element; shifts shorter than 2^shift_bits; scale factors of the chain; a
     down-scaling only with a factor; a mirror wrap only without fill, or with a tiled one;
-    a tiled fill only with fill."""
+    a tiled fill only with fill; a stretch only on an axis that does nothing else."""
     if action.tiled_fill and not action.fill:
         return False
     if any(action.mirror) and action.fill and not action.tiled_fill:
@@ -256,7 +289,7 @@ def expressible(action: ExactAction, shift_bits: int = 5) -> bool:
         return False
     if action.stride != (1, 1) and not _stride_expressible(action):
         return False
-    if not _shared_expressible(action) or not _padding_expressible(action):
+    if not _shared_expressible(action) or not _padding_expressible(action) or not _stretch_expressible(action):
         return False
     if action.scale == (1, 1):
         return not action.down

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -97,6 +98,24 @@ def centred_crop(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> ExactAction 
         for a in (0, 1)
     )
     return ExactAction(centre=smaller) if all(s or not t for s, t in zip(smaller, told, strict=True)) else None
+
+
+def stretched_reads(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[ExactAction]:
+    """The input's lattice laid over the output's (`ExactAction.stretch`), after each dihedral
+    element, where every output's side is a whole multiple of its input's and the pairs
+    scale some axis by different factors (a grid blown up by its own side: 3×3 into 9×9,
+    4×4 into 16×16): with one factor, an up-scaling by it reads alike. Stretched on every
+    axis that some pair scales."""
+    actions = []
+    for d in range(8):
+        axes = [(x.shape[::-1] if d >= 4 else x.shape, y.shape) for x, y in pairs]
+        if any(out[a] % inp[a] for inp, out in axes for a in (0, 1)):
+            continue
+        ratios = [{Fraction(out[a], inp[a]) for inp, out in axes} for a in (0, 1)]
+        if all(len(r) == 1 for r in ratios):
+            continue
+        actions.append(ExactAction(d, stretch=tuple(r != {Fraction(1)} for r in ratios)))
+    return actions
 
 
 def output_symmetries(

@@ -28,6 +28,7 @@ from arcsolve.latformer.exact_starts.candidates import (
     centred_crop,
     output_periods,
     output_symmetries,
+    stretched_reads,
 )
 from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import background_colour, set_readings
@@ -83,7 +84,7 @@ def consistent_sets(
     (x0, y0) = pairs[0]
     symmetries = output_symmetries(pairs, shift_bits=shift_bits) + output_periods(pairs, shift_bits=shift_bits)
     candidates = candidate_actions(x0.shape, y0.shape, anchored_axes(pairs))
-    candidates += [a for a in symmetries if a not in candidates]
+    candidates += [a for a in symmetries + stretched_reads(pairs) if a not in candidates]
     test_shapes = [x.shape for x, _ in tests]
     singles = [a for a in single_actions(pairs, shift_bits=shift_bits, also=test_shapes) if a not in candidates]
     candidates += singles

@@ -34,6 +34,7 @@ def _reference_experts(shift_bits: int) -> MaskExperts:
         anchors=True,
         paddings=True,
         centres=True,
+        stretches=True,
     )
 
 
@@ -144,7 +145,8 @@ def scaled_cells(
     NOTHING where it reads none), as the kernels read: scale, wrap cyclically or as mirror
     images (or, with fill, not at all), shift on the lattice before the dihedral element
     (an axis counted from its far edge where anchored, from the input's middle where
-    centred, or shifted, then folded back into the input where padded), then the element."""
+    centred, or shifted, then folded back into the input where padded; the input's lattice
+    laid over the output's where stretched), then the element."""
     before = in_shape[::-1] if action.dihedral >= 4 else in_shape  # the elements that swap the axes
     element = _turned_cells(action.dihedral, tuple(in_shape))
     kind = (action.down, action.fill, action.tiled_fill)
@@ -160,6 +162,11 @@ def scaled_cells(
             rows = (rows + (before[0] - out_shape[0]) // 2) % before[0]
         if action.centre[1]:
             cols = (cols + (before[1] - out_shape[1]) // 2) % before[1]
+    if any(action.stretch):  # output cell i reads input cell ⌊i·n_in/n_out⌋
+        if action.stretch[0]:
+            rows, on_r = np.arange(out_shape[0]) * before[0] // out_shape[0], np.ones(out_shape[0], dtype=bool)
+        if action.stretch[1]:
+            cols, on_c = np.arange(out_shape[1]) * before[1] // out_shape[1], np.ones(out_shape[1], dtype=bool)
     cells = element[(rows[:, None] * before[1] + cols[None, :]).reshape(-1)]
     return np.where((on_r[:, None] & on_c[None, :]).reshape(-1), cells, NOTHING)
 
