@@ -233,11 +233,13 @@ def fit_with_restarts(
     clock: Callable[[], float] = time.perf_counter,
 ) -> list[Fitted]:
     """Fit the restarts in order, each with steps // (plain restarts) steps, all before
-    `deadline`, until `fit_is_done`. Returns them best first (`preference`)."""
+    `deadline`, until `fit_is_done`. Returns them best first (`preference`). The first one is
+    built and checked even when planning took the whole time, so that a task always gets
+    an answer."""
     per_run = max(1, steps // max(1, sum(not r.exact for r in restarts)))
     done, fitted = 0, []
     for n, restart in enumerate(restarts):
-        if deadline is not None and clock() >= deadline:
+        if deadline is not None and clock() >= deadline and fitted:
             break
         model = restart_for(restart, make_model, config, device, seed)
         offset = done

@@ -100,6 +100,21 @@ def test_the_fit_cap_bounds_all_restarts_together_and_the_explanation_says_it_wa
     assert solution.seconds <= 5.0
 
 
+class SlowPlanningClock(FakeClock):
+    """A clock that runs ten seconds every time it is read: planning alone passes any cap."""
+
+    def __call__(self) -> float:
+        self.now += 10.0
+        return self.now
+
+
+def test_a_task_whose_planning_takes_the_whole_cap_still_gets_an_answer():
+    task = halves_task(lambda a, b: a | b)
+    solution = solve(task, SolveConfig(device="cpu", steps=300, fit_seconds=5), clock=SlowPlanningClock())
+    assert solution.candidates  # the first restart, built and checked past the cap
+    assert "cut short by the 5 s fit cap" in solution.candidates[0].detail
+
+
 def test_attempts_are_distinct_grids():
     # plain restarts cannot reproduce an overlay: every restart runs and offers its grids
     task = halves_task(lambda a, b: a & b)
