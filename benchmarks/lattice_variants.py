@@ -14,8 +14,9 @@ colour permutations, tilings of turned or mirrored copies, halves and quadrants 
 whose sizes vary, overlays of two halves, numpy's paddings (edge, symmetric, reflect, wrap),
 a tiling with a separator column, an up-scaling with grid lines, the middle half of a grid,
 chains of those paddings and halves with another action, and, appended last, sparse
-up-scalings, lines between rows, panels between lines (turned, mirrored or swapped), and
-halves or quadrants moved in place. `write` writes three tasks per
+up-scalings, lines between rows, panels between lines (turned, mirrored or swapped),
+halves or quadrants moved in place, and grids scaled or tiled by their own sides (the
+input placed wherever it has colour, or wherever it has none). `write` writes three tasks per
 variant (three train pairs and one test each); `table` reads an eval report and writes, beside it,
 `variants.json`: the solved count per variant and model.
 """
@@ -268,6 +269,10 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
         "swap-halves": (_even, lambda x: np.roll(x, x.shape[1] // 2, axis=1), (4, 10)),
         "quadrants-turned-180": (_even, lambda x: _quadrants(x, lambda q: np.rot90(q, 2)), (4, 10)),
         "quadrants-flipped-lr": (_even, lambda x: _quadrants(x, lambda q: q[:, ::-1]), (4, 10)),
+        # grids scaled by their own sides, whose sizes vary: h·h × w·w
+        "up-by-own-sides": (scattered, lambda x: np.kron(x, ones(x.shape, int)), (2, 5)),
+        "self-tiling-sizes": (scattered, lambda x: np.kron((x != 0).astype(int), x), (2, 5)),
+        "self-tiling-background": (scattered, lambda x: np.kron((x == 0).astype(int), x), (2, 5)),
     }
 
 

@@ -1,7 +1,8 @@
-"""Which tasks get a folded padding or an anchored crop among their exact starts, by task
-set: the paddings' actions in words (`arcsolve.latformer.exact_starts.paddings`), whether
-each reads every answered test output exactly, and the tasks with an axis whose margins
-vary (`anchored_axes`). Usage:
+"""Which tasks get a folded padding, an anchored crop or a stretch among their exact starts,
+by task set: the paddings' actions in words (`arcsolve.latformer.exact_starts.paddings`),
+whether each reads every answered test output exactly, the tasks with an axis whose
+margins vary (`anchored_axes`), and those offered stretched reads (`stretched_reads`: the
+pairs scale some axis by different whole factors). Usage:
 
     python benchmarks/padding_starts.py SPEC... [--out FILE]
 
@@ -17,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import orjson
 
-from arcsolve.latformer.exact_starts.candidates import anchored_axes
+from arcsolve.latformer.exact_starts.candidates import anchored_axes, stretched_reads
 from arcsolve.latformer.exact_starts.paddings import padding_sets
 from arcsolve.latformer.exact_starts.readings import reading
 from arcsolve.loaders import load_tasks
@@ -25,12 +26,15 @@ from arcsolve.loaders import load_tasks
 
 def screen(spec: str) -> dict:
     """The tasks of one set with a folded padding (its words, and per answered test output
-    whether its reading is that output) and those with an anchored axis."""
-    tasks, paddings, anchored = load_tasks(spec), {}, []
+    whether its reading is that output), those with an anchored axis and those offered
+    stretched reads."""
+    tasks, paddings, anchored, stretched = load_tasks(spec), {}, [], []
     for task in tasks:
         pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
         if any(anchored_axes(pairs)):
             anchored.append(task.id)
+        if stretched_reads(pairs):
+            stretched.append(task.id)
         sets = padding_sets(pairs)
         if sets:
             paddings[task.id] = [
@@ -48,7 +52,7 @@ def screen(spec: str) -> dict:
                 }
                 for s in sets
             ]
-    return {"tasks": len(tasks), "paddings": paddings, "anchored": anchored}
+    return {"tasks": len(tasks), "paddings": paddings, "anchored": anchored, "stretched": stretched}
 
 
 def main() -> None:
@@ -62,7 +66,8 @@ def main() -> None:
         listed = ", ".join(found["paddings"])
         print(
             f"{spec}: {found['tasks']} tasks, {len(found['paddings'])} with a folded padding"
-            f"{': ' + listed if listed else ''}; {len(found['anchored'])} with an anchored axis"
+            f"{': ' + listed if listed else ''}; {len(found['anchored'])} with an anchored axis; "
+            f"{len(found['stretched'])} offered stretches{': ' + ', '.join(found['stretched']) if found['stretched'] else ''}"
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
