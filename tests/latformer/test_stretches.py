@@ -87,6 +87,10 @@ def test_stretches_are_offered_only_where_the_pairs_scale_by_different_factors()
     assert ExactAction(0, stretch=(True, True)) in stretched_reads(own)
     rows_only = [(np.zeros((2, 5)), np.zeros((4, 5))), (np.zeros((3, 4)), np.zeros((9, 4)))]
     assert ExactAction(0, stretch=(True, False)) in stretched_reads(rows_only)
+    down = [(np.zeros((6, 6)), np.zeros((3, 3))), (np.zeros((9, 12)), np.zeros((3, 3)))]
+    assert ExactAction(0, stretch=(True, True)) in stretched_reads(down)
+    mixed = [(np.zeros((2, 2)), np.zeros((4, 4))), (np.zeros((6, 6)), np.zeros((3, 3)))]
+    assert stretched_reads(mixed) == []  # grown on one pair, shrunk on another: no lattice read
 
 
 def test_a_self_similar_tiling_of_grids_of_several_sizes_is_a_tiling_and_a_stretch():
@@ -98,6 +102,20 @@ def test_a_self_similar_tiling_of_grids_of_several_sizes_is_a_tiling_and_a_stret
 
 def test_a_self_similar_tiling_of_grids_of_several_sizes_is_solved_and_explained():
     task = tiling_task([(2, 2), (3, 3), (4, 3), (3, 2)])
+    best = solve(task, SolveConfig(device="cpu", steps=300, seed=0)).candidates[0]
+    assert best.grids[0] == task.test[0].output and best.verified
+    assert "stretched to the output's size (rows and columns)" in best.detail
+
+
+def test_grids_of_several_sizes_sampled_down_to_one_size_are_a_stretch():
+    rng = np.random.default_rng(3)
+    grids = [np.where(rng.random((s, s)) < 0.6, rng.integers(1, 10, (s, s)), 0) for s in (6, 9, 12, 15)]
+    pairs = [(Grid.from_numpy(x), Grid.from_numpy(x[:: len(x) // 3, :: len(x) // 3])) for x in grids]
+    task = Task(
+        id="sampled",
+        train=[TrainPair(input=x, output=y) for x, y in pairs[:-1]],
+        test=[Pair(input=pairs[-1][0], output=pairs[-1][1])],
+    )
     best = solve(task, SolveConfig(device="cpu", steps=300, seed=0)).candidates[0]
     assert best.grids[0] == task.test[0].output and best.verified
     assert "stretched to the output's size (rows and columns)" in best.detail
