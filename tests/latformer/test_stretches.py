@@ -91,6 +91,8 @@ def test_stretches_are_offered_only_where_the_pairs_scale_by_different_factors()
     assert ExactAction(0, stretch=(True, True)) in stretched_reads(down)
     mixed = [(np.zeros((2, 2)), np.zeros((4, 4))), (np.zeros((6, 6)), np.zeros((3, 3)))]
     assert stretched_reads(mixed) == []  # grown on one pair, shrunk on another: no lattice read
+    one_cell = [(np.zeros((2, 2)), np.zeros((1, 1))), (np.zeros((3, 3)), np.zeros((1, 1)))]
+    assert stretched_reads(one_cell) == []  # a pick of one cell, not a sampling
 
 
 def test_a_self_similar_tiling_of_grids_of_several_sizes_is_a_tiling_and_a_stretch():

@@ -103,16 +103,17 @@ def centred_crop(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> ExactAction 
 def stretched_reads(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[ExactAction]:
     """The input's lattice laid over the output's (`ExactAction.stretch`), after each dihedral
     element, where on each axis every output's side is a whole multiple of its input's, or
-    every input's a whole multiple of its output's, and the pairs scale some axis by
-    different factors (a grid blown up by its own side, 3×3 into 9×9 and 4×4 into 16×16;
-    grids of 6, 9 and 12 cells a side sampled down to 3): with one factor, a scaling by it
-    reads alike. Stretched on every axis that some pair scales."""
+    every input's a whole multiple of its output's of two cells or more (one cell is a pick,
+    not a sampling), and the pairs scale some axis by different factors (a grid blown up by
+    its own side, 3×3 into 9×9 and 4×4 into 16×16; grids of 6, 9 and 12 cells a side sampled
+    down to 3): with one factor, a scaling by it reads alike. Stretched on every axis that
+    some pair scales."""
     actions = []
     for d in range(8):
         axes = [(x.shape[::-1] if d >= 4 else x.shape, y.shape) for x, y in pairs]
         ups = [all(out[a] % inp[a] == 0 for inp, out in axes) for a in (0, 1)]
-        downs = [all(inp[a] % out[a] == 0 for inp, out in axes) for a in (0, 1)]
-        if not all(u or d for u, d in zip(ups, downs)):
+        downs = [all(inp[a] % out[a] == 0 and out[a] > 1 for inp, out in axes) for a in (0, 1)]
+        if not all(up or down for up, down in zip(ups, downs, strict=True)):
             continue
         ratios = [{Fraction(out[a], inp[a]) for inp, out in axes} for a in (0, 1)]
         if all(len(r) == 1 for r in ratios):
