@@ -15,8 +15,9 @@ whose sizes vary, overlays of two halves, numpy's paddings (edge, symmetric, ref
 a tiling with a separator column, an up-scaling with grid lines, the middle half of a grid,
 chains of those paddings and halves with another action, and, appended last, sparse
 up-scalings, lines between rows, panels between lines (turned, mirrored or swapped),
-halves or quadrants moved in place, and grids scaled or tiled by their own sides (the
-input placed wherever it has colour, or wherever it has none). `write` writes three tasks per
+halves or quadrants moved in place, grids scaled or tiled by their own sides (the input
+placed wherever it has colour, or wherever it has none), and grids of several sizes sampled
+down to one. `write` writes three tasks per
 variant (three train pairs and one test each); `table` reads an eval report and writes, beside it,
 `variants.json`: the solved count per variant and model.
 """
@@ -273,6 +274,12 @@ def variants(rng: np.random.Generator) -> dict[str, Variant]:
         "up-by-own-sides": (scattered, lambda x: np.kron(x, ones(x.shape, int)), (2, 5)),
         "self-tiling-sizes": (scattered, lambda x: np.kron((x != 0).astype(int), x), (2, 5)),
         "self-tiling-background": (scattered, lambda x: np.kron((x == 0).astype(int), x), (2, 5)),
+        # grids of several sizes sampled down to one: the first cell of each block
+        "sampled-to-3x3": (
+            lambda r, h, w: scattered(r, 3 * h, 3 * w),
+            lambda x: x[:: x.shape[0] // 3, :: x.shape[1] // 3],
+            (2, 5),
+        ),
     }
 
 

@@ -63,11 +63,11 @@ def main() -> None:
     results = {}
     for spec in args.specs:
         results[spec] = found = screen(spec)
-        listed = ", ".join(found["paddings"])
+        listed, stretched = ", ".join(found["paddings"]), ", ".join(found["stretched"])
         print(
             f"{spec}: {found['tasks']} tasks, {len(found['paddings'])} with a folded padding"
             f"{': ' + listed if listed else ''}; {len(found['anchored'])} with an anchored axis; "
-            f"{len(found['stretched'])} offered stretches{': ' + ', '.join(found['stretched']) if found['stretched'] else ''}"
+            f"{len(found['stretched'])} offered stretches{': ' + stretched if stretched else ''}"
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))

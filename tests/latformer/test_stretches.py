@@ -123,9 +123,8 @@ def test_grids_of_several_sizes_sampled_down_to_one_size_are_a_stretch():
     assert "stretched to the output's size (rows and columns)" in best.detail
 
 
-@pytest.mark.parametrize(("side_by_side", "graphs"), [(False, False), (True, True)])
-def test_solve_many_fits_a_stretch_as_solve_does(side_by_side, graphs):
+def test_solve_many_fits_a_stretch_as_solve_does():
     task = tiling_task([(2, 2), (3, 3), (4, 3), (3, 2)])
     config = SolveConfig(device="cpu", steps=300, seed=0)
-    batched = solved_in_a_batch(task, config, side_by_side, graphs)
+    batched = solved_in_a_batch(task, config)
     assert batched.candidates[0].grids == solve(task, config).candidates[0].grids == (task.test[0].output,)
