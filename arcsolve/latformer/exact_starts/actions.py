@@ -65,8 +65,6 @@ class ExactAction:
 
     def words(self) -> str:
         parts = [] if self.dihedral == 0 else [ELEMENT_NAMES[self.dihedral]]
-        if any(self.stretch):
-            parts.append(stretch_words(self.stretch))
         if self.scale != (1, 1):
             how = "down-scale" if self.down else "up-scale"
             by = (" by pooling" if self.pool else " by sampling") if self.down else ""
@@ -91,6 +89,8 @@ class ExactAction:
             parts.append(anchor_words(self.anchor))
         if any(self.centre):
             parts.append(centre_words(self.centre))
+        if any(self.stretch):  # last, as `arcsolve.latformer.explain` words a head
+            parts.append(stretch_words(self.stretch))
         return ", then ".join(parts) or "identity"
 
 
