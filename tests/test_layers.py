@@ -15,7 +15,7 @@ import arcsolve
 PACKAGE = Path(arcsolve.__file__).parent
 LAYERS = (  # lowest first; a module belongs to the first layer one of whose prefixes it has
     ("data", ("arcsolve.errors", "arcsolve.tasks", "arcsolve.loaders", "arcsolve.render", "arcsolve.files",
-              "arcsolve.devices", "arcsolve.symmetry")),
+              "arcsolve.devices", "arcsolve.symmetry", "arcsolve.colour_views")),
     ("priors", ("arcsolve.priors",)),
     ("solvers", ("arcsolve.solution", "arcsolve.hybrid", "arcsolve.latformer", "arcsolve.dsl")),
     ("evaluation", ("arcsolve.evaluation",)),

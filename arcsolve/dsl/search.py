@@ -31,12 +31,12 @@ fitted on the few states nearest the targets (a step that does most of the work,
 table that finishes it), and the stamps and moves not yet fitted to the end. The last fifth
 of the budget is kept for these (`END_SHARE`); they stop at 95 % of it.
 
-A task may also be searched in other views (`VIEWS`), each renumbering every pair's colours
-by a permutation taken from its input: one whose inputs use different colours in the same
-roles, with colours ranked by frequency (`ranked_colours`); one whose inputs are drawn on a
-background that is not 0, with that colour swapped with 0 (`background_colours`), since
-objects are what is not 0. Each view takes one turn of at most a quarter of the budget,
-after the plain view's programs of length 2 (`_run_views`).
+A task may also be searched in other views (`arcsolve.colour_views`), each renumbering every
+pair's colours by a permutation taken from its input: one whose inputs use different colours
+in the same roles, with colours ranked by frequency; one whose inputs are drawn on a
+background that is not 0, with that colour swapped with 0, since objects are what is not 0.
+Each view takes one turn of at most a quarter of the budget, after the plain view's
+programs of length 2 (`_run_views`).
 """
 
 from __future__ import annotations
@@ -48,10 +48,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
-from types import MappingProxyType
 
 import numpy as np
 
+from arcsolve.colour_views import VIEWS, views_for
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.learned.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.learned.object_moves import apply_moves, fit_move_models
@@ -167,47 +167,6 @@ def _colour_step(table: Array) -> tuple[Step, ...]:
     """No step for an identity table, else one recolor step with the changed colours."""
     mapping = tuple((a, int(b)) for a, b in enumerate(table) if b >= 0 and a != b)
     return (Step("recolor", (mapping,)),) if mapping else ()
-
-
-def ranked_colours(grid: Array) -> Array:
-    """A permutation `perm[old] = new` of the colours 0-9 that renumbers the grid's non-zero
-    colours 1, 2, ... from the most frequent (the smaller colour first on a tie). 0 stays 0,
-    and so does every colour the grid lacks whose number is not taken, so that a colour new
-    in the outputs keeps its number; the other missing colours take the numbers left."""
-    counts = np.bincount(grid.ravel(), minlength=10)
-    present = sorted((c for c in range(1, 10) if counts[c]), key=lambda c: (-counts[c], c))
-    perm = np.full(10, -1, dtype=np.int8)
-    perm[[0, *present]] = np.arange(len(present) + 1)
-    keep = [c for c in range(len(present) + 1, 10) if not counts[c]]
-    perm[keep] = keep
-    free = sorted(set(range(10)) - set(perm.tolist()))
-    perm[perm < 0] = free
-    return perm
-
-
-def background_colours(grid: Array) -> Array:
-    """A permutation `perm[old] = new` of the colours 0-9 that swaps the grid's most frequent
-    colour (the smaller one on a tie) with 0."""
-    perm = np.arange(10, dtype=np.int8)
-    common = int(np.argmax(np.bincount(grid.ravel(), minlength=10)))
-    perm[[0, common]] = perm[[common, 0]]
-    return perm
-
-
-@dataclass(frozen=True)
-class View:
-    """A way of renumbering each pair's colours, from its input, under which one program may
-    serve pairs that the task as given draws in different colours."""
-
-    name: str
-    perm: Callable[[Array], Array]  # grid -> `perm[old] = new`, a permutation of 0-9
-    label: str  # how an explained program says where it was found
-
-
-VIEWS: MappingProxyType[str, View] = MappingProxyType({
-    "ranked": View("ranked", ranked_colours, "colours ranked by frequency"),
-    "background": View("background", background_colours, "background colour swapped with 0"),
-})
 
 
 class _Search:
@@ -587,23 +546,6 @@ def distinct(found: Sequence[Found]) -> list[Found]:
     return list(best.values())
 
 
-def _views_for(grids: Sequence[Array]) -> list[str]:
-    """The views that renumber the task's colours in a way of their own. A view is left out if
-    it renumbers every grid alike and keeps 0 (then a program that holds in it holds as given,
-    with other colour parameters and a colour map; 0 is not like the others, since the
-    primitives take it for the background), or exactly as a view before it does."""
-    chosen: list[str] = []
-    seen: set[bytes] = set()
-    for name, view in VIEWS.items():
-        perms = [view.perm(g) for g in grids]
-        key = b"".join(p.tobytes() for p in perms)
-        moves_zero = any(p[0] != 0 for p in perms)
-        if (moves_zero or len({p.tobytes() for p in perms}) > 1) and key not in seen:
-            chosen.append(name)
-            seen.add(key)
-    return chosen
-
-
 def search(
     task: Task, time_budget: float = 5.0, max_depth: int = MAX_DEPTH, max_states: int = MAX_STATES,
     counts: SearchCounts | None = None,
@@ -611,7 +553,7 @@ def search(
     """Programs that reproduce every train pair, each with distinct test predictions: the
     verified ones first, shortest first (`distinct`), then the guesses.
 
-    The task is searched as given and in each view of `_views_for` (colours renumbered per
+    The task is searched as given and in each view of `views_for` (colours renumbered per
     pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
     step results. The per-grid memos are cleared when the search ends, so a worker's memory
     does not grow task after task. The garbage collector leaves the objects older than the
@@ -621,7 +563,7 @@ def search(
         plain = _Search(task, time_budget, max_depth, max_states)
         others = [
             _Search(task, time_budget, min(max_depth, 2), max_states, view=name)
-            for name in _views_for(plain.train_in + plain.test_in)
+            for name in views_for(plain.train_in + plain.test_in)
         ]
         for other in others:
             other.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks

@@ -14,9 +14,7 @@ from arcsolve.dsl.search import (
     SearchCounts,
     _run_views,
     _Search,
-    background_colours,
     distinct,
-    ranked_colours,
     search,
     size_rule,
     solve,
@@ -84,14 +82,6 @@ def test_colour_map_fitted_pair_by_pair_is_not_applied_to_unseen_colours():
     assert found[0].outputs[0].tolist() == [[1, 5], [5, 8]]
 
 
-def test_ranked_colours_renumber_by_frequency():
-    perm = ranked_colours(np.array([[7, 7, 7], [3, 3, 0], [9, 0, 0]]))
-    assert perm[[0, 7, 3, 9]].tolist() == [0, 1, 2, 3]
-    assert sorted(perm.tolist()) == list(range(10))  # a permutation, so it can be undone
-    assert perm[[4, 5, 6, 8]].tolist() == [4, 5, 6, 8]  # missing colours keep free numbers
-    assert perm[[1, 2]].tolist() == [7, 9]  # and take the numbers left when theirs are taken
-
-
 def test_colours_that_play_one_role_in_every_pair_are_found_ranked(monkeypatch):
     # erase the rarer colour: a different colour in each pair, so no fixed-colour program
     # holds, but with colours ranked it is colour 2 everywhere
@@ -117,13 +107,6 @@ def test_a_task_whose_inputs_rank_colours_alike_gets_no_ranked_view(monkeypatch)
     search(make_task(train, [[[0, 0, 0, 1, 1, 2]]]), time_budget=0.1)
     search(make_task(train, [[[0, 0, 0, 3, 3, 1]]]), time_budget=0.1)  # the test input ranks 3 first
     assert views == [[], ["ranked"]]
-
-
-def test_background_colours_swap_the_most_frequent_colour_with_zero():
-    perm = background_colours(np.array([[5, 5, 5], [5, 2, 0]], dtype=np.int8))
-    assert perm[[0, 5, 2]].tolist() == [5, 0, 2]
-    assert sorted(perm.tolist()) == list(range(10))
-    assert background_colours(np.array([[0, 0, 3]])).tolist() == list(range(10))
 
 
 def test_a_task_drawn_on_another_background_gets_the_background_view(monkeypatch):
