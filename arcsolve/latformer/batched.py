@@ -213,7 +213,7 @@ def solve_many(
             deadline = None if config.fit_seconds is None else start + config.fit_seconds
             on_gpu = resolve_device(config.device).type == "cuda"
             exact = exact_restarts if exact_restarts is not None else (GPU_EXACT_RESTARTS if on_gpu else EXACT_RESTARTS)
-            plan = plan_fit(task, config, model_config(config), None, LatFormer, exact)
+            plan = plan_fit(task, config, model_config(config), None, LatFormer, exact, deadline)
             if plan is None:
                 on_solution(Solution(task.id, [], time.perf_counter() - start))
                 continue

@@ -14,7 +14,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from arcsolve.colour_views import ViewedTask, viewed, views_for
 from arcsolve.devices import resolve_device
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import (
     background_colour,
@@ -27,7 +29,14 @@ from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
 from arcsolve.latformer.restarts import EXACT_RESTARTS, Fitted, Restart, fit_with_restarts, plan_restarts, total
-from arcsolve.latformer.sizing import Shape, SizeRule, alternative_sizes, infer_size_rule, turned_rule
+from arcsolve.latformer.sizing import (
+    Shape,
+    SizeRule,
+    alternative_sizes,
+    content_size_rule,
+    infer_size_rule,
+    turned_rule,
+)
 from arcsolve.latformer.training import (  # noqa: F401  (the fitting loop's API, re-exported for its users)
     Example,
     FitConfig,
@@ -60,7 +69,8 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
 @dataclass
 class FitPlan:
     """Everything `solve` decides about a task before fitting: the output size rule, the
-    model (config and factory, with the experts its priors allow), the examples, the device."""
+    model (config and factory, with the experts its priors allow), the examples, the device;
+    with a `view`, `task` is the task seen in that colour view, and answers are mapped back."""
 
     task: Task
     rule: SizeRule
@@ -72,6 +82,7 @@ class FitPlan:
     build: Callable[[LatFormerConfig], nn.Module] = LatFormer  # the model class (a variant's)
     restarts: list[Restart] = field(default_factory=list)
     seconds: float | None = None  # the fit's time cap, when one is set
+    view: ViewedTask | None = None  # the colour view `task` is seen in, if not as given
 
 
 def plan_fit(
@@ -81,11 +92,70 @@ def plan_fit(
     cond: torch.Tensor | None = None,
     make_model: Callable[[LatFormerConfig], nn.Module] = LatFormer,
     exact_restarts: int = EXACT_RESTARTS,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> FitPlan | None:
     """The plan for fitting `task`, or None when no output size rule fits its train pairs or
-    the rule gives a test output no grid can have (no cells, or more than MAX_SIDE a side)."""
+    the rule gives a test output no grid can have (no cells, or more than MAX_SIDE a side).
+
+    Where no exact start explains the task as given with every test reading seen on the train
+    pairs, the task is planned again in its colour views (`arcsolve.colour_views`: colours
+    ranked by frequency, the background swapped with 0, each pair by its own input), and the
+    first view whose start does explain it, with no more actions than the task as given
+    needs, is fitted instead (else the first view with a start, where the task as given has
+    none): pairs that draw the same roles in different colours read alike there. Only a
+    task whose inputs do not all hold the same colours is planned in views: where they do, a
+    view that renumbers them differently pair by pair (the commoner of two colours taken for
+    the background in some pairs only) finds explanations by chance. The views are skipped
+    once `deadline` has passed."""
+    plan = _plan(task, config, model_config, cond, make_model, exact_restarts)
+    if plan is None or not exact_restarts or _explains(plan):
+        return plan
+    inputs = [p.input.to_numpy() for p in (*task.train, *task.test)]
+    if len({frozenset(np.unique(x).tolist()) for x in inputs}) == 1:
+        return plan  # every input draws with the same colours: no roles to align
+    given = _first_start(plan)
+    fallback = None
+    for name in views_for(inputs):
+        if deadline is not None and clock() >= deadline:
+            break
+        seen = viewed(task, name)
+        other = _plan(seen.task, config, model_config, cond, make_model, exact_restarts)
+        start = _first_start(other) if other is not None else None
+        if start is None or (given is not None and start.rank()[0] > given.rank()[0]):
+            continue  # nothing there, or more actions than the start the task as given has
+        other.view = seen
+        if _explains(other):
+            return other
+        fallback = fallback or other
+    return fallback if fallback is not None and given is None else plan
+
+
+def _first_start(plan: FitPlan) -> ActionSet | None:
+    """The start of the plan's first exact restart that may give attempt 1, if any."""
+    return next((r.start for r in plan.restarts if r.start is not None and not r.second), None)
+
+
+def _explains(plan: FitPlan) -> bool:
+    """Does an exact start explain the train pairs and read nothing on the test inputs that
+    they do not show?"""
+    start = _first_start(plan)
+    return start is not None and start.unseen == 0
+
+
+def _plan(
+    task: Task,
+    config: SolveConfig,
+    model_config: LatFormerConfig | None,
+    cond: torch.Tensor | None,
+    make_model: Callable[[LatFormerConfig], nn.Module],
+    exact_restarts: int,
+) -> FitPlan | None:
+    """`plan_fit` for the task as given (the caller's view of it)."""
     rule = infer_size_rule([(p.input.shape, p.output.shape) for p in task.train])
-    if rule is None or any(not 1 <= side <= MAX_SIDE for p in task.test for side in rule(p.input.shape)):
+    if rule is None:  # no rule of the shapes alone: one that counts the inputs' content
+        rule = content_size_rule([(p.input.to_numpy(), p.output.to_numpy()) for p in task.train])
+    if rule is None or any(not 1 <= side <= MAX_SIDE for p in task.test for side in rule(p.input)):
         return None
     device = resolve_device(config.device)
     experts = tuple(e for e in EXPERTS if config.priors is None or e in config.priors) or ("translate",)
@@ -95,17 +165,17 @@ def plan_fit(
     tests = [p.input.to_numpy() for p in task.test]
     # a variant (colour attention, LatFormer+NL) starts from the same exact actions: its gates
     # are rounded and not trained there, so a text path cannot move them either
-    restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact_restarts)
+    restarts = plan_restarts(examples, tests, [rule(x) for x in tests], exact=exact_restarts)
     turned = turned_rule(rule, [(p.input.shape, p.output.shape) for p in task.train], [x.shape for x in tests])
     fits = turned is not None and all(1 <= side <= MAX_SIDE for x in tests for side in turned(x.shape))
     if fits and _swaps_axes(restarts):  # the square train pairs leave it open: the action tells
         rule = turned
-        restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact_restarts)
+        restarts = plan_restarts(examples, tests, [rule(x) for x in tests], exact=exact_restarts)
     elif exact_restarts and all(r.start is None for r in restarts):  # no start at this size: a chain may tell
         sized = chained_rule(rule, task, tests)
         if sized is not None:
             rule = sized
-            restarts = plan_restarts(examples, tests, [rule(x.shape) for x in tests], exact=exact_restarts)
+            restarts = plan_restarts(examples, tests, [rule(x) for x in tests], exact=exact_restarts)
     return FitPlan(
         task,
         rule,
@@ -180,7 +250,7 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     keep what the fit could not round to one action.
     Duplicates are dropped, so attempt 2 is never a copy of attempt 1 while another grid
     exists."""
-    shapes = [plan.rule(p.input.shape) for p in plan.task.test]
+    shapes = [plan.rule(p.input) for p in plan.task.test]
     found: list[Attempt] = []
     seen = set()
 
@@ -268,7 +338,7 @@ def finish_solve(
     for rank, (grids, f, kind, size) in enumerate(attempts(plan, fitted)):
         soft = kind == "soft"
         applied = [(p.input.shape, p.output.shape) for p in task.train]
-        applied += [(p.input.shape, size(p.input.shape)) for p in task.test]
+        applied += [(p.input.shape, size(p.input)) for p in task.test]
         built = f.restart.start.rule if f.restart.start is not None else None
         # the weights compute a built rule as built, not a table the FFN learned
         how = "soft gates" if soft else describe(f.model, applied, "the FFN" if built is None else "the rule")
@@ -293,6 +363,9 @@ def finish_solve(
                 verified = False
                 how += (f"; {NOT_HELD_OUT}, the table of readings asks otherwise at {wrong} "
                         f"cell{'s' if wrong > 1 else ''} of a pair left out or a test input")
+        if plan.view is not None:  # found in a colour view: the answer in the task's own colours
+            how = f"{plan.view.view.label}: {how}"
+            grids = plan.view.original(grids)
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))
     return Solution(task.id, candidates, clock() - start)
@@ -315,7 +388,7 @@ def solve(
     `config.fit_seconds` bounds all of it, restarts and predictions together."""
     start = clock()
     deadline = None if config.fit_seconds is None else start + config.fit_seconds
-    plan = plan_fit(task, config, model_config, cond, make_model, exact_restarts)
+    plan = plan_fit(task, config, model_config, cond, make_model, exact_restarts, deadline, clock)
     if plan is None:
         return Solution(task.id, [], clock() - start)
     plan.seconds = config.fit_seconds

@@ -24,12 +24,16 @@ model whose action swaps the axes."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import islice
 
-from arcsolve.tasks import MAX_SIDE
+import numpy as np
+from scipy import ndimage
+
+from arcsolve.tasks import MAX_SIDE, Grid
 
 Shape = tuple[int, int]
 
@@ -57,12 +61,21 @@ def _fixed_cost(side: int) -> int:
 
 @dataclass(frozen=True)
 class SizeRule:
-    name: str
-    apply: Callable[[Shape], Shape]
-    cost: int = 0  # the bits it takes to write the rule: the axis rules and `alternative_sizes` rank by it
+    """An output size from an input's: called with a shape, or with the grid itself (an
+    array or a `Grid`), which a rule that reads the grid's content (`count`) needs."""
 
-    def __call__(self, shape: Shape) -> Shape:
-        return self.apply(shape)
+    name: str
+    apply: Callable[..., Shape]  # shape -> shape; (shape, count) -> shape where `count` is set
+    cost: int = 0  # the bits it takes to write the rule: the axis rules and `alternative_sizes` rank by it
+    count: Callable[[np.ndarray], int] | None = None  # what a content rule counts in the grid
+
+    def __call__(self, grid: Shape | np.ndarray | Grid) -> Shape:
+        if self.count is None:
+            return self.apply(grid if isinstance(grid, tuple) else tuple(grid.shape))
+        if isinstance(grid, tuple):
+            raise TypeError(f"the size rule '{self.name}' reads the grid, not only its shape")
+        cells = np.asarray(grid)
+        return self.apply(cells.shape, self.count(cells))
 
 
 def common_factor(pairs: list[tuple[Shape, Shape]], transpose: bool, down: bool) -> tuple[int, int] | None:
@@ -185,6 +198,8 @@ def turned_rule(rule: SizeRule, pairs: list[tuple[Shape, Shape]], tests: list[Sh
     """`rule` read with the input's axes swapped, where the train pairs cannot tell the two
     apart (every train input is square) and some test input can (it is not): the size of an
     action that swaps the axes (a quarter turn, a transpose). None elsewhere."""
+    if rule.count is not None:  # a count of the content is the same read either way
+        return None
     if any(h != w for (h, w), _ in pairs) or all(rule((w, h)) == rule((h, w)) for h, w in tests):
         return None
     name = "transposed" if rule.name == "same" else f"transposed, {rule.name}"
@@ -228,3 +243,56 @@ def _axis_fraction(
             if math.gcd(p, q) == 1 and all(o * q == i * p for i, o in sides):
                 return p, q
     return None
+
+
+# What a content rule counts in a grid, simplest first; 0 is taken for the background.
+COUNTS: dict[str, Callable[[np.ndarray], int]] = {
+    "colours": lambda g: len(np.unique(g[g != 0])),
+    "cells": lambda g: int(np.count_nonzero(g)),
+    "objects": lambda g: int(ndimage.label(g != 0)[1]),
+}
+
+
+def content_size_rule(pairs: list[tuple[np.ndarray, np.ndarray]]) -> SizeRule | None:
+    """Where no rule of the shapes alone fits, one that counts something in each input
+    (`COUNTS`: its colours, cells or objects, 0 the background) and sets a side by that count
+    q: the input's side times q, q itself, the side unchanged or a side every train output
+    has (at least one side reading q); an axis may take its side from the input's other axis
+    (a row of n cells drawn into n·q rows). The cheapest that fits every train pair, or None. Each grid is scaled by its
+    own count: three colours triple it, four quadruple it."""
+    forms = [  # (name, side from (this axis's side, the other axis's side, q), cost)
+        ("n", lambda n, m, q: n, 1),
+        ("n·q", lambda n, m, q: n * q, 2),
+        ("q", lambda n, m, q: q, 2),
+        ("m·q", lambda n, m, q: m * q, 3),
+    ]
+    rows, cols = list(forms), list(forms)
+    for axis, axis_forms in ((0, rows), (1, cols)):  # a side every train output shares
+        sides = {y.shape[axis] for _, y in pairs}
+        if len(sides) == 1:
+            side = sides.pop()
+            axis_forms.append((f"fixed {side}", lambda n, m, q, side=side: side, _fixed_cost(side)))
+    found = []
+    for what, count in COUNTS.items():
+        counts = [count(x) for x, _ in pairs]
+        if min(counts) < 1:
+            continue
+        for (rname, row, rcost), (cname, col, ccost) in itertools.product(rows, cols):
+            if "q" not in rname + cname:
+                continue
+            if all(
+                (row(x.shape[0], x.shape[1], q), col(x.shape[1], x.shape[0], q)) == y.shape
+                for (x, y), q in zip(pairs, counts, strict=True)
+            ):
+                cost = rcost + (min(ccost, SAME_RULE_COST) if cname == rname else ccost)
+                name = (
+                    f"multiplied by its number of {what}"
+                    if rname == cname == "n·q"
+                    else f"rows {rname}, columns {cname}, q its number of {what}"
+                )
+
+                def apply(shape: Shape, q: int, row=row, col=col) -> Shape:
+                    return row(shape[0], shape[1], q), col(shape[1], shape[0], q)
+
+                found.append(SizeRule(name, apply, cost, count))
+    return min(found, key=lambda r: r.cost, default=None)

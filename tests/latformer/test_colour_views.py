@@ -1,0 +1,109 @@
+"""LatFormer in colour views: where no exact start explains the task as given, its pairs are
+planned again with their colours renumbered (`arcsolve.colour_views`), and a start found
+there is fitted there; the answers come back in the task's own colours, explained."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.fit import plan_fit, solve
+from arcsolve.latformer.restarts import Restart
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
+from arcsolve.tasks import Grid, Pair, Task, TrainPair
+from tests.conftest import ROOT
+from tests.grids import solved_in_a_batch
+
+CONFIG = SolveConfig(device="cpu", seed=0)
+
+
+def commonest_tiling_task(n_train: int = 3, seed: int = 0) -> Task:
+    """3×3 grids of three colours, a different three in each pair, one of them on four or five
+    cells; the output places the grid wherever its commonest colour lies (kron(x == c, x))."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for _ in range(n_train + 1):
+        common, *others = rng.choice(np.arange(1, 10), 3, replace=False)
+        cells = np.array([common] * int(rng.integers(4, 6)) + list(rng.choice(others, 9)))[:9]
+        x = rng.permutation(cells).reshape(3, 3)
+        pairs.append((Grid.from_numpy(x), Grid.from_numpy(np.kron((x == common).astype(x.dtype), x))))
+    train = [TrainPair(input=x, output=y) for x, y in pairs[:-1]]
+    return Task(id="commonest-tiling", train=train, test=[Pair(input=pairs[-1][0], output=pairs[-1][1])])
+
+
+def test_a_task_whose_colours_change_roles_is_planned_in_the_ranked_view():
+    task = commonest_tiling_task()
+    plan = plan_fit(task, CONFIG)
+    assert plan.view is not None and plan.view.view.name == "ranked"
+    # the plan fits the viewed pairs: the commonest colour is 1 in every input
+    assert all(np.bincount(p.input.to_numpy().ravel()).argmax() == 1 for p in plan.task.train)
+
+
+def test_the_answer_found_in_a_view_comes_back_in_the_tasks_colours():
+    task = commonest_tiling_task()
+    best = solve(task, CONFIG).candidates[0]
+    assert best.verified
+    assert best.grids[0] == task.test[0].output
+    assert best.detail.startswith("latformer (colours ranked by frequency: layer 0: 2 heads")
+
+
+def test_without_views_the_task_as_given_has_no_start_that_explains_it(monkeypatch):
+    monkeypatch.setattr("arcsolve.latformer.fit.views_for", lambda grids: [])
+    task = commonest_tiling_task()
+    plan = plan_fit(task, CONFIG)
+    assert plan.view is None
+    start = next((r.start for r in plan.restarts if r.start is not None), None)
+    assert start is None or start.unseen > 0
+
+
+def test_a_task_explained_as_given_is_not_planned_again(monkeypatch):
+    planned = []
+    monkeypatch.setattr("arcsolve.latformer.fit.viewed", lambda task, name: planned.append(name))
+    rotate = load_tasks(ROOT / "tasks" / "rotate.json")[0]
+    assert plan_fit(rotate, CONFIG).view is None and planned == []
+
+
+def test_views_are_skipped_once_the_fit_cap_has_passed():
+    task = commonest_tiling_task()
+    assert plan_fit(task, CONFIG, deadline=0.0, clock=lambda: 1.0).view is None
+
+
+def test_solve_many_fits_a_view_as_solve_does():
+    task = commonest_tiling_task()
+    got = solved_in_a_batch(task, CONFIG).candidates[0]
+    assert got.verified and got.grids[0] == task.test[0].output
+    assert got.detail.startswith("latformer (colours ranked by frequency:")
+
+
+def test_a_task_whose_inputs_all_hold_the_same_colours_is_not_planned_in_views(monkeypatch):
+    # 44f52bb0: 1 where the grid of 2s is symmetric, else 7. Taking the commoner of 0 and 2
+    # for the background in some pairs only, a view reads the centre cell consistently, by chance
+    planned = []
+    monkeypatch.setattr("arcsolve.latformer.fit.viewed", lambda task, name: planned.append(name))
+    [task] = load_tasks("arc1/training/44f52bb0")
+    assert plan_fit(task, CONFIG).view is None and planned == []
+
+
+def start_of(actions: int, unseen: int) -> ActionSet:
+    return ActionSet(tuple(ExactAction(dihedral) for dihedral in range(actions)), unsupported=0, unseen=unseen)
+
+
+@pytest.mark.parametrize(("in_view", "chosen"), [(1, "ranked"), (2, "ranked"), (3, None)])
+def test_a_view_is_taken_only_with_no_more_actions_than_the_task_as_given_needs(monkeypatch, in_view, chosen):
+    # as given: two actions, a test reading the pairs never show; in the ranked view: `in_view`
+    # actions that leave nothing unseen
+    def planned(task, *args):
+        actions, unseen = (in_view, 0) if task.id == "viewed" else (2, 3)
+        return SimpleNamespace(restarts=[Restart(3, start_of(actions, unseen))], view=None)
+
+    monkeypatch.setattr("arcsolve.latformer.fit._plan", planned)
+    monkeypatch.setattr("arcsolve.latformer.fit.views_for", lambda grids: ["ranked"])
+    monkeypatch.setattr(
+        "arcsolve.latformer.fit.viewed",
+        lambda task, name: SimpleNamespace(task=task.model_copy(update={"id": "viewed"}), view=name),
+    )
+    plan = plan_fit(commonest_tiling_task(), CONFIG)
+    assert (plan.view.view if plan.view is not None else None) == chosen
