@@ -16,15 +16,17 @@ from torch import nn
 
 from arcsolve.colour_views import ViewedTask, viewed, views_for
 from arcsolve.devices import resolve_device
-from arcsolve.latformer.exact_starts.action_sets import ActionSet
+from arcsolve.latformer.exact_starts.action_sets import ActionSet, train_cells
 from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import (
     background_colour,
     permuted_unseen,
     presence_answer,
+    set_readings,
     swapped_unseen,
 )
 from arcsolve.latformer.exact_starts.holdout import NOT_HELD_OUT, table_contradictions
+from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -98,16 +100,16 @@ def plan_fit(
     """The plan for fitting `task`, or None when no output size rule fits its train pairs or
     the rule gives a test output no grid can have (no cells, or more than MAX_SIDE a side).
 
-    Where no exact start explains the task as given with every test reading seen on the train
-    pairs, the task is planned again in its colour views (`arcsolve.colour_views`: colours
-    ranked by frequency, the background swapped with 0, each pair by its own input), and the
-    first view whose start does explain it, with no more actions than the task as given
-    needs, is fitted instead (else the first view with a start, where the task as given has
-    none): pairs that draw the same roles in different colours read alike there. Only a
-    task whose inputs do not all hold the same colours is planned in views: where they do, a
-    view that renumbers them differently pair by pair (the commoner of two colours taken for
-    the background in some pairs only) finds explanations by chance. The views are skipped
-    once `deadline` has passed."""
+    Where no exact start explains the task as given (`_explains`: every test reading seen on
+    the train pairs, or every cell it reads copied), the task is planned again in its colour
+    views (`arcsolve.colour_views`: colours ranked by frequency, the background swapped with
+    0, each pair by its own input), and the first view whose start does explain it, with no
+    more actions than the task as given needs, is fitted instead (else the first view with a
+    start, where the task as given has none): pairs that draw the same roles in different
+    colours read alike there. Only a task whose inputs do not all hold the same colours is
+    planned in views: where they do, a view that renumbers them differently pair by pair (the
+    commoner of two colours taken for the background in some pairs only) finds explanations
+    by chance. The views are skipped once `deadline` has passed."""
     plan = _plan(task, config, model_config, cond, make_model, exact_restarts)
     if plan is None or not exact_restarts or _explains(plan):
         return plan
@@ -138,9 +140,20 @@ def _first_start(plan: FitPlan) -> ActionSet | None:
 
 def _explains(plan: FitPlan) -> bool:
     """Does an exact start explain the train pairs and read nothing on the test inputs that
-    they do not show?"""
+    they do not show, or copy every cell it reads (one head whose reading is the output
+    wherever it reads a cell: a colour the test alone shows is copied like any other)?"""
     start = _first_start(plan)
-    return start is not None and start.unseen == 0
+    if start is None:
+        return False
+    if start.unseen == 0:
+        return True
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
+    readings = set_readings(start, pairs)
+    if start.rule is not None or len(readings) != 1:
+        return False
+    outputs, _ = train_cells(pairs)
+    read = readings[0] != NOTHING
+    return bool(np.array_equal(readings[0][read], outputs[read]))
 
 
 def _plan(

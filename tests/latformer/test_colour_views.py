@@ -97,7 +97,7 @@ def test_a_view_is_taken_only_with_no_more_actions_than_the_task_as_given_needs(
     # actions that leave nothing unseen
     def planned(task, *args):
         actions, unseen = (in_view, 0) if task.id == "viewed" else (2, 3)
-        return SimpleNamespace(restarts=[Restart(3, start_of(actions, unseen))], view=None)
+        return SimpleNamespace(task=task, restarts=[Restart(3, start_of(actions, unseen))], view=None)
 
     monkeypatch.setattr("arcsolve.latformer.fit._plan", planned)
     monkeypatch.setattr("arcsolve.latformer.fit.views_for", lambda grids: ["ranked"])
@@ -107,3 +107,22 @@ def test_a_view_is_taken_only_with_no_more_actions_than_the_task_as_given_needs(
     )
     plan = plan_fit(commonest_tiling_task(), CONFIG)
     assert (plan.view.view if plan.view is not None else None) == chosen
+
+
+def test_a_start_that_copies_cells_explains_a_test_colour_the_pairs_never_show(monkeypatch):
+    # a quarter turn of grids in colours 1-5, the test drawn in 6-9 as well: its readings are
+    # new, but a head that copies what it reads copies them too, so no view is planned
+    planned = []
+    monkeypatch.setattr("arcsolve.latformer.fit.viewed", lambda task, name: planned.append(name))
+    rng = np.random.default_rng(3)
+    grids = [rng.integers(1, 6, (3, 4)) for _ in range(3)] + [rng.integers(1, 10, (3, 4))]
+    pairs = [(Grid.from_numpy(x), Grid.from_numpy(np.rot90(x, -1))) for x in grids]
+    task = Task(
+        id="turned",
+        train=[TrainPair(input=x, output=y) for x, y in pairs[:-1]],
+        test=[Pair(input=pairs[-1][0], output=pairs[-1][1])],
+    )
+    plan = plan_fit(task, CONFIG)
+    start = next(r.start for r in plan.restarts if r.start is not None)
+    assert start.unseen > 0 and len(start.actions) == 1
+    assert plan.view is None and planned == []
