@@ -253,13 +253,31 @@ COUNTS: dict[str, Callable[[np.ndarray], int]] = {
 }
 
 
+def repeat_side(grid: np.ndarray, axis: int) -> int:
+    """The side of the grid's repeating part along `axis`: the smallest p dividing its side
+    such that it is side / p copies of its first p lines (the side itself where it is no
+    such copies)."""
+    n = grid.shape[axis]
+    lines = np.moveaxis(grid, axis, 0)
+    for p in range(1, n):
+        if n % p == 0 and all(np.array_equal(lines[:p], lines[k : k + p]) for k in range(p, n, p)):
+            return p
+    return n
+
+
+def _one_repeat(shape: Shape, grid: np.ndarray) -> Shape:
+    return repeat_side(grid, 0), repeat_side(grid, 1)
+
+
 def content_size_rule(pairs: list[tuple[np.ndarray, np.ndarray]]) -> SizeRule | None:
     """Where no rule of the shapes alone fits, one that counts something in each input
     (`COUNTS`: its colours, cells or objects, 0 the background) and sets a side by that count
     q: the input's side times q, q itself, the side unchanged or a side every train output
     has (at least one side reading q); an axis may take its side from the input's other axis
-    (a row of n cells drawn into n·q rows). The cheapest that fits every train pair, or None. Each grid is scaled by its
-    own count: three colours triple it, four quadruple it."""
+    (a row of n cells drawn into n·q rows). Each grid is scaled by its own count: three
+    colours triple it, four quadruple it. Or, for inputs made of copies of one part, the
+    part's size on each axis (`repeat_side`): a grid doubled along either axis, halved
+    along the axis it was doubled on. The cheapest that fits every train pair, or None."""
     forms = [  # (name, side from (this axis's side, the other axis's side, q), cost)
         ("n", lambda n, m, q: n, 1),
         ("n·q", lambda n, m, q: n * q, 2),
@@ -295,4 +313,6 @@ def content_size_rule(pairs: list[tuple[np.ndarray, np.ndarray]]) -> SizeRule | 
                     return row(shape[0], shape[1], q), col(shape[1], shape[0], q)
 
                 found.append(SizeRule(name, apply, cost, count))
+    if all(_one_repeat(x.shape, x) == y.shape for x, y in pairs):  # the grids' copies undone
+        found.append(SizeRule("one repeat of the input's copies", _one_repeat, 2, lambda g: g))
     return min(found, key=lambda r: r.cost, default=None)

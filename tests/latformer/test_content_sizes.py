@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from arcsolve.latformer.fit import solve
-from arcsolve.latformer.sizing import content_size_rule, infer_size_rule
+from arcsolve.latformer.sizing import content_size_rule, infer_size_rule, repeat_side
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
@@ -83,3 +83,23 @@ def test_a_task_scaled_by_its_number_of_colours_is_solved_by_a_stretch():
     assert best.verified and best.grids[0] == task.test[0].output
     assert "stretched to the output's size" in best.detail
     assert "size multiplied by its number of colours" in best.detail
+
+
+def test_the_repeating_part_of_a_grid_along_each_axis():
+    x = np.array([[1, 2, 1, 2, 1, 2], [3, 0, 3, 0, 3, 0]])
+    assert (repeat_side(x, 0), repeat_side(x, 1)) == (2, 2)
+    assert repeat_side(np.vstack([x, x]), 0) == 2
+    assert repeat_side(np.array([[1, 2, 1]]), 1) == 3  # not whole copies: no repeat
+
+
+def test_grids_doubled_along_either_axis_are_halved_along_it():
+    rng = np.random.default_rng(4)
+    parts = [rng.integers(0, 10, s) for s in ((3, 4), (4, 3), (2, 5), (3, 3))]
+    copies = [(1, 2), (2, 1), (1, 3), (2, 1)]  # along the columns, the rows, the columns, the rows
+    doubled = [np.tile(part, reps) for part, reps in zip(parts, copies, strict=True)]
+    pairs = list(zip(doubled, parts, strict=True))
+    rule = content_size_rule(pairs[:3])
+    assert rule.name == "one repeat of the input's copies"
+    assert rule(doubled[3]) == (3, 3)
+    best = solve(task_of(pairs), SolveConfig(device="cpu", seed=0)).candidates[0]
+    assert best.verified and best.grids[0] == Grid.from_numpy(parts[3])
