@@ -103,10 +103,13 @@ def plan_fit(
     Where no exact start explains the task as given (`_explains`: every test reading seen on
     the train pairs, or every cell it reads copied), the task is planned again in its colour
     views (`arcsolve.colour_views`: colours ranked by frequency, the background swapped with
-    0, each pair by its own input), and the first view whose start does explain it, with no
-    more actions than the task as given needs, is fitted instead (else the first view with a
-    start, where the task as given has none): pairs that draw the same roles in different
-    colours read alike there. Only a task whose inputs do not all hold the same colours is
+    0, each pair by its own input), and the first view whose start does explain it is fitted
+    instead (else the first view with a start, where the task as given has none): pairs that
+    draw the same roles in different colours read alike there. Where the task as given has
+    a start, a view's must also take fewer actions: a view renumbers colours into a few
+    ranks, so its readings are seen on the train pairs more easily, and a start of as many
+    actions that only reads the test better there is no better explanation (a chain that
+    swaps two named colours, read as a swap of two ranks). Only a task whose inputs do not all hold the same colours is
     planned in views: where they do, a view that renumbers them differently pair by pair (the
     commoner of two colours taken for the background in some pairs only) finds explanations
     by chance. The views are skipped once `deadline` has passed."""
@@ -117,6 +120,8 @@ def plan_fit(
     if len({frozenset(np.unique(x).tolist()) for x in inputs}) == 1:
         return plan  # every input draws with the same colours: no roles to align
     given = _first_start(plan)
+    if given is not None and given.rank()[0] <= 1:
+        return plan  # no view can explain it with fewer actions
     fallback = None
     for name in views_for(inputs):
         if deadline is not None and clock() >= deadline:
@@ -124,8 +129,8 @@ def plan_fit(
         seen = viewed(task, name)
         other = _plan(seen.task, config, model_config, cond, make_model, exact_restarts)
         start = _first_start(other) if other is not None else None
-        if start is None or (given is not None and start.rank()[0] > given.rank()[0]):
-            continue  # nothing there, or more actions than the start the task as given has
+        if start is None or (given is not None and start.rank()[0] >= given.rank()[0]):
+            continue  # nothing there, or no fewer actions than the start the task as given has
         other.view = seen
         if _explains(other):
             return other
