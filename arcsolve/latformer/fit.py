@@ -106,13 +106,16 @@ def plan_fit(
     0, each pair by its own input), and the first view whose start does explain it is fitted
     instead (else the first view with a start, where the task as given has none): pairs that
     draw the same roles in different colours read alike there. Where the task as given has
-    a start, a view's must also take fewer actions: a view renumbers colours into a few
-    ranks, so its readings are seen on the train pairs more easily, and a start of as many
-    actions that only reads the test better there is no better explanation (a chain that
-    swaps two named colours, read as a swap of two ranks). Only a task whose inputs do not all hold the same colours is
-    planned in views: where they do, a view that renumbers them differently pair by pair (the
-    commoner of two colours taken for the background in some pairs only) finds explanations
-    by chance. The views are skipped once `deadline` has passed."""
+    a start, a view's must also take fewer actions (so none is planned where that start has
+    one): a view renumbers colours into a few ranks, so its readings are seen on the train
+    pairs more easily, and a start of as many actions that only reads the test better there
+    is no better explanation (a chain that swaps two named colours, read as a swap of two
+    ranks). Only a task whose inputs do not all hold the same colours is planned in views:
+    where they do, a view that renumbers them differently pair by pair (the commoner of two
+    colours taken for the background in some pairs only) finds explanations by chance. And
+    only a view whose train outputs take fewer colours than the task's own is planned: there
+    it gives different colours in different pairs one role. The views are skipped once
+    `deadline` has passed."""
     plan = _plan(task, config, model_config, cond, make_model, exact_restarts)
     if plan is None or not exact_restarts or _explains(plan):
         return plan
@@ -127,6 +130,8 @@ def plan_fit(
         if deadline is not None and clock() >= deadline:
             break
         seen = viewed(task, name)
+        if len(_output_colours(seen.task)) >= len(_output_colours(task)):
+            continue  # the view aligns no roles: its outputs take as many colours
         other = _plan(seen.task, config, model_config, cond, make_model, exact_restarts)
         start = _first_start(other) if other is not None else None
         if start is None or (given is not None and start.rank()[0] >= given.rank()[0]):
@@ -136,6 +141,11 @@ def plan_fit(
             return other
         fallback = fallback or other
     return fallback if fallback is not None and given is None else plan
+
+
+def _output_colours(task: Task) -> set[int]:
+    """The colours the train outputs use, all pairs together."""
+    return {c for p in task.train for c in np.unique(p.output.to_numpy()).tolist()}
 
 
 def _first_start(plan: FitPlan) -> ActionSet | None:

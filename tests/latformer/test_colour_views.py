@@ -2,11 +2,13 @@
 planned again with their colours renumbered (`arcsolve.colour_views`), and a start found
 there is fitted there; the answers come back in the task's own colours, explained."""
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
+from arcsolve.colour_views import viewed, views_for
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.fit import plan_fit, solve
@@ -101,12 +103,14 @@ def test_a_view_is_taken_only_with_fewer_actions_than_the_task_as_given_needs(mo
 
     monkeypatch.setattr("arcsolve.latformer.fit._plan", planned)
     monkeypatch.setattr("arcsolve.latformer.fit.views_for", lambda grids: ["ranked"])
-    monkeypatch.setattr(
-        "arcsolve.latformer.fit.viewed",
-        lambda task, name: SimpleNamespace(task=task.model_copy(update={"id": "viewed"}), view=name),
-    )
+
+    def seen_as_viewed(task, name):  # the real view, its task named so that `planned` tells it apart
+        seen = viewed(task, name)
+        return replace(seen, task=seen.task.model_copy(update={"id": "viewed"}))
+
+    monkeypatch.setattr("arcsolve.latformer.fit.viewed", seen_as_viewed)
     plan = plan_fit(commonest_tiling_task(), CONFIG)
-    assert (plan.view.view if plan.view is not None else None) == chosen
+    assert (plan.view.view.name if plan.view is not None else None) == chosen
 
 
 def test_a_start_that_copies_cells_explains_a_test_colour_the_pairs_never_show(monkeypatch):
@@ -126,3 +130,24 @@ def test_a_start_that_copies_cells_explains_a_test_colour_the_pairs_never_show(m
     start = next(r.start for r in plan.restarts if r.start is not None)
     assert start.unseen > 0 and len(start.actions) == 1
     assert plan.view is None and planned == []
+
+
+def test_a_view_whose_outputs_take_as_many_colours_is_not_planned(monkeypatch):
+    # every coloured cell becomes 5, the inputs drawn in other colours in each pair: ranked,
+    # the outputs still take 0 and 5, so the view gives no two colours one role
+    planned = []
+    monkeypatch.setattr("arcsolve.latformer.fit._plan", lambda task, *args: planned.append(task.id) or
+                        SimpleNamespace(task=task, restarts=[], view=None))
+    rng = np.random.default_rng(5)
+    pairs = []
+    for a, b in ((1, 2), (3, 4), (6, 7), (8, 9)):
+        x = rng.choice([0, 0, 0, a, b], (3, 3))
+        pairs.append((Grid.from_numpy(x), Grid.from_numpy(np.where(x != 0, 5, 0))))
+    task = Task(
+        id="painted",
+        train=[TrainPair(input=x, output=y) for x, y in pairs[:-1]],
+        test=[Pair(input=pairs[-1][0], output=pairs[-1][1])],
+    )
+    assert views_for([p.input.to_numpy() for p in task.train]) == ["ranked"]
+    plan_fit(task, CONFIG)
+    assert planned == ["painted"]  # the task as given, and no view
