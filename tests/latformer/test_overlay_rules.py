@@ -1,6 +1,6 @@
 """Overlay rules: heads whose cell rule is "the first that reads a colour other than a clear
-one", found on the train pairs, widened with the outputs' symmetries, and written into the
-model's weights."""
+one", with or without mask heads that clear a cell, found on the train pairs, widened with
+the outputs' symmetries, and written into the model's weights."""
 
 from __future__ import annotations
 
@@ -39,11 +39,27 @@ def test_orders_the_train_pairs_cannot_tell_apart_are_each_a_rule():
     assert {int(OverlayRule(order, 0).apply(both)[0]) for order in orders} == {5, 6}
 
 
-@pytest.mark.parametrize("heads", [2, 3, 5, 8])
-def test_a_model_built_with_an_overlay_rule_computes_it_on_any_readings(heads):
-    rng = np.random.default_rng(heads)
+def test_masks_only_where_no_order_of_every_head_gives_the_outputs():
+    readings = np.array([[3, 0, 4, 0, 3, 4], [3, 3, 0, 0, 5, 5]])  # head 0 where head 1 reads a colour
+    outputs = np.array([3, 0, 0, 0, 3, 4])
+    rules = overlay_rules(readings, outputs)
+    assert [(rule.order, rule.masks, rule.clear) for rule in rules] == [((0,), (1,), 0)]
+    assert np.array_equal(rules[0].apply(np.array([[4, 4], [7, 0]])), [4, 0])
+    # one colour a pair: head 0 where head 1 reads it is an overlay too, with that colour clear
+    plain = overlay_rules(np.array([[3, 0, 3, 0], [3, 3, 0, 0]]), np.array([3, 0, 0, 0]))
+    assert plain and all((rule.masks, rule.clear) == ((), 3) for rule in plain)
+    # where the pairs cannot tell which head gives the colour, the set's first one does
+    alike = overlay_rules(np.array([[3, 0, 3, 0, 4, 0, 4], [3, 3, 0, 0, 4, 4, 0]]), np.array([3, 0, 0, 0, 4, 0, 0]))
+    assert [(rule.order, rule.masks) for rule in alike] == [((0,), (1,)), ((1,), (0,))]
+
+
+@pytest.mark.parametrize(("heads", "masked"), [(2, 0), (3, 0), (5, 0), (8, 0), (2, 1), (3, 1), (4, 2)])
+def test_a_model_built_with_an_overlay_rule_computes_it_on_any_readings(heads, masked):
+    rng = np.random.default_rng(heads + 10 * masked)
     actions = tuple(ExactAction(d) for d in rng.permutation(8)[:heads])
-    rule = OverlayRule(tuple(int(k) for k in rng.permutation(heads)), clear=int(rng.integers(10)), rest=0, chosen=2)
+    shuffled = [int(k) for k in rng.permutation(heads)]
+    order, masks = tuple(shuffled[masked:]), tuple(shuffled[:masked])
+    rule = OverlayRule(order, clear=int(rng.integers(10)), rest=0, chosen=2, masks=masks)
     start = ActionSet(actions, 0, 0, overlay=rule)
     model = exact_model(LatFormer, LatFormerConfig(), start, seed=0)
     assert model.config.d_model == exact_config(LatFormerConfig(), start).d_model >= 10 * heads + 1
@@ -87,3 +103,24 @@ def test_a_symmetry_completion_is_an_overlay_widened_with_the_outputs_symmetries
     best = solve(task, SolveConfig(device="cpu", steps=100)).candidates[0]
     assert best.verified and best.grids[0] == task.test[0].output
     assert "colour 7 clear" in best.detail and "combined cell by cell by the rule" in best.detail
+
+
+def self_tiling_task():
+    """y = kron(x ≠ 0, x): a copy of the input wherever the up-scaled input holds a colour,
+    each train pair in one colour and the test in two, so a table of readings meets
+    combinations on the test that no pair shows."""
+
+    def pair(x, cls=TrainPair):
+        x = np.array(x)
+        y = np.kron(x != 0, x)
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    train = [pair([[0, 0, 0], [5, 5, 0]]), pair([[3, 0, 0], [0, 0, 3]]), pair([[0, 0, 0], [0, 0, 4]])]
+    return Task(id="self-tiling", train=train, test=[pair([[4, 7, 0], [4, 4, 7]], Pair)])
+
+
+def test_a_self_similar_tiling_in_new_colour_combinations_is_a_masked_overlay():
+    task = self_tiling_task()
+    best = solve(task, SolveConfig(device="cpu", steps=100)).candidates[0]
+    assert best.verified and best.grids[0] == task.test[0].output
+    assert "head 0's reading, and colour 0 wherever head 1 reads it" in best.detail
