@@ -266,12 +266,12 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
     first), those that reproduce the train pairs first, except that where the best of those is
     an exact start whose test input shows colours no train cell reads, its answer with them
     swapped (`swapped_unseen`), then its answer with each such colour given the one that
-    makes the rule's map of colours a permutation (`permuted_unseen`), come right after it
-    (the best answer leaves those cells to chance, and another restart that reproduces the
-    pairs reads them no better); then, where the train pairs leave the test size open, its
-    answer at the next likeliest size (`alternative_sizes`); then, where its rule depends only
-    on which heads read a colour and the test reads colours the pairs do not, its answer by
-    those presence patterns (`presence_answer`); then the best restart's with soft gates.
+    makes the rule's map of colours a permutation (`permuted_unseen`), then, where its rule
+    depends only on which heads read a colour and the test reads combinations the pairs do
+    not, its answer by those presence patterns (`presence_answer`), come right after it (the
+    best answer leaves those cells to chance, and another restart that reproduces the pairs
+    reads them no better); then, where the train pairs leave the test size open, its answer
+    at the next likeliest size (`alternative_sizes`); then the best restart's with soft gates.
     A second opinion's answer (`ActionSet.second`) comes after all of the best start's.
     Where no restart reproduces the train pairs, the soft gates' answer comes second, right
     after the best restart's, ahead of the other restarts' rounded answers: the soft gates
@@ -323,8 +323,9 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
 
     rewritten(swapped_unseen, "swapped")
     rewritten(permuted_unseen, "permuted")
-    if best is not None:  # the unseen colours' answers right after the best one, in this order
-        completed = [c for c in found if c.how in ("swapped", "permuted")]
+    rewritten(presence_answer, "present")
+    if best is not None:  # the unseen readings' answers right after the best one, in this order
+        completed = [c for c in found if c.how in ("swapped", "permuted", "present")]
         found[:] = [c for c in found if c not in completed]
         found[found.index(best) + 1 : found.index(best) + 1] = completed
     if verified:
@@ -332,7 +333,6 @@ def attempts(plan: FitPlan, fitted: list[Fitted]) -> list[Attempt]:
         f = verified[0].fitted
         for rule in alternative_sizes(train, [p.input.shape for p in plan.task.test], chosen=plan.rule):
             add(predicted(f, False, [rule(p.input.shape) for p in plan.task.test]), f, "resized", rule)
-    rewritten(presence_answer, "present")
     add(predicted(fitted[0], True), fitted[0], "soft")
     ordered = [c for c in found if c.fitted.result.solved_train and c.how != "soft"]
     # a second opinion's answer after the best start's other answers (`ActionSet.second`)

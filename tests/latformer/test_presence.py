@@ -72,3 +72,29 @@ def test_a_pooling_start_gets_neither_a_swapped_nor_a_presence_answer():
     guess = np.full((2, 2), 5)
     assert swapped_unseen(pool, pairs, test, guess) is None
     assert presence_answer(pool, pairs, test, guess) is None
+
+
+def test_the_presence_answer_comes_right_after_the_best_ahead_of_other_restarts():
+    # two halves split by a column of 5, compared by xor: the test pairs colours that no
+    # pair does (1 with 7, 4 with 4), and another start (three dihedral heads) also
+    # reproduces the train pairs; the presence answer comes before its answer
+    rows = {
+        "train": [
+            ([[0, 2, 0, 5, 2, 0, 0], [0, 9, 1, 5, 0, 9, 0], [9, 1, 9, 5, 1, 9, 0]], [[1, 1, 0], [0, 0, 1], [0, 0, 1]]),
+            ([[0, 0, 4, 5, 0, 6, 0], [1, 0, 4, 5, 2, 0, 0], [6, 0, 6, 5, 2, 4, 0]], [[0, 1, 1], [0, 0, 1], [0, 1, 1]]),
+            ([[6, 0, 0, 5, 0, 0, 0], [1, 1, 0, 5, 0, 7, 0], [0, 0, 1, 5, 0, 0, 7]], [[1, 0, 0], [1, 0, 0], [0, 0, 0]]),
+        ],
+        "test": (
+            [[0, 1, 0, 5, 0, 7, 4], [4, 0, 0, 5, 7, 1, 0], [4, 0, 0, 5, 0, 4, 1]],
+            [[0, 0, 1], [0, 1, 0], [1, 1, 1]],
+        ),
+    }
+    grid = Grid.from_numpy
+    task = Task(
+        id="halves-xor",
+        train=[TrainPair(input=grid(np.array(x)), output=grid(np.array(y))) for x, y in rows["train"]],
+        test=[Pair(input=grid(np.array(rows["test"][0])), output=grid(np.array(rows["test"][1])))],
+    )
+    candidates = solve(task, SolveConfig(device="cpu", seed=0)).candidates
+    assert "answered by which heads read a colour" in candidates[1].detail
+    assert candidates[1].grids[0] == task.test[0].output
