@@ -98,6 +98,7 @@ def overlay_rules(readings: np.ndarray, outputs: np.ndarray) -> list[OverlayRule
 
 
 def _fewest_masks(rules: list[OverlayRule]) -> list[OverlayRule]:
+    """The rules with the fewest mask heads, in their order."""
     fewest = min(len(rule.masks) for rule in rules)
     return [rule for rule in rules if len(rule.masks) == fewest]
 
