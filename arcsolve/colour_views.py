@@ -94,6 +94,14 @@ class ViewedTask:
     task: Task
     restore: tuple[Array, ...]  # per test input: `restore[new] = old`
 
+    @property
+    def name(self) -> str:
+        return self.view.name
+
+    @property
+    def label(self) -> str:
+        return self.view.label
+
     def original(self, answers: Sequence[Grid]) -> tuple[Grid, ...]:
         """Answers to the viewed test inputs, in the task's own colours."""
         return tuple(

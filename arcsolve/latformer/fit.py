@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -15,6 +15,7 @@ import torch
 from torch import nn
 
 from arcsolve.colour_views import ViewedTask, viewed, views_for
+from arcsolve.content_crops import CroppedTask, content_cropped
 from arcsolve.devices import resolve_device
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, train_cells
 from arcsolve.latformer.exact_starts.chains import chain_sets
@@ -72,7 +73,8 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
 class FitPlan:
     """Everything `solve` decides about a task before fitting: the output size rule, the
     model (config and factory, with the experts its priors allow), the examples, the device;
-    with a `view`, `task` is the task seen in that colour view, and answers are mapped back."""
+    with a `view`, `task` is the task seen in that view (a colour view or a content crop), and
+    answers are mapped back."""
 
     task: Task
     rule: SizeRule
@@ -84,7 +86,7 @@ class FitPlan:
     build: Callable[[LatFormerConfig], nn.Module] = LatFormer  # the model class (a variant's)
     restarts: list[Restart] = field(default_factory=list)
     seconds: float | None = None  # the fit's time cap, when one is set
-    view: ViewedTask | None = None  # the colour view `task` is seen in, if not as given
+    view: ViewedTask | CroppedTask | None = None  # the view `task` is seen in, if not as given
 
 
 def plan_fit(
@@ -96,6 +98,7 @@ def plan_fit(
     exact_restarts: int = EXACT_RESTARTS,
     deadline: float | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    crops: bool = True,
 ) -> FitPlan | None:
     """The plan for fitting `task`, or None when no output size rule fits its train pairs or
     the rule gives a test output no grid can have (no cells, or more than MAX_SIDE a side).
@@ -114,10 +117,44 @@ def plan_fit(
     where they do, a view that renumbers them differently pair by pair (the commoner of two
     colours taken for the background in some pairs only) finds explanations by chance. And
     only a view whose train outputs take fewer colours than the task's own is planned: there
-    it gives different colours in different pairs one role. The views are skipped once
-    `deadline` has passed."""
+    it gives different colours in different pairs one role.
+
+    Where the task as given has no size rule or no exact start at all, and no colour view
+    gives one, it is planned again (with `crops`) with every input cut down to its content's
+    box (`arcsolve.content_crops`), in its colour views too, and fitted there if a start
+    explains it: content drawn at different places on grids of different sizes lies on one
+    lattice there. The views are skipped once `deadline` has passed."""
     plan = _plan(task, config, model_config, cond, make_model, exact_restarts)
-    if plan is None or not exact_restarts or _explains(plan):
+    if not exact_restarts or (plan is not None and _explains(plan)):
+        return plan
+    viewed_plan = _in_a_colour_view(task, plan, config, model_config, cond, make_model, exact_restarts, deadline, clock)
+    if viewed_plan is not None and (viewed_plan is not plan or _first_start(plan) is not None):
+        return viewed_plan
+    if deadline is not None and clock() >= deadline:
+        return plan
+    cropped = content_cropped(task) if crops else None
+    if cropped is None:
+        return plan
+    other = plan_fit(cropped.task, config, model_config, cond, make_model, exact_restarts, deadline, clock, False)
+    if other is None or not _explains(other):
+        return plan
+    other.view = replace(cropped, inner=other.view)
+    return other
+
+
+def _in_a_colour_view(
+    task: Task,
+    plan: FitPlan | None,
+    config: SolveConfig,
+    model_config: LatFormerConfig | None,
+    cond: torch.Tensor | None,
+    make_model: Callable[[LatFormerConfig], nn.Module],
+    exact_restarts: int,
+    deadline: float | None,
+    clock: Callable[[], float],
+) -> FitPlan | None:
+    """`plan_fit`'s colour views: the plan of the view it takes, else `plan`."""
+    if plan is None:
         return plan
     inputs = [p.input.to_numpy() for p in (*task.train, *task.test)]
     if len({frozenset(np.unique(x).tolist()) for x in inputs}) == 1:
@@ -391,8 +428,8 @@ def finish_solve(
                 verified = False
                 how += (f"; {NOT_HELD_OUT}, the table of readings asks otherwise at {wrong} "
                         f"cell{'s' if wrong > 1 else ''} of a pair left out or a test input")
-        if plan.view is not None:  # found in a colour view: the answer in the task's own colours
-            how = f"{plan.view.view.label}: {how}"
+        if plan.view is not None:  # found in a view: the answer to the task as given
+            how = f"{plan.view.label}: {how}"
             grids = plan.view.original(grids)
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))

@@ -1,0 +1,72 @@
+"""Content crops: a task seen with every input cut down to the bounding box of its content,
+the cells other than the background (the colour of most cells of the train inputs), so that
+content drawn at different places on grids of different sizes lies on one lattice: its own.
+
+The outputs are kept as they are, so an answer found on the cropped inputs is an answer to
+the task (`CroppedTask.original` returns it unchanged, or through the colour view the
+cropped task was seen in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from arcsolve.colour_views import ViewedTask
+from arcsolve.tasks import Grid, Task
+
+Array = np.ndarray
+
+
+def input_background(task: Task) -> int:
+    """The colour of most cells of the task's train inputs (the smaller one on a tie)."""
+    cells = np.concatenate([p.input.to_numpy().ravel() for p in task.train])
+    return int(np.argmax(np.bincount(cells, minlength=10)))
+
+
+def content_box(grid: Array, background: int) -> tuple[slice, slice] | None:
+    """The rows and columns of the smallest box that holds every cell of `grid` other than
+    `background`, or None where it has none."""
+    drawn = grid != background
+    if not drawn.any():
+        return None
+    rows, cols = np.flatnonzero(drawn.any(1)), np.flatnonzero(drawn.any(0))
+    return slice(int(rows[0]), int(rows[-1]) + 1), slice(int(cols[0]), int(cols[-1]) + 1)
+
+
+@dataclass(frozen=True)
+class CroppedTask:
+    """A task whose inputs, train and test, are cut down to their content's box."""
+
+    task: Task
+    background: int
+    inner: ViewedTask | None = None  # the colour view the cropped task is seen in, if any
+    name: str = "content"
+
+    @property
+    def label(self) -> str:
+        own = "inputs cropped to their content"
+        return own if self.inner is None else f"{own}, {self.inner.label}"
+
+    def original(self, answers: Sequence[Grid]) -> tuple[Grid, ...]:
+        """Answers to the cropped task, which answer the task as given (its outputs are
+        uncut), in the task's own colours."""
+        return tuple(answers) if self.inner is None else self.inner.original(answers)
+
+
+def content_cropped(task: Task) -> CroppedTask | None:
+    """`task` with every input cut down to its content's box; None where some input holds
+    nothing but the background, or where no input has a margin of it (nothing to cut)."""
+    background = input_background(task)
+    pairs = [*task.train, *task.test]
+    boxes = [content_box(p.input.to_numpy(), background) for p in pairs]
+    if any(box is None for box in boxes):
+        return None
+    cut = [p.input.to_numpy()[box] for p, box in zip(pairs, boxes, strict=True)]
+    if all(x.shape == p.input.shape for x, p in zip(cut, pairs, strict=True)):
+        return None
+    seen = [type(p)(input=Grid.from_numpy(x), output=p.output) for p, x in zip(pairs, cut, strict=True)]
+    n = len(task.train)
+    return CroppedTask(task.model_copy(update={"train": seen[:n], "test": seen[n:]}), background)
