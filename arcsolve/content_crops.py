@@ -61,11 +61,12 @@ def content_cropped(task: Task) -> CroppedTask | None:
     nothing but the background, or where no input has a margin of it (nothing to cut)."""
     background = input_background(task)
     pairs = [*task.train, *task.test]
-    boxes = [content_box(p.input.to_numpy(), background) for p in pairs]
+    grids = [p.input.to_numpy() for p in pairs]
+    boxes = [content_box(x, background) for x in grids]
     if any(box is None for box in boxes):
         return None
-    cut = [p.input.to_numpy()[box] for p, box in zip(pairs, boxes, strict=True)]
-    if all(x.shape == p.input.shape for x, p in zip(cut, pairs, strict=True)):
+    cut = [x[box] for x, box in zip(grids, boxes, strict=True)]
+    if all(c.shape == x.shape for c, x in zip(cut, grids, strict=True)):
         return None
     seen = [type(p)(input=Grid.from_numpy(x), output=p.output) for p, x in zip(pairs, cut, strict=True)]
     n = len(task.train)

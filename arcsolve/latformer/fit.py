@@ -127,15 +127,16 @@ def plan_fit(
     plan = _plan(task, config, model_config, cond, make_model, exact_restarts)
     if not exact_restarts or (plan is not None and _explains(plan)):
         return plan
-    viewed_plan = _in_a_colour_view(task, plan, config, model_config, cond, make_model, exact_restarts, deadline, clock)
-    if viewed_plan is not None and (viewed_plan is not plan or _first_start(plan) is not None):
-        return viewed_plan
+    if plan is not None:
+        seen = _in_a_colour_view(task, plan, config, model_config, cond, make_model, exact_restarts, deadline, clock)
+        if seen is not plan or _first_start(plan) is not None:
+            return seen
     if deadline is not None and clock() >= deadline:
         return plan
     cropped = content_cropped(task) if crops else None
     if cropped is None:
         return plan
-    other = plan_fit(cropped.task, config, model_config, cond, make_model, exact_restarts, deadline, clock, False)
+    other = plan_fit(cropped.task, config, model_config, cond, make_model, exact_restarts, deadline, clock, crops=False)
     if other is None or not _explains(other):
         return plan
     other.view = replace(cropped, inner=other.view)
@@ -144,7 +145,7 @@ def plan_fit(
 
 def _in_a_colour_view(
     task: Task,
-    plan: FitPlan | None,
+    plan: FitPlan,
     config: SolveConfig,
     model_config: LatFormerConfig | None,
     cond: torch.Tensor | None,
@@ -152,10 +153,8 @@ def _in_a_colour_view(
     exact_restarts: int,
     deadline: float | None,
     clock: Callable[[], float],
-) -> FitPlan | None:
+) -> FitPlan:
     """`plan_fit`'s colour views: the plan of the view it takes, else `plan`."""
-    if plan is None:
-        return plan
     inputs = [p.input.to_numpy() for p in (*task.train, *task.test)]
     if len({frozenset(np.unique(x).tolist()) for x in inputs}) == 1:
         return plan  # every input draws with the same colours: no roles to align

@@ -78,29 +78,25 @@ def overlay_rules(readings: np.ndarray, outputs: np.ndarray) -> list[OverlayRule
     if len(rests) > 1:
         return []
     rest = rests.pop() if rests else 0
-    splits = [((), order) for order in itertools.permutations(range(heads))]
-    if heads <= MAX_MASKED:
-        splits += [
+    plain = [((), order) for order in itertools.permutations(range(heads))]
+    masked = (
+        [
             (masks, order)
             for n in range(1, heads)
             for masks in itertools.combinations(reversed(range(heads)), n)
             for order in itertools.permutations([k for k in range(heads) if k not in masks])
         ]
-    for with_masks in (False, True):
+        if heads <= MAX_MASKED
+        else []
+    )
+    for splits in (plain, masked):
         for clear in range(N_COLOURS):
-            rules = [
-                OverlayRule(order, clear, rest, heads, masks) for masks, order in splits if bool(masks) == with_masks
-            ]
+            rules = [OverlayRule(order, clear, rest, heads, masks) for masks, order in splits]
             rules = [rule for rule in rules if np.array_equal(rule.apply(readings), outputs)]
             if rules:
-                return _fewest_masks(rules)
+                fewest = min(len(rule.masks) for rule in rules)
+                return [rule for rule in rules if len(rule.masks) == fewest]
     return []
-
-
-def _fewest_masks(rules: list[OverlayRule]) -> list[OverlayRule]:
-    """The rules with the fewest mask heads, in their order."""
-    fewest = min(len(rule.masks) for rule in rules)
-    return [rule for rule in rules if len(rule.masks) == fewest]
 
 
 def set_overlay_rule(model: LatFormer, rule: OverlayRule) -> None:
