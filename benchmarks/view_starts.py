@@ -1,11 +1,13 @@
 """Which tasks LatFormer plans in a colour view, with an output size that counts the input's
-content, from an overlay with masks, or with inputs cropped to their content, by task set:
+content, from an overlay with masks, with inputs cropped to their content, or with a count
+rule that leaves out each input's background, by task set:
 the tasks whose plan takes a colour view (`arcsolve.colour_views`, chosen in
 `arcsolve.latformer.fit.plan_fit`) or a content crop (`arcsolve.content_crops`), those whose size
 rule reads the grid (`arcsolve.latformer.sizing.content_size_rule`), with the rule's name,
 and those with an exact start whose overlay rule has mask heads
-(`arcsolve.latformer.overlay_rules`); every other task is planned as it would be without
-them. Usage:
+(`arcsolve.latformer.overlay_rules`) and those whose count rule leaves out each input's own
+background (`arcsolve.latformer.count_rules.with_test_backgrounds`); every other task is
+planned as it would be without them. Usage:
 
     python benchmarks/view_starts.py SPEC... [--together NAME] [--out FILE]
 
@@ -33,8 +35,10 @@ from arcsolve.solution import SolveConfig
 def screen(specs: list[str]) -> dict:
     """The tasks of one set planned in a view (task id: the view's name), those whose size
     rule counts the content (task id: the rule's name), those with a masked overlay start and
-    those planned with their inputs cropped to their content."""
+    those planned with their inputs cropped to their content, and those whose count rule
+    leaves out each input's background."""
     tasks, views, counted, masked, crops = [task for spec in specs for task in load_tasks(spec)], {}, {}, [], []
+    backgrounds = []
     start = time.perf_counter()
     for task in tasks:
         plan = plan_fit(task, SolveConfig(device="cpu"))
@@ -46,8 +50,11 @@ def screen(specs: list[str]) -> dict:
             views[task.id] = plan.view.name
         if plan.rule.count is not None:
             counted[task.id] = plan.rule.name
-        if any(r.start is not None and r.start.overlay is not None and r.start.overlay.masks for r in plan.restarts):
+        starts = [r.start for r in plan.restarts if r.start is not None]
+        if any(s.overlay is not None and s.overlay.masks for s in starts):
             masked.append(task.id)
+        if any(s.counts is not None and s.counts.backgrounds for s in starts):
+            backgrounds.append(task.id)
     seconds = time.perf_counter() - start
     return {
         "tasks": len(tasks),
@@ -55,6 +62,7 @@ def screen(specs: list[str]) -> dict:
         "content_sizes": counted,
         "masked_overlays": masked,
         "content_crops": crops,
+        "background_counts": backgrounds,
         "seconds": seconds,
     }
 
@@ -68,18 +76,21 @@ def main() -> None:
     sets = {args.together: args.specs} if args.together else {spec: [spec] for spec in args.specs}
     results = orjson.loads(args.out.read_bytes()) if args.out.exists() else {}
     for spec, specs in sets.items():
-        if "content_crops" in results.get(spec, {}):
+        if "background_counts" in results.get(spec, {}):
             found = results[spec]
         else:
             results[spec] = found = screen(specs)
         views, counted = ", ".join(found["views"]), ", ".join(found["content_sizes"])
         masked, crops = ", ".join(found["masked_overlays"]), ", ".join(found["content_crops"])
+        backgrounds = ", ".join(found["background_counts"])
         print(
             f"{spec}: {found['tasks']} tasks, {len(found['views'])} planned in a view"
             f"{': ' + views if views else ''}; {len(found['content_sizes'])} with a size that counts the content"
             f"{': ' + counted if counted else ''}; {len(found['masked_overlays'])} from an overlay with masks"
             f"{': ' + masked if masked else ''}; {len(found['content_crops'])} with inputs cropped to their content"
-            f"{': ' + crops if crops else ''} ({found['seconds']:.0f} s)",
+            f"{': ' + crops if crops else ''}; {len(found['background_counts'])} with a count rule that leaves out"
+            f" each input's background{': ' + backgrounds if backgrounds else ''}"
+            f" ({found['seconds']:.0f} s)",
             flush=True,
         )
         args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -7,12 +7,15 @@ answers histograms the train pairs show, and blocks of random colours rarely rep
 count rule answers every histogram: the most frequent colour, counting the colours in
 `CountRule.rare` only where the block holds no other, ties to the colour earlier in
 `CountRule.order`. `count_rule` finds one that the train pairs obey; `set_count_rule` writes
-it into a LatFormer's weights, so that the model computes it as built.
+it into a LatFormer's weights, so that the model computes it as built. Where the rare colours
+are the train inputs' backgrounds, each pair its own, `with_test_backgrounds` reads them as
+that role and makes the test inputs' backgrounds rare too.
 """
 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +36,7 @@ class CountRule:
 
     rare: tuple[int, ...]
     order: tuple[int, ...]  # all ten colours, first wins a tie
+    backgrounds: bool = False  # `rare` is every input's most frequent colour (`with_test_backgrounds`)
 
     def apply(self, counts: np.ndarray) -> np.ndarray:
         """The colour of each cell from its block's counts, (cells, 10) → (cells,)."""
@@ -42,6 +46,8 @@ class CountRule:
 
     def words(self) -> str:
         rare = f", {_colours(self.rare)} counted only where nothing else is" if self.rare else ""
+        if self.backgrounds:
+            rare = f", each input's most frequent colour ({_colours(self.rare)}) counted only where nothing else is"
         ties = "the lowest colour" if self.order == tuple(range(N_COLOURS)) else "the earlier of " + "".join(
             map(str, self.order)
         )
@@ -95,6 +101,30 @@ def count_rule(counts: np.ndarray, outputs: np.ndarray) -> tuple[CountRule, int]
     if order is None:
         return None
     return CountRule(tuple(sorted(rare)), order), len(rare) + len(before)
+
+
+def with_test_backgrounds(
+    rule: CountRule,
+    counts: np.ndarray,
+    outputs: np.ndarray,
+    train_inputs: Sequence[np.ndarray],
+    test_inputs: Sequence[np.ndarray],
+) -> CountRule:
+    """`rule` with every test input's most frequent colour rare too, where its rare colours
+    are exactly the train inputs' most frequent colours and there are two or more of them:
+    each pair then leaves out its own background, a role and not a colour, and a test drawn
+    on a background that no pair shows leaves out its own. Unchanged where that rule no
+    longer gives the train outputs from their blocks' `counts`."""
+    train = {most_frequent(x) for x in train_inputs}
+    if len(rule.rare) < 2 or set(rule.rare) != train:
+        return rule
+    wider = CountRule(tuple(sorted(train | {most_frequent(x) for x in test_inputs})), rule.order, backgrounds=True)
+    return wider if np.array_equal(wider.apply(counts), outputs) else rule
+
+
+def most_frequent(grid: np.ndarray) -> int:
+    """The colour a grid holds most often, the lowest of a tie."""
+    return int(np.bincount(grid.reshape(-1), minlength=N_COLOURS).argmax())
 
 
 def _topological(before: set[tuple[int, int]]) -> tuple[int, ...] | None:

@@ -113,11 +113,15 @@ def plan_fit(
     one): a view renumbers colours into a few ranks, so its readings are seen on the train
     pairs more easily, and a start of as many actions that only reads the test better there
     is no better explanation (a chain that swaps two named colours, read as a swap of two
-    ranks). Only a task whose inputs do not all hold the same colours is planned in views:
-    where they do, a view that renumbers them differently pair by pair (the commoner of two
+    ranks). Where every input draws in colours of its own (two or more train inputs that
+    share one colour at most, a background, and a test input that holds a colour none
+    does), a view's start of as many actions is taken too, if it explains the task: as
+    given, a start reads each pair's colours on that pair alone, and the test's on none.
+    Only a task whose inputs do not all hold the same colours is planned in views: where
+    they do, a view that renumbers them differently pair by pair (the commoner of two
     colours taken for the background in some pairs only) finds explanations by chance. And
-    only a view whose train outputs take fewer colours than the task's own is planned: there
-    it gives different colours in different pairs one role.
+    only a view whose train outputs take fewer colours than the task's own is planned:
+    there it gives different colours in different pairs one role.
 
     Where the task as given has no size rule or no exact start at all, and no colour view
     gives one, it is planned again (with `crops`) with every input cut down to its content's
@@ -159,7 +163,8 @@ def _in_a_colour_view(
     if len({frozenset(np.unique(x).tolist()) for x in inputs}) == 1:
         return plan  # every input draws with the same colours: no roles to align
     given = _first_start(plan)
-    if given is not None and given.rank()[0] <= 1:
+    fewer = 1 - _new_colours_in_every_pair(task)  # how many actions fewer a view's start must take
+    if given is not None and given.rank()[0] <= fewer:
         return plan  # no view can explain it with fewer actions
     fallback = None
     for name in views_for(inputs):
@@ -170,13 +175,28 @@ def _in_a_colour_view(
             continue  # the view aligns no roles: its outputs take as many colours
         other = _plan(seen.task, config, model_config, cond, make_model, exact_restarts)
         start = _first_start(other) if other is not None else None
-        if start is None or (given is not None and start.rank()[0] >= given.rank()[0]):
+        if start is None or (given is not None and start.rank()[0] > given.rank()[0] - fewer):
             continue  # nothing there, or no fewer actions than the start the task as given has
         other.view = seen
         if _explains(other):
             return other
         fallback = fallback or other
     return fallback if fallback is not None and given is None else plan
+
+
+def _new_colours_in_every_pair(task: Task) -> bool:
+    """Does every input draw in colours of its own: do two or more train inputs share one
+    colour at most (a background), each other colour held by one of them alone, and does a
+    test input hold a colour that no train input holds?"""
+    own = [set(np.unique(p.input.to_numpy()).tolist()) for p in task.train]
+    if len(own) < 2:
+        return False  # one pair shows no colours changing from pair to pair
+    shared = set.intersection(*own)
+    drawn = [colours - shared for colours in own]
+    if len(shared) > 1 or sum(map(len, drawn)) != len(set().union(*drawn)):
+        return False  # colours that recur from pair to pair: named, not roles
+    shown = set().union(*own)
+    return any(set(np.unique(p.input.to_numpy()).tolist()) - shown for p in task.test)
 
 
 def _output_colours(task: Task) -> set[int]:

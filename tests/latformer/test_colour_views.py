@@ -114,6 +114,63 @@ def test_a_view_is_taken_only_with_fewer_actions_than_the_task_as_given_needs(mo
     assert (plan.view.view.name if plan.view is not None else None) == chosen
 
 
+def marker_recolouring_task(seed: int = 2, shared: bool = False) -> Task:
+    """A blob in one colour and a marker cell in another at the bottom-left corner, different
+    colours in every pair and new ones in the test (with `shared`, the second pair's marker is
+    the first pair's blob colour); the output paints the blob in the marker's colour and
+    clears the marker."""
+    rng = np.random.default_rng(seed)
+    colours = rng.permutation(np.arange(1, 10))
+    pairs = []
+    for k in range(4):
+        blob, marker = (int(c) for c in colours[2 * k : 2 * k + 2])
+        if shared and k == 1:
+            marker = int(colours[0])
+        x = np.zeros((6, 6), dtype=np.int64)
+        x[1:5, 1:6] = np.where(rng.random((4, 5)) < 0.7, blob, 0)
+        x[2, 2] = blob
+        x[5, 0] = marker
+        y = np.where(x == blob, marker, 0)
+        pairs.append((Grid.from_numpy(x), Grid.from_numpy(y)))
+    train = [TrainPair(input=x, output=y) for x, y in pairs[:-1]]
+    return Task(id="marker-recolouring", train=train, test=[Pair(input=pairs[-1][0], output=pairs[-1][1])])
+
+
+@pytest.mark.parametrize(
+    ("shared", "given", "in_view", "chosen"),
+    [(False, 2, 2, "ranked"), (False, 2, 3, None), (False, 1, 1, "ranked"), (False, 1, 2, None), (True, 1, 1, None)],
+)
+def test_inputs_in_colours_of_their_own_take_a_view_with_as_many_actions(monkeypatch, shared, given, in_view, chosen):
+    # as given: `given` actions that read the test's new colours, unseen on the train pairs;
+    # in the ranked view: `in_view` actions that leave nothing unseen. With `shared`, two train
+    # inputs share a colour that the third does not hold: colours are named, not roles
+    def planned(task, *args):
+        actions, unseen = (in_view, 0) if task.id == "viewed" else (given, 3)
+        return SimpleNamespace(task=task, restarts=[Restart(3, start_of(actions, unseen))], view=None)
+
+    monkeypatch.setattr("arcsolve.latformer.fit._plan", planned)
+    monkeypatch.setattr("arcsolve.latformer.fit.views_for", lambda grids: ["ranked"])
+
+    def seen_as_viewed(task, name):
+        seen = viewed(task, name)
+        return replace(seen, task=seen.task.model_copy(update={"id": "viewed"}))
+
+    monkeypatch.setattr("arcsolve.latformer.fit.viewed", seen_as_viewed)
+    plan = plan_fit(marker_recolouring_task(shared=shared), CONFIG)
+    assert (plan.view.view.name if plan.view is not None else None) == chosen
+
+
+def test_a_recolouring_by_a_marker_in_new_test_colours_is_solved_in_the_ranked_view(monkeypatch):
+    task = marker_recolouring_task()
+    best = solve(task, CONFIG).candidates[0]
+    assert best.verified and best.grids[0] == task.test[0].output
+    assert best.detail.startswith("latformer (colours ranked by frequency: layer 0: identity")
+    monkeypatch.setattr("arcsolve.latformer.fit.views_for", lambda grids: [])
+    plan = plan_fit(task, CONFIG)  # as given, one head whose table meets the test's new colours
+    start = next(r.start for r in plan.restarts if r.start is not None)
+    assert plan.view is None and len(start.actions) == 1 and start.unseen > 0
+
+
 def test_a_start_that_copies_cells_explains_a_test_colour_the_pairs_never_show(monkeypatch):
     # a quarter turn of grids in colours 1-5, the test drawn in 6-9 as well: its readings are
     # new, but a head that copies what it reads copies them too, so no view is planned

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 import torch
 
-from arcsolve.latformer.count_rules import CountRule, block_counts, count_rule, set_count_rule
+from arcsolve.latformer.count_rules import (
+    CountRule,
+    block_counts,
+    count_rule,
+    set_count_rule,
+    with_test_backgrounds,
+)
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.consistent import consistent_sets
@@ -140,3 +146,35 @@ def test_blocks_too_large_for_a_table_key_are_read_by_a_count_rule():
     assert first.actions == (ExactAction(0, scale=(5, 5), down=True, pool=True),) and first.counts.rare == (0,)
     best = solve(task, SolveConfig(device="cpu", steps=100)).candidates[0]
     assert best.verified and best.grids[0] == task.test[0].output
+
+
+def background_pooling_task(rng, backgrounds=(9, 8, 7), test_background=6) -> Task:
+    """5×5 blocks: the block's most frequent colour other than the grid's own background,
+    which is a different colour in every pair and another again in the test."""
+
+    def pair(background, cls=TrainPair):
+        x = np.where(rng.random((15, 15)) < 0.9, background, rng.integers(0, 3, size=(15, 15)))
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(majority(x, (5, 5), rare=(background,))))
+
+    return Task(id="background-pooling", train=[pair(b) for b in backgrounds], test=[pair(test_background, Pair)])
+
+
+def test_rare_colours_that_are_each_inputs_background_take_the_test_background_too():
+    task = background_pooling_task(np.random.default_rng(5))
+    pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
+    tests = [(p.input.to_numpy(), p.output.to_numpy().shape) for p in task.test]
+    assert consistent_sets(pairs)[0].counts.rare == (7, 8, 9)  # without the tests: the colours the pairs show
+    rule = consistent_sets(pairs, tests)[0].counts
+    assert rule.rare == (6, 7, 8, 9) and rule.backgrounds
+    best = solve(task, SolveConfig(device="cpu", steps=100)).candidates[0]
+    assert best.verified and best.grids[0] == task.test[0].output
+    assert "each input's most frequent colour (colours 6, 7, 8, 9) counted only where nothing else is" in best.detail
+
+
+def test_rare_colours_that_are_not_the_backgrounds_stay_as_the_pairs_show_them():
+    rng = np.random.default_rng(5)
+    pairs = [(x, majority(x, (3, 3), rare=(1, 2))) for x in (rng.integers(0, 4, size=(9, 9)) for _ in range(3))]
+    rule, _ = count_rule(*counts_of(pairs, (3, 3)))
+    counts, outputs = counts_of(pairs, (3, 3))
+    test = np.full((9, 9), 5)
+    assert with_test_backgrounds(rule, counts, outputs, [x for x, _ in pairs], [test]) == rule

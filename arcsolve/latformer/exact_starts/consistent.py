@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from arcsolve.latformer.count_rules import MAX_COUNTED, block_counts, count_rule
+from arcsolve.latformer.count_rules import MAX_COUNTED, block_counts, count_rule, with_test_backgrounds
 from arcsolve.latformer.exact_starts.action_sets import (
     ActionSet,
     is_function,
@@ -123,7 +123,8 @@ def consistent_sets(
                 continue  # chosen among so many sets that the pairs cannot tell it from chance
             test_keys = [cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
             found.append(ActionSet(combo, *support(keys, pair_of, n_pairs, test_keys)))
-    found += counting_sets(pairs, [a for a in usable if a.pool] + _counted_pools(pairs), shift_bits)
+    pools = [a for a in usable if a.pool] + _counted_pools(pairs)
+    found += counting_sets(pairs, pools, shift_bits, [x for x, _ in tests])
     found += per_tile_sets(pairs, tests, shift_bits)
     found += panel_sets(pairs, tests, shift_bits)
     found += periodic_sets(pairs, tests)
@@ -218,20 +219,26 @@ def centred_sets(
 
 
 def counting_sets(
-    pairs: Sequence[tuple[np.ndarray, np.ndarray]], pools: Sequence[ExactAction], shift_bits: int = 5
+    pairs: Sequence[tuple[np.ndarray, np.ndarray]],
+    pools: Sequence[ExactAction],
+    shift_bits: int = 5,
+    tests: Sequence[np.ndarray] = (),
 ) -> list[ActionSet]:
     """One pooling head (of `pools`) each, whose cell rule is a count rule that the train pairs
     obey (`arcsolve.latformer.count_rules`): each cell the colour its block holds most often.
     It answers blocks that no train pair shows, so it leaves no cell unexplained. None that
     is as long as the data (the rare colours and the tie constraints it chose, among `pools`
-    and the 2^10 sets of rare colours)."""
+    and the 2^10 sets of rare colours). Rare colours that are the train inputs' backgrounds
+    take the `tests` inputs' backgrounds too (`with_test_backgrounds`)."""
     outputs, _ = train_cells(pairs)
     found = []
     for action in pools:
         blocks = set_readings(ActionSet((action,), 0, 0), pairs, shift_bits).T  # (cells, block): its colours
-        rule = count_rule(block_counts(blocks), outputs)
+        counts = block_counts(blocks)
+        rule = count_rule(counts, outputs)
         if rule is not None and not longer_than_the_data(len(pools) << 10, rule[1], outputs):
-            found.append(ActionSet((action,), 0, 0, counts=rule[0]))
+            counted = with_test_backgrounds(rule[0], counts, outputs, [x for x, _ in pairs], tests)
+            found.append(ActionSet((action,), 0, 0, counts=counted))
     return found
 
 
