@@ -43,11 +43,16 @@ def ranked_colours(grid: Array) -> Array:
     return perm
 
 
+def most_frequent_colour(grid: Array) -> int:
+    """The colour a grid (or any array of colours) holds most often, the smaller one on a tie."""
+    return int(np.argmax(np.bincount(grid.ravel(), minlength=10)))
+
+
 def background_colours(grid: Array) -> Array:
     """A permutation `perm[old] = new` of the colours 0-9 that swaps the grid's most frequent
     colour (the smaller one on a tie) with 0."""
     perm = np.arange(10, dtype=np.int8)
-    common = int(np.argmax(np.bincount(grid.ravel(), minlength=10)))
+    common = most_frequent_colour(grid)
     perm[[0, common]] = perm[[common, 0]]
     return perm
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from arcsolve.colour_views import ViewedTask
+from arcsolve.colour_views import ViewedTask, most_frequent_colour
 from arcsolve.tasks import Grid, Task
 
 Array = np.ndarray
@@ -22,8 +22,7 @@ Array = np.ndarray
 
 def input_background(task: Task) -> int:
     """The colour of most cells of the task's train inputs (the smaller one on a tie)."""
-    cells = np.concatenate([p.input.to_numpy().ravel() for p in task.train])
-    return int(np.argmax(np.bincount(cells, minlength=10)))
+    return most_frequent_colour(np.concatenate([p.input.to_numpy().ravel() for p in task.train]))
 
 
 def content_box(grid: Array, background: int) -> tuple[slice, slice] | None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from arcsolve.colour_views import most_frequent_colour
 from arcsolve.latformer.model import N_COLOURS, LatFormer
 
 COUNT_WEIGHT = 30.0  # logit per unit of a colour's share of its block (×λ ≥ 5.7, see `set_count_rule`)
@@ -115,16 +116,12 @@ def with_test_backgrounds(
     each pair then leaves out its own background, a role and not a colour, and a test drawn
     on a background that no pair shows leaves out its own. Unchanged where that rule no
     longer gives the train outputs from their blocks' `counts`."""
-    train = {most_frequent(x) for x in train_inputs}
+    train = {most_frequent_colour(x) for x in train_inputs}
     if len(rule.rare) < 2 or set(rule.rare) != train:
         return rule
-    wider = CountRule(tuple(sorted(train | {most_frequent(x) for x in test_inputs})), rule.order, backgrounds=True)
+    tests = {most_frequent_colour(x) for x in test_inputs}
+    wider = CountRule(tuple(sorted(train | tests)), rule.order, backgrounds=True)
     return wider if np.array_equal(wider.apply(counts), outputs) else rule
-
-
-def most_frequent(grid: np.ndarray) -> int:
-    """The colour a grid holds most often, the lowest of a tie."""
-    return int(np.bincount(grid.reshape(-1), minlength=N_COLOURS).argmax())
 
 
 def _topological(before: set[tuple[int, int]]) -> tuple[int, ...] | None:

@@ -3,7 +3,7 @@ mapped back to the task's own colours."""
 
 import numpy as np
 
-from arcsolve.colour_views import background_colours, ranked_colours, viewed, views_for
+from arcsolve.colour_views import background_colours, most_frequent_colour, ranked_colours, viewed, views_for
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
 
@@ -52,3 +52,8 @@ def test_a_view_is_offered_only_where_it_renumbers_the_grids_its_own_way():
     assert views_for([np.array([[0, 0, 1, 1, 2]]), np.array([[0, 3, 3, 1, 0]])]) == ["ranked"]
     on_five = [np.array([[5, 5, 5, 1]]), np.array([[5, 5, 5, 2]])]  # a background of 5: both views move it
     assert views_for(on_five) == ["ranked", "background"]
+
+
+def test_the_most_frequent_colour_takes_the_smaller_one_on_a_tie():
+    assert most_frequent_colour(np.array([[5, 5, 2], [2, 0, 5]])) == 5
+    assert most_frequent_colour(np.array([[3, 1], [1, 3]], dtype=np.int8)) == 1

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from arcsolve.colour_views import most_frequent_colour
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, is_function
 from arcsolve.latformer.exact_starts.chains import chain_reading
 from arcsolve.latformer.exact_starts.per_tile import tile_index
@@ -23,7 +24,7 @@ from arcsolve.latformer.model import middle_shape
 
 def background_colour(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> int:
     """The colour that covers the most cells of every train input, or 0 when no one colour does."""
-    top = {int(np.bincount(x.reshape(-1), minlength=10).argmax()) for x, _ in pairs}
+    top = {most_frequent_colour(x) for x, _ in pairs}
     return top.pop() if len(top) == 1 else 0
 
 
