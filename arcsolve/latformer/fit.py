@@ -17,7 +17,7 @@ from torch import nn
 from arcsolve.colour_views import ViewedTask, viewed, views_for
 from arcsolve.content_crops import CroppedTask, content_cropped
 from arcsolve.devices import resolve_device
-from arcsolve.latformer.exact_starts.action_sets import ActionSet, train_cells
+from arcsolve.latformer.exact_starts.action_sets import ActionSet, copies, train_cells
 from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import (
     background_colour,
@@ -27,7 +27,6 @@ from arcsolve.latformer.exact_starts.colours import (
     swapped_unseen,
 )
 from arcsolve.latformer.exact_starts.holdout import NOT_HELD_OUT, table_contradictions
-from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.experts import EXPERTS
 from arcsolve.latformer.explain import describe_actions, describe_cell_rule
 from arcsolve.latformer.model import LatFormer, LatFormerConfig, LatticeMismatch
@@ -219,12 +218,7 @@ def _explains(plan: FitPlan) -> bool:
     if start.unseen == 0:
         return True
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in plan.task.train]
-    readings = set_readings(start, pairs)
-    if start.rule is not None or len(readings) != 1:
-        return False
-    outputs, _ = train_cells(pairs)
-    read = readings[0] != NOTHING
-    return bool(np.array_equal(readings[0][read], outputs[read]))
+    return start.rule is None and copies(set_readings(start, pairs), train_cells(pairs)[0])
 
 
 def _plan(

@@ -1,8 +1,8 @@
 """Sets of exact actions that explain the train pairs (`ActionSet`), and the checks the set
 searches share: the train outputs' cells (`train_cells`), whether the outputs are a function
-of the heads' readings cell by cell (`is_function`), the cells a set leaves unexplained
-(`support`), and whether a set is no shorter than the data it explains
-(`longer_than_the_data`)."""
+of the heads' readings cell by cell (`is_function`), whether a set copies what it reads
+(`copies`), the cells a set leaves unexplained (`support`), and whether a set is no shorter
+than the data it explains (`longer_than_the_data`)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import numpy as np
 
 from arcsolve.latformer.count_rules import CountRule
 from arcsolve.latformer.exact_starts.actions import ExactAction
+from arcsolve.latformer.exact_starts.readings import NOTHING
 from arcsolve.latformer.model import Chain
 from arcsolve.latformer.overlay_rules import OverlayRule
 
@@ -56,18 +57,23 @@ class ActionSet:
         when the FFN learns it."""
         return self.counts or self.overlay
 
-    def rank(self) -> tuple[int, int, int, int]:
+    def rank(self, copies: bool = False) -> tuple[int, int, int, int]:
         """Sort key, simplest first: how many different actions (those an overlay rule chose,
-        not the symmetries it adds for hidden cells), then the unexplained cells. A chain
-        counts as a head and one more layer, whatever its steps, and comes before the other
-        sets of as many: it copies each cell it reads, with no table of readings to learn, where
-        two heads' table reads combinations that the test may not show. A chain that does learn
-        a table (`recoloured`) ranks with those sets."""
+        not the symmetries it adds for hidden cells), then how its cells take their colours,
+        then the unexplained cells. A chain counts as a head and one more layer, whatever its
+        steps. Of sets of as many actions, a chain comes first: it copies each cell it reads,
+        with no table of readings to learn. Then a set that `copies` (each train output cell
+        takes the colour its one reading names, or the one colour of the cells that read
+        nothing): it has no table either, and answers readings that the pairs never show, or
+        that one pair alone shows, by copying them, so it leaves no cell unexplained. Then
+        the sets that learn a table of readings, and the chains that learn one (`recoloured`)."""
         if self.chain is not None:
-            return (2, int(self.recoloured), self.unseen, self.unsupported)
+            return (2, 2 * int(self.recoloured), self.unseen, self.unsupported)
         actions = len(set(self.actions)) if self.overlay is None else self.overlay.chosen
         layers = (self.then is not None) + (self.stage is not None)
-        return (actions + layers, 1, self.unseen, self.unsupported)
+        if copies:
+            return (actions + layers, 1, 0, 0)
+        return (actions + layers, 2, self.unseen, self.unsupported)
 
 
 def train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -81,6 +87,15 @@ def train_cells(pairs: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndar
 def is_function(keys: np.ndarray, outputs: np.ndarray) -> bool:
     """Do cells with equal keys always ask for the same colour?"""
     return len(np.unique(keys * 10 + outputs)) == len(np.unique(keys))
+
+
+def copies(read: np.ndarray, outputs: np.ndarray) -> bool:
+    """Whether a set's cells take their colours with no table, from what its heads read in
+    every train output cell (heads × cells) and the outputs (cells): one reading per cell,
+    and each cell the colour it reads, the cells that read nothing aside (they take one
+    colour, the set being a function of its readings). A colour the test alone shows is
+    copied like any other."""
+    return len(read) == 1 and bool(((read[0] == outputs) | (read[0] == NOTHING)).all())
 
 
 def support(

@@ -16,6 +16,7 @@ import numpy as np
 from arcsolve.latformer.count_rules import MAX_COUNTED, block_counts, count_rule, with_test_backgrounds
 from arcsolve.latformer.exact_starts.action_sets import (
     ActionSet,
+    copies,
     is_function,
     longer_than_the_data,
     support,
@@ -65,12 +66,13 @@ def consistent_sets(
 ) -> list[ActionSet]:
     """Sets of one to `max_heads` candidate actions (`candidate_actions` of the first pair)
     under which every train output is a function of the heads' readings, cell by cell; the
-    simplest first, then those that leave fewer test and held-out cells unexplained. One
-    head may also take a wider action (`single_actions`: longer shifts, dihedral elements
-    after shifts, crops anywhere, zooms, down-scalings after dihedral elements). Sets of
-    three or four heads are tried among the crops (parts), the dihedral elements, the cells
-    of a down-scaled block and the outputs' symmetries and periods (`output_symmetries`,
-    `output_periods`) only. Where no one head explains the pairs, two actions in a row are
+    simplest first, those that copy what they read before those that learn a table of
+    readings (`ActionSet.rank`), then those that leave fewer test and held-out cells
+    unexplained. One head may also take a wider action (`single_actions`: longer shifts,
+    dihedral elements after shifts, crops anywhere, zooms, down-scalings after dihedral
+    elements). Sets of three or four heads are tried among the crops (parts), the dihedral
+    elements, the cells of a down-scaled block and the outputs' symmetries and periods
+    (`output_symmetries`, `output_periods`) only. Where no one head explains the pairs, two actions in a row are
     tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
     sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
     with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
@@ -157,22 +159,26 @@ def _ranking(
     tests: Sequence[tuple[np.ndarray, tuple[int, int]]],
     shift_bits: int = 5,
 ) -> Callable[[ActionSet], tuple[int, int, int, int]]:
-    """The sort key of the sets: `ActionSet.rank`, with the unexplained test cells counted on
-    the tests drawn in the pairs' colours where some test shows a new one (`drawn_as_seen`).
-    The sets keep their own count, which their fits go by."""
+    """The sort key of the sets: `ActionSet.rank`, told whether the set copies what its heads
+    read (`copies`), with the unexplained test cells counted on the tests drawn in the pairs'
+    colours where some test shows a new one (`drawn_as_seen`). The sets keep their own count,
+    which their fits go by."""
+    outputs, pair_of = train_cells(pairs)
     drawn = [(drawn_as_seen(x, pairs), shape) for x, shape in tests]
-    if all(d is x for (d, _), (x, _) in zip(drawn, tests, strict=True)):
-        return ActionSet.rank
-    _, pair_of = train_cells(pairs)
+    redrawn = any(d is not x for (d, _), (x, _) in zip(drawn, tests, strict=True))
     blanks = [(x, np.zeros(shape, dtype=np.int64)) for x, shape in drawn]
 
     def rank(s: ActionSet) -> tuple[int, int, int, int]:
         if s.rule is not None:  # a built rule answers every reading
             return s.rank()
-        keys = cell_keys(list(set_readings(s, pairs, shift_bits)))
+        read = set_readings(s, pairs, shift_bits)
+        copied = copies(read, outputs)
+        if not redrawn or copied:
+            return s.rank(copied)
+        keys = cell_keys(list(read))
         test_keys = [cell_keys(list(set_readings(s, [blank], shift_bits))) for blank in blanks]
         _, unseen = support(keys, pair_of, len(pairs), test_keys)
-        return replace(s, unseen=unseen).rank()
+        return replace(s, unseen=unseen).rank(copied)
 
     return rank
 
