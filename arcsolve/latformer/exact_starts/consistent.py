@@ -72,9 +72,10 @@ def consistent_sets(
     dihedral elements after shifts, crops anywhere, zooms, down-scalings after dihedral
     elements). Sets of three or four heads are tried among the crops (parts), the dihedral
     elements, the cells of a down-scaled block and the outputs' symmetries and periods
-    (`output_symmetries`, `output_periods`) only. Where no one head explains the pairs, two actions in a row are
-    tried: a head's, then the second layer's on the output lattice (`composed_sets`), and a
-    sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
+    (`output_symmetries`, `output_periods`) only. Where no one head explains the pairs, two
+    actions in a row are tried: a head's, then the second layer's on the output lattice
+    (`composed_sets`), and a sampling, then each tile's action (`per_tile_sets` with
+    `sampled`). A periodic pattern
     with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
     edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
     inputs whose margins vary, a centred crop (`centred_sets`). Where one head gives the
