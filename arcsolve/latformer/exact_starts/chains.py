@@ -9,8 +9,9 @@ anywhere in a chain can be moved to its front (it turns the later actions into o
 the same kinds), so a chain of any length is a dihedral element and two sequences of
 one-axis actions. Each sequence is a map from output index to input index (or none, where
 a fill or a padding reads nothing); the search enumerates those maps breadth first on the
-train inputs' sides, fewest actions first, keeping one sequence per map, and checks pairs
-of them against the train outputs. A chain found becomes one head (the dihedral element)
+train inputs' sides, fewest actions first, keeping one sequence per map (and the other
+orders of as many steps that give it, which may share more stages with the other axis), and
+checks pairs of them against the train outputs. A chain found becomes one head (the dihedral element)
 and a stage per step (`Chain`, `LatFormerConfig.chain`): each stage's gates write one exact
 action, and the head's mask is carried through all of them."""
 
@@ -31,7 +32,9 @@ from arcsolve.symmetry import apply_dihedral
 from arcsolve.tasks import MAX_SIDE
 
 MAX_AXIS_STEPS = 4  # actions on one axis, at most
-MAX_STATES = 4000  # maps of one axis kept per number of actions, at most
+MAX_LATTICE = 2 * MAX_SIDE  # cells a side of a lattice on the way, at most: a tiling may be cropped
+MAX_STATES = 16_000  # maps of one axis kept per number of actions, at most
+MAX_ORDERS = 4  # sequences of one map and as many steps kept, at most
 MAX_CHECKS = 4_000  # pairs of a rows' and a columns' chain checked per dihedral element, at most
 MAX_RECOLOURED = 3  # actions (its dihedral element one) of a chain that recolours through a table, at most
 SHIFTS = (-3, -2, -1, 1, 2, 3)
@@ -73,7 +76,7 @@ class AxisStep:
             return None
         p, q, c = self.lattice()
         side = n * p // q + c
-        return side if 1 <= side <= MAX_SIDE else None
+        return side if 1 <= side <= MAX_LATTICE else None
 
     def apply(self, maps: np.ndarray) -> np.ndarray:
         """(states, n) maps from each cell of the lattice before the step to an input index
@@ -156,21 +159,25 @@ def _reachable(target: int, steps: int) -> list[set[int]]:
     found = [{target}]
     for _ in range(steps):
         last = found[-1]
-        found.append(last | {n for n in range(1, MAX_SIDE + 1) for s in STEPS if s.side(n) in last})
+        found.append(last | {n for n in range(1, MAX_LATTICE + 1) for s in STEPS if s.side(n) in last})
     return found
 
 
 class Chains(NamedTuple):
     """Sequences of one-axis steps and their maps: `maps[p]` is a (sequences, n) array, each
-    row the input index (or NOTHING) that each of n cells reads on train input p."""
+    row the input index (or NOTHING) that each of n cells reads on train input p. `orders[i]`
+    holds the sequences of as many steps that give the map of `steps[i]`, itself first: the
+    same steps in another order (a padding before a sampling or after it) may share more
+    stages with the other axis's steps."""
 
     steps: list[tuple[AxisStep, ...]]
     maps: list[np.ndarray]
+    orders: list[tuple[tuple[AxisStep, ...], ...]]
 
     def kept(self, which: np.ndarray) -> Chains:
         """The sequences `which` (a boolean mask or indices) picks, in order."""
         index = np.flatnonzero(which) if which.dtype == bool else which
-        return Chains([self.steps[i] for i in index], [m[index] for m in self.maps])
+        return Chains([self.steps[i] for i in index], [m[index] for m in self.maps], [self.orders[i] for i in index])
 
 
 @lru_cache(maxsize=64)
@@ -184,22 +191,28 @@ def axis_chains(
     """The sequences of at most `most` one-axis steps (of STEPS, with `gaps` of GAPS too, each
     right after an up-scaling, and with `halves` of HALVES, each right after a tiling or a
     mirror tiling by 2) that take each train input's side in `sides` to its output's in
-    `targets`, fewest steps first, one per map, with the map of each train input's side."""
+    `targets`, fewest steps first, one per map, with the map of each train input's side and
+    up to MAX_ORDERS orders of as many steps that give the map. Lattices on the way may be
+    larger than a grid (up to MAX_LATTICE a side): a tiling may be cropped back."""
     extra = (*(GAPS if gaps else ()), *(HALVES if halves else ()))
     reach = [_reachable(t, most) for t in targets]
-    level = {sides: Chains([()], [np.arange(n)[None] for n in sides])}
-    seen: dict[tuple[int, ...], set[bytes]] = {sides: {b"".join(np.arange(n).tobytes() for n in sides)}}
-    found = Chains([], [np.empty((0, t), dtype=np.int64) for t in targets])
+    level = {sides: Chains([()], [np.arange(n)[None] for n in sides], [((),)])}
+    # each map met: the depth it was first met at and its place among that depth's sequences
+    seen: dict[tuple[int, ...], dict[bytes, tuple[int, int]]] = {
+        sides: {b"".join(np.arange(n).tobytes() for n in sides): (0, 0)}
+    }
+    found = Chains([], [np.empty((0, t), dtype=np.int64) for t in targets], [])
     for depth in range(most + 1):
         if targets in level:
             found = Chains(
                 found.steps + level[targets].steps,
                 [np.concatenate([f, m]) for f, m in zip(found.maps, level[targets].maps, strict=True)],
+                found.orders + level[targets].orders,
             )
         if depth == most:
             break
-        grown: dict[tuple[int, ...], tuple[list, list[list[np.ndarray]]]] = {}
-        for lengths, (sequences, maps) in level.items():
+        grown: dict[tuple[int, ...], tuple[list, list[list[np.ndarray]], list[list]]] = {}
+        for lengths, (sequences, maps, orders) in level.items():
             after_up = np.array([bool(seq) and seq[-1].kind == "up" for seq in sequences])
             after_tiling = (  # where a middle half may follow: only looked at when halves are searched
                 np.array([bool(s) and s[-1].kind in ("tile", "mirror") and s[-1].a == 2 for s in sequences])
@@ -218,23 +231,37 @@ def axis_chains(
                 moved = [step.apply(m[source]) for m in maps]
                 keys = np.ascontiguousarray(np.concatenate(moved, axis=1))
                 _, first = np.unique(keys.view(np.dtype((np.void, keys.itemsize * keys.shape[1]))), return_index=True)
-                known = seen.setdefault(after, set())
+                known = seen.setdefault(after, {})
+                into = grown.setdefault(after, ([], [[] for _ in sides], []))
                 new = []
                 for i in sorted(first.tolist()):
                     key = keys[i].tobytes()
                     if key not in known:
-                        known.add(key)
+                        known[key] = (depth + 1, len(into[0]) + len(new))
                         new.append(i)
-                if new:
-                    into = grown.setdefault(after, ([], [[] for _ in sides]))
-                    into[0].extend((*sequences[source[i]], step) for i in new)
-                    for side, m in enumerate(moved):
-                        into[1][side].append(m[new])
+                        into[2].append(_extended(orders[source[i]], step))
+                    elif known[key][0] == depth + 1 and len(into[2][known[key][1]]) < MAX_ORDERS:
+                        place = known[key][1]  # the same map in as many steps: another order
+                        into[2][place] = (into[2][place] + _extended(orders[source[i]], step))[:MAX_ORDERS]
+                into[0].extend((*sequences[source[i]], step) for i in new)
+                for side, m in enumerate(moved):
+                    into[1][side].append(m[new])
         level = {
-            lengths: Chains(sequences[:MAX_STATES], [np.concatenate(blocks)[:MAX_STATES] for blocks in rows])
-            for lengths, (sequences, rows) in grown.items()
+            lengths: Chains(
+                sequences[:MAX_STATES], [np.concatenate(blocks)[:MAX_STATES] for blocks in rows], ordered[:MAX_STATES]
+            )
+            for lengths, (sequences, rows, ordered) in grown.items()
+            if sequences
         }
     return found
+
+
+def _extended(orders: tuple[tuple[AxisStep, ...], ...], step: AxisStep) -> tuple[tuple[AxisStep, ...], ...]:
+    """The orders of a sequence, each followed by `step`; a gap or a middle half only after
+    the step the first order ends with (an up-scaling, a tiling by 2), as it needs."""
+    if step.kind in ("gap", "middle"):
+        orders = tuple(o for o in orders if o[-1:] == orders[0][-1:])
+    return tuple((*o, step) for o in orders)
 
 
 def _colour_sets(grid: np.ndarray, axis: int, fill: int) -> np.ndarray:
@@ -396,7 +423,7 @@ def _best_pair(
         for n_rows in range(total + 1):
             if n_rows not in by_rows or total - n_rows not in by_cols:
                 continue
-            (r_steps, r_maps), (c_steps, c_maps) = by_rows[n_rows], by_cols[total - n_rows]
+            (r_steps, r_maps, r_orders), (c_steps, c_maps, c_orders) = by_rows[n_rows], by_cols[total - n_rows]
             widest = max(n_rows, total - n_rows)  # a stage takes at most one step of each axis
             if best is not None and widest >= best[0]:
                 continue
@@ -410,9 +437,12 @@ def _best_pair(
                     break
                 checks += 1
                 if good[k]:
-                    stages = len(_aligned(r_steps[r_of[k]], c_steps[c_of[k]]))
+                    stages, r, c = min(  # the orders that share the most stages, the first on a tie
+                        ((len(_aligned(r, c)), r, c) for r in r_orders[r_of[k]] for c in c_orders[c_of[k]]),
+                        key=lambda option: option[0],
+                    )
                     if best is None or stages < best[0]:
-                        best = (stages, r_steps[r_of[k]], c_steps[c_of[k]])
+                        best = (stages, r, c)
             else:
                 if count < len(r_steps) * len(c_steps):
                     return best  # MAX_CHECKS reached
