@@ -76,10 +76,10 @@ def test_one_axis_chains_of_equal_sides_are_not_cut_off():
 
 
 def test_steps_are_ordered_to_share_stages_across_the_axes():
-    # columns tiled by 2, padded 2 on the left, sampled 1 of 2 equal (as a map) tiled by 2,
-    # sampled, padded 1: the second order shares every stage with the rows' steps (tiled by 3,
-    # padded 1 at the bottom, sampled), so the chain takes 3 stages, few enough for a colour
-    # table (a swap of two colours)
+    # columns tiled by 2, padded 2 on the left, then sampled 1 of 2: as a map the same as tiled
+    # by 2, sampled, then padded 1, which the search meets first. Only the first order shares
+    # every stage with the rows' steps (tiled by 3, padded 1 at the bottom, sampled), so the
+    # chain takes 3 stages, few enough for a colour table (a swap of two colours)
     rows = [AxisStep("tile", 3), AxisStep("pad", 0, 1), AxisStep("down", 2)]
     cols = [AxisStep("tile", 2), AxisStep("pad", 2, 0), AxisStep("down", 2)]
     found = axis_chains((4, 7, 8), (5, 8, 9))
