@@ -11,9 +11,9 @@ one-axis actions. Each sequence is a map from output index to input index (or no
 a fill or a padding reads nothing); the search enumerates those maps breadth first on the
 train inputs' sides, fewest actions first, keeping one sequence per map (and the other
 orders of as many steps that give it, which may share more stages with the other axis), and
-checks pairs of them against the train outputs. A chain found becomes one head (the dihedral element)
-and a stage per step (`Chain`, `LatFormerConfig.chain`): each stage's gates write one exact
-action, and the head's mask is carried through all of them."""
+checks pairs of them against the train outputs. A chain found becomes one head (the
+dihedral element) and a stage per step (`Chain`, `LatFormerConfig.chain`): each stage's
+gates write one exact action, and the head's mask is carried through all of them."""
 
 from __future__ import annotations
 
