@@ -120,3 +120,14 @@ def longer_than_the_data(choices: int, entries: int, outputs: np.ndarray) -> boo
     1×1 output's colour), so it is no starting point."""
     bits_per_cell = math.log2(max(2, len(np.unique(outputs))))
     return math.log2(choices) + entries * bits_per_cell >= outputs.size * bits_per_cell
+
+
+def edits_recur(keys: np.ndarray, own: np.ndarray, outputs: np.ndarray) -> bool:
+    """Do the readings under which a cell changes colour recur? `keys` are the train cells'
+    readings as one integer, `own` each cell's own input colour. A local rule earns its
+    table only where the readings it changes a cell under are at most half as many as the
+    cells it changes: each is seen changing two cells, on average. Otherwise the table lists
+    the pairs' edits one by one (three 3×3 pairs whose cells, read with three neighbours,
+    are nearly each a reading of its own)."""
+    changed = outputs != own
+    return 2 * len(np.unique(keys[changed])) <= int(changed.sum())

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -17,6 +17,7 @@ from arcsolve.latformer.count_rules import MAX_COUNTED, block_counts, count_rule
 from arcsolve.latformer.exact_starts.action_sets import (
     ActionSet,
     copies,
+    edits_recur,
     is_function,
     longer_than_the_data,
     support,
@@ -44,6 +45,9 @@ from arcsolve.latformer.exact_starts.staged import staged_sets
 from arcsolve.latformer.experts import SCALE_FACTORS
 from arcsolve.latformer.overlay_rules import MAX_OVERLAID, overlay_rules
 
+IDENTITY = ExactAction()
+# a cell's eight neighbours, each read by a shift of one cell with fill (same-shape pairs)
+NEIGHBOURS = tuple(ExactAction(0, (r, c), fill=True) for r in (-1, 0, 1) for c in (-1, 0, 1) if (r, c) != (0, 0))
 MAX_COMBINATIONS = 20_000  # sets of one size tried, at most (the first, in the pool's order)
 SPARSE_SHARE = 0.5  # of every train input's cells, the background at least, for second opinions
 
@@ -72,10 +76,11 @@ def consistent_sets(
     dihedral elements after shifts, crops anywhere, zooms, down-scalings after dihedral
     elements). Sets of three or four heads are tried among the crops (parts), the dihedral
     elements, the cells of a down-scaled block and the outputs' symmetries and periods
-    (`output_symmetries`, `output_periods`) only. Where no one head explains the pairs, two
-    actions in a row are tried: a head's, then the second layer's on the output lattice
-    (`composed_sets`), and a sampling, then each tile's action (`per_tile_sets` with
-    `sampled`). A periodic pattern
+    (`output_symmetries`, `output_periods`), and as local rules (`local_rules`) among the
+    identity and a cell's neighbours, where the readings that change a cell recur
+    (`edits_recur`). Where no one head explains the pairs, two actions in a row are tried:
+    a head's, then the second layer's on the output lattice (`composed_sets`), and a
+    sampling, then each tile's action (`per_tile_sets` with `sampled`). A periodic pattern
     with hidden cells gets one periodic read (`periodic_sets`); margins that repeat the input's
     edge cells or mirror it, a folded padding (`padding_sets`); outputs that are the middle of
     inputs whose margins vary, a centred crop (`centred_sets`). Where one head gives the
@@ -111,9 +116,14 @@ def consistent_sets(
     flat = {a: np.concatenate([r.reshape(-1) for r in read[a]]) for a in usable}
     found: list[ActionSet] = []
     explained: set[frozenset[ExactAction]] = set()
+    neighbours = [a for a in NEIGHBOURS if a in usable]
     for k in range(1, max_heads + 1):
         pool = [a for a in usable if a not in alone] if k == 2 else usable if k == 1 else crops
-        for combo in itertools.islice(itertools.combinations(pool, k), MAX_COMBINATIONS):
+        combos = itertools.islice(itertools.combinations(pool, k), MAX_COMBINATIONS)
+        families = [(combos, math.comb(len(pool), k), False)]
+        if k >= 3:
+            families.append((*local_rules(neighbours, k), True))
+        for combo, choices, local in ((c, n, local) for combos, n, local in families for c in combos):
             if any(frozenset(sub) in explained for j in range(1, k) for sub in itertools.combinations(combo, j)):
                 continue  # a head more than a set that already explains the outputs
             keys = cell_keys([flat[a] for a in combo])
@@ -122,8 +132,10 @@ def consistent_sets(
             if len(np.unique(keys)) == len(keys):
                 continue  # every cell reads differently: a table of positions, not a rule
             explained.add(frozenset(combo))
-            if longer_than_the_data(math.comb(len(pool), k), len(np.unique(keys)), outputs):
+            if longer_than_the_data(choices, len(np.unique(keys)), outputs):
                 continue  # chosen among so many sets that the pairs cannot tell it from chance
+            if local and not edits_recur(keys, flat[IDENTITY], outputs):
+                continue  # a table of the pairs' edits, one reading each
             test_keys = [cell_keys([test_read[a][t].reshape(-1) for a in combo]) for t in range(len(tests))]
             found.append(ActionSet(combo, *support(keys, pair_of, n_pairs, test_keys)))
     pools = [a for a in usable if a.pool] + _counted_pools(pairs)
@@ -153,6 +165,14 @@ def consistent_sets(
         seconds = sorted((replace(s, second=True) for s in in_a_row()), key=ranking)
         kept = _distinct(kept + seconds, pairs, tests, shift_bits)
     return kept
+
+
+def local_rules(neighbours: Sequence[ExactAction], k: int) -> tuple[Iterator[tuple[ExactAction, ...]], int]:
+    """The sets of k heads that read a cell and k − 1 of its `neighbours` (shifts of one cell
+    with fill): a local rule, such as a gap between two cells of a colour filled, or the
+    inside of a shape told by its corners. With how many such sets there are."""
+    combos = ((IDENTITY, *c) for c in itertools.combinations(neighbours, k - 1))
+    return combos, math.comb(len(neighbours), k - 1)
 
 
 def _ranking(
