@@ -30,5 +30,6 @@ The modules, each importing only those above it:
   its own (`ActionSet.chain`, a chained first layer);
 - `colours`: what a set's heads read, and the colours its fit keeps fixed;
 - `holdout`: whether the table of readings a fit learned holds out with colours renamed;
-- `consistent`: the search that calls the others (`consistent_sets`).
+- `consistent`: the search that calls the others (`consistent_sets`), and the local rules
+  that read a cell and its neighbours (`local_rules`).
 """
