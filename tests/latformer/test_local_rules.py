@@ -3,15 +3,13 @@ neighbours, each neighbour read by a head that shifts by one cell with fill."""
 
 import numpy as np
 
-from arcsolve.latformer.exact_starts.action_sets import edits_recur, is_function
+from arcsolve.latformer.exact_starts.action_sets import edits_recur, is_function, train_cells
 from arcsolve.latformer.exact_starts.actions import ExactAction
-from arcsolve.latformer.exact_starts.consistent import NEIGHBOURS, consistent_sets
+from arcsolve.latformer.exact_starts.consistent import IDENTITY, NEIGHBOURS, consistent_sets
 from arcsolve.latformer.exact_starts.readings import cell_keys, reading
 from arcsolve.latformer.fit import solve
 from arcsolve.solution import SolveConfig
 from tests.grids import task_from, train_arrays
-
-IDENTITY = ExactAction()
 
 
 def neighbour(dr: int, dc: int) -> ExactAction:
@@ -65,6 +63,14 @@ def test_between_left_and_right_is_solved_at_attempt_1():
 DRIP_READS = (IDENTITY, neighbour(-1, -1), neighbour(-1, 0), neighbour(-1, 1))
 
 
+def read_alike(pairs, reads) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The train cells' readings under `reads` as one key each, their own input colours and
+    their output colours."""
+    keys = cell_keys([np.concatenate([reading(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in reads])
+    own = np.concatenate([x.reshape(-1) for x, _ in pairs])
+    return keys, own, train_cells(pairs)[0]
+
+
 def drip_down(x: np.ndarray) -> np.ndarray:
     """Every empty cell takes the colour of the nearest coloured cell above it."""
     y = x.copy()
@@ -85,9 +91,7 @@ def test_a_table_of_edits_one_reading_each_is_no_local_rule():
         )
     ]
     changed = sum(int((x != y).sum()) for x, y in pairs)
-    keys = cell_keys([np.concatenate([reading(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in DRIP_READS])
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    own = np.concatenate([x.reshape(-1) for x, _ in pairs])
+    keys, own, outputs = read_alike(pairs, DRIP_READS)
     assert is_function(keys, outputs)  # the four reads do determine the outputs
     assert 2 * len(np.unique(keys[outputs != own])) > changed
     assert not edits_recur(keys, own, outputs)
@@ -97,8 +101,5 @@ def test_a_table_of_edits_one_reading_each_is_no_local_rule():
 
 def test_edits_that_recur_keep_a_local_rule():
     pairs = train_arrays(sparse_task(between_left_and_right, seed=1))
-    reads = (IDENTITY, neighbour(0, -1), neighbour(0, 1))
-    keys = cell_keys([np.concatenate([reading(a, x, y.shape).reshape(-1) for x, y in pairs]) for a in reads])
-    outputs = np.concatenate([y.reshape(-1) for _, y in pairs])
-    own = np.concatenate([x.reshape(-1) for x, _ in pairs])
+    keys, own, outputs = read_alike(pairs, (IDENTITY, neighbour(0, -1), neighbour(0, 1)))
     assert edits_recur(keys, own, outputs)  # one reading, (0; 1, 1), changes every gap
