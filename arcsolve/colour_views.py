@@ -5,8 +5,9 @@ A view (`View`) maps a grid to a permutation `perm[old] = new` of the colours 0-
 output is renumbered by its input's permutation, and a test answer found in the view is
 mapped back by the inverse of its test input's (`ViewedTask.restore`). Two views:
 
-- `ranked`: the input's non-zero colours numbered 1, 2, ... from the most frequent, 0 kept
-  (`ranked_colours`): "copy the grid where its commonest colour lies" holds for every pair;
+- `ranked`: the input's non-zero colours numbered 1, 2, ... from the most frequent (ties in
+  reading order), 0 kept (`ranked_colours`): "copy the grid where its commonest colour
+  lies" holds for every pair;
 - `background`: the input's most frequent colour swapped with 0 (`background_colours`):
   objects are what is not 0, whatever each grid's background.
 
@@ -29,11 +30,16 @@ Array = np.ndarray
 
 def ranked_colours(grid: Array) -> Array:
     """A permutation `perm[old] = new` of the colours 0-9 that renumbers the grid's non-zero
-    colours 1, 2, ... from the most frequent (the smaller colour first on a tie). 0 stays 0,
-    and so does every colour the grid lacks whose number is not taken, so that a colour new
-    in the outputs keeps its number; the other missing colours take the numbers left."""
-    counts = np.bincount(grid.ravel(), minlength=10)
-    present = sorted((c for c in range(1, 10) if counts[c]), key=lambda c: (-counts[c], c))
+    colours 1, 2, ... from the most frequent; of colours equally frequent, the one met first
+    in reading order (row by row) comes first, so that the ranks do not depend on the colours'
+    numbers: a grid and the same grid with its non-zero colours renamed rank alike. 0 stays
+    0, and so does every colour the grid lacks whose number is not taken, so that a colour
+    new in the outputs keeps its number; the other missing colours take the numbers left."""
+    flat = grid.ravel()
+    counts = np.bincount(flat, minlength=10)
+    colours, first = np.unique(flat, return_index=True)
+    met = dict(zip(colours.tolist(), first.tolist(), strict=True))
+    present = sorted((c for c in range(1, 10) if counts[c]), key=lambda c: (-counts[c], met[c]))
     perm = np.full(10, -1, dtype=np.int8)
     perm[[0, *present]] = np.arange(len(present) + 1)
     keep = [c for c in range(len(present) + 1, 10) if not counts[c]]

@@ -10,8 +10,8 @@ kept as an unverified guess, and does not end the search; so is one whose colour
 learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`: fitted on
 the other pairs, it must predict each one), or that is longer than the train outputs it
 rebuilds (`arcsolve.dsl.occam.significant`), or whose fill of hidden cells (from the grid's
-symmetries or periods) leaves some in a test output where no train output keeps any
-(`_leaves_hidden_cells`). Answers rank by description length
+symmetries or periods) leaves some unfilled in a test output where it filled every one on
+the train pairs (`_leaves_hidden_cells`). Answers rank by description length
 (`arcsolve.dsl.occam.description_length`: steps, parameters and the entries a model
 learned), the verified ones first, one per distinct test prediction. The last step is
 evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
@@ -74,6 +74,7 @@ from arcsolve.dsl.program import (
     Program,
     Step,
     StepCache,
+    apply_step,
     format_program,
     grid_key_of,
 )
@@ -256,7 +257,7 @@ class _Search:
             if out.shape != target.shape or not fit_colours(table, out, target):
                 return
         sized = all(self.fits(i.shape, o.shape) for i, o in zip(self.test_in, test_out, strict=True))
-        unfilled = _leaves_hidden_cells(program, train_out, test_out)
+        unfilled = _leaves_hidden_cells(program, train_out, test_out, self.train_in, self.test_in)
         tail = _colour_step(table)
         if tail:
             if any((table[g] < 0).any() for g in test_out) and not _map_is_general(
@@ -467,18 +468,62 @@ class _Search:
 HIDDEN_COLOUR_KINDS = ("symmetry", "noise", "lost_colour")  # kinds whose last parameter is the hidden cells' colour
 
 
-def _leaves_hidden_cells(program: Program, train_out: Sequence[Array], test_out: Sequence[Array]) -> bool:
-    """Does a step that fills hidden cells (from symmetries or periods) leave their colour in
-    a test output although every train output is free of it? Then the program does not do on
-    the test input what it did on the train pairs."""
-    for step in program:
+def _leaves_hidden_cells(
+    program: Program,
+    train_out: Sequence[Array],
+    test_out: Sequence[Array],
+    train_in: Sequence[Array] = (),
+    test_in: Sequence[Array] = (),
+) -> bool:
+    """Does a step that fills hidden cells (from symmetries or periods) leave some unfilled
+    on a test input, where it filled them all on the train pairs? Then the program does not
+    do on the test input what it did on the train pairs. Unfilled cells are those of the
+    hidden colour in an output: where no train output holds that colour, any in a test
+    output; else, where inputs and outputs share their sizes, those an earlier step made
+    the hidden colour (a cell of another colour in the input), so that a colour that is
+    also drawn, as 0 is where a view renumbers a colour to it, still tells hidden cells.
+    A step before the fill that changes a test input but no train input (a line painted
+    over the hidden cells of the test alone) fills on the test what the train pairs never
+    showed filled, and counts so too."""
+    for at, step in enumerate(program):
         primitive = PRIMITIVES.get(step.name)
         if primitive is None or primitive.params not in HIDDEN_COLOUR_KINDS:
             continue
         hidden = step.params[-1]
         if not any((g == hidden).any() for g in train_out) and any((g == hidden).any() for g in test_out):
             return True
+        if _made_hidden(hidden, train_in, train_out) == 0 and _made_hidden(hidden, test_in, test_out):
+            return True
+        if test_in and _acts_on_the_test_alone(program[:at], train_in, test_in):
+            return True
     return False
+
+
+def _acts_on_the_test_alone(steps: Program, train_in: Sequence[Array], test_in: Sequence[Array]) -> bool:
+    """Does one of the steps, run in order from the inputs, leave every train grid as it was
+    and change a test grid?"""
+    train, test = list(train_in), list(test_in)
+    for step in steps:
+        if step.name not in PRIMITIVES:
+            return False  # a learned step: its grids are not replayed here
+        new_train = [apply_step(step, g) for g in train]
+        new_test = [apply_step(step, g) for g in test]
+        if any(g is None for g in (*new_train, *new_test)):
+            return False
+        if all(np.array_equal(a, b) for a, b in zip(train, new_train, strict=True)) and not all(
+            np.array_equal(a, b) for a, b in zip(test, new_test, strict=True)
+        ):
+            return True
+        train, test = new_train, new_test
+    return False
+
+
+def _made_hidden(hidden: int, inputs: Sequence[Array], outputs: Sequence[Array]) -> int | None:
+    """The output cells of the hidden colour whose input cell holds another colour, over
+    every pair; None where some output's size is not its input's (or no inputs are given)."""
+    if not inputs or any(x.shape != y.shape for x, y in zip(inputs, outputs, strict=True)):
+        return None
+    return sum(int(((y == hidden) & (x != hidden)).sum()) for x, y in zip(inputs, outputs, strict=True))
 
 
 def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) -> list[Found]:

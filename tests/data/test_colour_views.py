@@ -23,6 +23,17 @@ def test_ranked_colours_renumber_by_frequency():
     assert perm[[1, 2]].tolist() == [7, 9]  # and take the numbers left when theirs are taken
 
 
+def test_ranked_colours_break_ties_by_reading_order_not_by_colour_number():
+    grid = np.array([[0, 8, 0], [2, 2, 8], [6, 0, 0]])  # 8 and 2 twice each; 8 met first
+    assert ranked_colours(grid)[[0, 8, 2, 6]].tolist() == [0, 1, 2, 3]
+    rng = np.random.default_rng(0)
+    for _ in range(20):  # renaming the non-zero colours renames nothing in the view
+        grid = rng.choice([0, 0, 1, 2, 3, 4], size=(4, 5))
+        names = np.concatenate([[0], rng.permutation(np.arange(1, 10))])
+        renamed = names[grid]
+        assert np.array_equal(ranked_colours(grid)[grid], ranked_colours(renamed)[renamed])
+
+
 def test_background_colours_swap_the_most_frequent_colour_with_zero():
     perm = background_colours(np.array([[5, 5, 5], [5, 2, 0]], dtype=np.int8))
     assert perm[[0, 5, 2]].tolist() == [5, 0, 2]

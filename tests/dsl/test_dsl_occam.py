@@ -149,6 +149,24 @@ def test_the_search_keeps_a_long_pick_of_one_cell_as_a_guess():
     assert pick.doubt == "no shorter than the train outputs it rebuilds"
 
 
+def test_a_fill_that_leaves_on_the_test_cells_it_filled_on_every_train_pair_is_a_guess():
+    from arcsolve.dsl.search import _leaves_hidden_cells
+
+    # hidden cells (9) erased to 0, then filled from their mirror images; 0 is drawn too (the
+    # corners), so only the cells that were 9 tell the test's unfilled ones
+    erase_fill = (Step("erase_colour", (9,)), Step("symmetrize", ("h", 0)))
+    train_in, train_out = [g([[0, 9, 3, 3, 2, 0]])], [g([[0, 2, 3, 3, 2, 0]])]
+    test_in = [g([[0, 9, 4, 4, 9, 0]])]
+    assert _leaves_hidden_cells(erase_fill, train_out, [g([[0, 0, 4, 4, 0, 0]])], train_in, test_in)
+    assert not _leaves_hidden_cells(erase_fill, train_out, [g([[0, 0, 4, 4, 0, 0]])])  # no inputs: 0 is drawn
+    filled = [g([[0, 5, 4, 4, 5, 0]])]  # the test's hidden cell has a visible mirror image
+    assert not _leaves_hidden_cells(erase_fill, train_out, filled, train_in, [g([[0, 9, 4, 4, 5, 0]])])
+    # a line painted over the test's hidden cells alone (no train input changes), then the fill
+    painted = (Step("paint_by_line", (9, "h")), Step("symmetrize", ("h", 9)))
+    assert _leaves_hidden_cells(painted, train_out, [g([[0, 4, 4, 4, 4, 0]])], train_in, test_in)
+    assert not _leaves_hidden_cells(painted, train_out, [g([[0, 4, 4, 4, 4, 0]])], train_in, [g([[0, 9, 4, 4, 2, 0]])])
+
+
 def test_a_fill_that_leaves_hidden_cells_on_the_test_is_a_guess():
     from arcsolve.dsl.search import _leaves_hidden_cells
 
