@@ -50,13 +50,21 @@ def ranked_colours(grid: Array) -> Array:
 
 
 def most_frequent_colour(grid: Array) -> int:
-    """The colour a grid (or any array of colours) holds most often, the smaller one on a tie."""
-    return int(np.argmax(np.bincount(grid.ravel(), minlength=10)))
+    """The colour a grid (or any array of colours) holds most often. Of colours equally
+    frequent, 0 if it is one of them (ARC's usual background), else the one met first in
+    reading order, so that the choice does not depend on the colours' numbers: a grid and the
+    same grid with its non-zero colours renamed choose alike."""
+    flat = grid.ravel()
+    counts = np.bincount(flat, minlength=10)
+    tied = np.flatnonzero(counts == counts.max())
+    if len(tied) == 1 or tied[0] == 0:
+        return int(tied[0])
+    return int(flat[np.isin(flat, tied)][0])
 
 
 def background_colours(grid: Array) -> Array:
     """A permutation `perm[old] = new` of the colours 0-9 that swaps the grid's most frequent
-    colour (the smaller one on a tie) with 0."""
+    colour (`most_frequent_colour`) with 0."""
     perm = np.arange(10, dtype=np.int8)
     common = most_frequent_colour(grid)
     perm[[0, common]] = perm[[common, 0]]

@@ -21,7 +21,7 @@ Array = np.ndarray
 
 
 def input_background(task: Task) -> int:
-    """The colour of most cells of the task's train inputs (the smaller one on a tie)."""
+    """The colour of most cells of the task's train inputs (`most_frequent_colour`)."""
     return most_frequent_colour(np.concatenate([p.input.to_numpy().ravel() for p in task.train]))
 
 
