@@ -403,7 +403,8 @@ def finish_solve(
     """Predict the test outputs of the fitted restarts (best first): two distinct attempts
     (`attempts`), each explained. An answer is verified where its restart reproduces the
     train pairs with rounded gates, unless the table of readings its FFN learned does not
-    hold out with colours renamed (`table_contradictions`)."""
+    hold out with colours renamed (`table_contradictions`); such an answer gives up first
+    place to a verified one (`verified_before_held_back`)."""
     task = plan.task
     result = total(fitted)
     cut = (
@@ -413,7 +414,8 @@ def finish_solve(
     )
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     candidates = []
-    for rank, (grids, f, kind, size) in enumerate(attempts(plan, fitted)):
+    held_back = []  # whether each candidate reproduces the pairs by a table that does not hold out
+    for grids, f, kind, size in attempts(plan, fitted):
         soft = kind == "soft"
         applied = [(p.input.shape, p.output.shape) for p in task.train]
         applied += [(p.input.shape, size(p.input)) for p in task.test]
@@ -434,6 +436,7 @@ def finish_solve(
         if kind == "present":
             how += "; test readings no train cell shows, answered by which heads read a colour"
         verified = f.result.solved_train and kind == "rounded"
+        wrong = 0
         if verified and f.restart.start is not None:
             tests = [(p.input.to_numpy(), g.to_numpy()) for p, g in zip(task.test, grids, strict=True)]
             wrong = table_contradictions(f.restart.start, pairs, tests)
@@ -445,8 +448,21 @@ def finish_solve(
             how = f"{plan.view.label}: {how}"
             grids = plan.view.original(grids)
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
-        candidates.append(Candidate(grids, source, verified, score=1.0 / (1 + rank), detail=detail))
-    return Solution(task.id, candidates, clock() - start)
+        candidates.append(Candidate(grids, source, verified, detail=detail))
+        held_back.append(bool(wrong))
+    ranked = verified_before_held_back(candidates, held_back)
+    return Solution(task.id, [replace(c, score=1.0 / (1 + rank)) for rank, c in enumerate(ranked)], clock() - start)
+
+
+def verified_before_held_back(candidates: Sequence[Candidate], held_back: Sequence[bool]) -> list[Candidate]:
+    """The candidates in order, except that where the first reproduces the train pairs by a
+    table that does not hold out (`held_back`) and a later one is verified, the first
+    verified one comes first: restarts that reproduce the pairs rank by whether they hold
+    out, then by their fit."""
+    first = next((k for k, c in enumerate(candidates) if c.verified), None)
+    if first is None or not held_back[0]:
+        return list(candidates)
+    return [candidates[first], *candidates[:first], *candidates[first + 1 :]]
 
 
 def solve(

@@ -6,9 +6,9 @@ import numpy as np
 from arcsolve.latformer.exact_starts.action_sets import ActionSet
 from arcsolve.latformer.exact_starts.actions import ExactAction
 from arcsolve.latformer.exact_starts.holdout import RENAMED, pattern, table_contradictions
-from arcsolve.latformer.fit import solve
+from arcsolve.latformer.fit import solve, verified_before_held_back
 from arcsolve.latformer.overlay_rules import OverlayRule
-from arcsolve.solution import SolveConfig
+from arcsolve.solution import Candidate, SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
 HALVES = ActionSet((ExactAction(), ExactAction(anchor=(False, True))), 0, 0)
@@ -85,3 +85,16 @@ def test_solve_verifies_a_table_that_holds_out_and_not_one_that_does_not():
     lookup = solve(xor_task((4, 6, 4), seed=6), config).candidates[0]
     assert "combinations of readings" in lookup.detail  # the two heads' table, learned by the FFN
     assert not lookup.verified and "not verified: with colours renamed" in lookup.detail
+
+
+def test_a_verified_answer_goes_before_a_table_that_does_not_hold_out():
+    def answer(colour: int, verified: bool) -> Candidate:
+        return Candidate((Grid.from_numpy(np.full((1, 1), colour)),), "latformer", verified)
+
+    table, soft, chain, other = answer(1, False), answer(2, False), answer(3, True), answer(4, True)
+    assert verified_before_held_back([table, soft, chain, other], [True, False, False, False]) == [
+        chain, table, soft, other]
+    # the first answer is no table that was held back, or nothing is verified: the order stays
+    assert verified_before_held_back([soft, chain], [False, False]) == [soft, chain]
+    assert verified_before_held_back([table, soft], [True, False]) == [table, soft]
+    assert verified_before_held_back([], []) == []
