@@ -37,8 +37,7 @@ def ranked_colours(grid: Array) -> Array:
     new in the outputs keeps its number; the other missing colours take the numbers left."""
     flat = grid.ravel()
     counts = np.bincount(flat, minlength=10)
-    colours, first = np.unique(flat, return_index=True)
-    met = dict(zip(colours.tolist(), first.tolist(), strict=True))
+    met = _first_met(flat)
     present = sorted((c for c in range(1, 10) if counts[c]), key=lambda c: (-counts[c], met[c]))
     perm = np.full(10, -1, dtype=np.int8)
     perm[[0, *present]] = np.arange(len(present) + 1)
@@ -59,7 +58,13 @@ def most_frequent_colour(grid: Array) -> int:
     tied = np.flatnonzero(counts == counts.max())
     if len(tied) == 1 or tied[0] == 0:
         return int(tied[0])
-    return int(flat[np.isin(flat, tied)][0])
+    return min(tied.tolist(), key=_first_met(flat).__getitem__)
+
+
+def _first_met(flat: Array) -> dict[int, int]:
+    """Each colour of a flattened grid, with the index of its first cell in reading order."""
+    colours, first = np.unique(flat, return_index=True)
+    return dict(zip(colours.tolist(), first.tolist(), strict=True))
 
 
 def background_colours(grid: Array) -> Array:
