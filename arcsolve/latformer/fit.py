@@ -17,6 +17,7 @@ from torch import nn
 from arcsolve.colour_views import ViewedTask, viewed, views_for
 from arcsolve.content_crops import CroppedTask, content_cropped
 from arcsolve.devices import resolve_device
+from arcsolve.hidden_boxes import PastedTask, pasted_into_boxes
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, copies, train_cells
 from arcsolve.latformer.exact_starts.chains import chain_sets
 from arcsolve.latformer.exact_starts.colours import (
@@ -72,8 +73,8 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
 class FitPlan:
     """Everything `solve` decides about a task before fitting: the output size rule, the
     model (config and factory, with the experts its priors allow), the examples, the device;
-    with a `view`, `task` is the task seen in that view (a colour view or a content crop), and
-    answers are mapped back."""
+    with a `view`, `task` is the task seen in that view (a colour view, a content crop or
+    outputs pasted into the boxes they hide), and answers are mapped back."""
 
     task: Task
     rule: SizeRule
@@ -85,7 +86,7 @@ class FitPlan:
     build: Callable[[LatFormerConfig], nn.Module] = LatFormer  # the model class (a variant's)
     restarts: list[Restart] = field(default_factory=list)
     seconds: float | None = None  # the fit's time cap, when one is set
-    view: ViewedTask | CroppedTask | None = None  # the view `task` is seen in, if not as given
+    view: ViewedTask | CroppedTask | PastedTask | None = None  # the view `task` is seen in, if not as given
 
 
 def plan_fit(
@@ -126,10 +127,22 @@ def plan_fit(
     gives one, it is planned again (with `crops`) with every input cut down to its content's
     box (`arcsolve.content_crops`), in its colour views too, and fitted there if a start
     explains it: content drawn at different places on grids of different sizes lies on one
-    lattice there. The views are skipped once `deadline` has passed."""
+    lattice there. The views are skipped once `deadline` has passed.
+
+    Before the colour views and the crops, where every output is what a solid box of one
+    colour hides in its input (`arcsolve.hidden_boxes`), the task is planned (with `crops`)
+    with each output pasted back into its input's box, and fitted there if a start explains
+    it: the whole picture is repaired from its own mirror images or periods, and the answer
+    is the test input's box cut out of the repaired picture."""
     plan = _plan(task, config, model_config, cond, make_model, exact_restarts)
     if not exact_restarts or (plan is not None and _explains(plan)):
         return plan
+    pasted = pasted_into_boxes(task) if crops else None
+    if pasted is not None:
+        whole = plan_fit(pasted.task, config, model_config, cond, make_model, exact_restarts, deadline, clock, False)
+        if whole is not None and _explains(whole):
+            whole.view = replace(pasted, inner=whole.view)
+            return whole
     if plan is not None:
         seen = _in_a_colour_view(task, plan, config, model_config, cond, make_model, exact_restarts, deadline, clock)
         if seen is not plan or _first_start(plan) is not None:
@@ -404,7 +417,9 @@ def finish_solve(
     (`attempts`), each explained. An answer is verified where its restart reproduces the
     train pairs with rounded gates, unless the table of readings its FFN learned does not
     hold out with colours renamed (`table_contradictions`); such an answer gives up first
-    place to a verified one (`verified_before_held_back`)."""
+    place to a verified one (`verified_before_held_back`). An answer cut out of a repaired
+    picture (`PastedTask`) that still shows the hiding colour, which no train output shows,
+    is not verified either, and gives up first place the same way."""
     task = plan.task
     result = total(fitted)
     cut = (
@@ -414,7 +429,7 @@ def finish_solve(
     )
     pairs = [(p.input.to_numpy(), p.output.to_numpy()) for p in task.train]
     candidates = []
-    held_back = []  # whether each candidate reproduces the pairs by a table that does not hold out
+    held_back = []  # whether each candidate reproduces the pairs but fails a check: the holdout, the repair
     for grids, f, kind, size in attempts(plan, fitted):
         soft = kind == "soft"
         applied = [(p.input.shape, p.output.shape) for p in task.train]
@@ -447,18 +462,22 @@ def finish_solve(
         if plan.view is not None:  # found in a view: the answer to the task as given
             how = f"{plan.view.label}: {how}"
             grids = plan.view.original(grids)
+        hidden = plan.view.still_hidden(grids) if verified and isinstance(plan.view, PastedTask) else 0
+        if hidden:  # the repair left hidden cells hidden: not an answer it checked
+            verified = False
+            how += f"; {hidden} cell{'s' if hidden > 1 else ''} of the box still hidden, in a colour no train output shows"
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         candidates.append(Candidate(grids, source, verified, detail=detail))
-        held_back.append(bool(wrong))
+        held_back.append(bool(wrong or hidden))
     ranked = verified_before_held_back(candidates, held_back)
     return Solution(task.id, [replace(c, score=1.0 / (1 + rank)) for rank, c in enumerate(ranked)], clock() - start)
 
 
 def verified_before_held_back(candidates: Sequence[Candidate], held_back: Sequence[bool]) -> list[Candidate]:
-    """The candidates in order, except that where the first reproduces the train pairs by a
-    table that does not hold out (`held_back`) and a later one is verified, the first
-    verified one comes first: restarts that reproduce the pairs rank by whether they hold
-    out, then by their fit."""
+    """The candidates in order, except that where the first reproduces the train pairs but
+    fails a check (`held_back`: a table that does not hold out, a repair that leaves cells
+    hidden) and a later one is verified, the first verified one comes first: restarts that
+    reproduce the pairs rank by whether they pass, then by their fit."""
     first = next((k for k, c in enumerate(candidates) if c.verified), None)
     if first is None or not held_back[0]:
         return list(candidates)
