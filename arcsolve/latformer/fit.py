@@ -465,7 +465,8 @@ def finish_solve(
         hidden = plan.view.still_hidden(grids) if verified and isinstance(plan.view, PastedTask) else 0
         if hidden:  # the repair left hidden cells hidden: not an answer it checked
             verified = False
-            how += f"; {hidden} cell{'s' if hidden > 1 else ''} of the box still hidden, in a colour no train output shows"
+            cells = f"{hidden} cell{'s' if hidden > 1 else ''}"
+            how += f"; {cells} of the box still hidden, in a colour no train output shows"
         detail = f"{source} ({how}; size {size.name}; {result.steps} steps{cut})"
         candidates.append(Candidate(grids, source, verified, detail=detail))
         held_back.append(bool(wrong or hidden))
