@@ -16,7 +16,7 @@ PACKAGE = Path(arcsolve.__file__).parent
 LAYERS = (  # lowest first; a module belongs to the first layer one of whose prefixes it has
     ("data", ("arcsolve.errors", "arcsolve.tasks", "arcsolve.loaders", "arcsolve.render", "arcsolve.files",
               "arcsolve.devices", "arcsolve.symmetry", "arcsolve.colour_views",
-              "arcsolve.content_crops")),
+              "arcsolve.content_crops", "arcsolve.hidden_boxes")),
     ("priors", ("arcsolve.priors",)),
     ("solvers", ("arcsolve.solution", "arcsolve.hybrid", "arcsolve.latformer", "arcsolve.dsl")),
     ("evaluation", ("arcsolve.evaluation",)),
