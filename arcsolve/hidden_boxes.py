@@ -35,17 +35,19 @@ def solid_box(grid: Array, colour: int) -> Box | None:
 
 def hiding_colour(task: Task) -> int | None:
     """The colour (the first from 0 up) that paints a solid box in every input, train and
-    test, smaller than its input and, on every train pair, of its output's shape; None where
-    no colour does."""
+    test, smaller than its input and, on every train pair, of its output's shape, of more
+    than one cell on some pair (a single cell in every pair is a colour met once, not a
+    box); None where no colour does."""
     for colour in range(10):
-        fits = True
+        fits, cells = True, 0
         for p in task.train:
             x = p.input.to_numpy()
             box = solid_box(x, colour)
             if box is None or x[box].shape != p.output.shape or x[box].shape == x.shape:
                 fits = False
                 break
-        if fits and all(solid_box(p.input.to_numpy(), colour) is not None for p in task.test):
+            cells = max(cells, x[box].size)
+        if fits and cells > 1 and all(solid_box(p.input.to_numpy(), colour) is not None for p in task.test):
             return colour
     return None
 

@@ -36,6 +36,9 @@ def test_the_hiding_colour_boxes_every_output_and_every_test_input():
     assert hiding_colour(task(pairs, [[[1, 8], [8, 8]]])) is None  # the test's cells of 8 are no box
     assert hiding_colour(task(pairs, [[[1, 2], [8, 8]]])) == 8
     assert hiding_colour(task([([[8, 8], [8, 8]], [[1, 2], [3, 4]])], [[[8]]])) is None  # the whole input
+    once = [([[1, 2], [3, 4]], [[5]]), ([[2, 1], [1, 1]], [[6]])]  # 2 once in each input: a cell, not a box
+    assert hiding_colour(task(once, [[[1, 2], [1, 1]]])) is None
+    assert hiding_colour(task([*once, ([[2, 2, 1], [1, 1, 1]], [[7, 7]])], [[[1, 2], [1, 1]]])) == 2
 
 
 def test_outputs_are_pasted_into_their_boxes_and_answers_cut_out():
@@ -50,7 +53,7 @@ def test_outputs_are_pasted_into_their_boxes_and_answers_cut_out():
 
 
 def test_a_pasted_task_seen_in_a_colour_view_maps_answers_back_through_it():
-    t = task([([[3, 3, 3], [3, 0, 3]], [[3]]), ([[4, 4], [0, 4]], [[4]])], [[[6, 6], [6, 0]]])
+    t = task([([[3, 3, 3], [3, 0, 0]], [[3, 3]]), ([[4, 4], [0, 4]], [[4]])], [[[6, 6], [6, 0]]])
     pasted = pasted_into_boxes(t)
     seen = viewed(pasted.task, "ranked")
     both = PastedTask(seen.task, pasted.colour, pasted.boxes, seen)
