@@ -77,7 +77,6 @@ class PastedTask:
             for g, box, p in zip(whole, self.boxes, self.task.test, strict=True)
         )
 
-
     def still_hidden(self, answers: Sequence[Grid]) -> int:
         """How many cells of `answers` (the task's own, cut out of repaired pictures) still
         hold the hiding colour where no train output shows it: cells the repair left hidden."""

@@ -13,7 +13,7 @@ HIDING = 5
 
 def hidden_pair(rng, box_shape, cls=TrainPair, at=None):
     """A picture that is its own mirror image left to right, with a box of colour HIDING
-    painted over a part of its left half (or `at` a corner given); the output is what the
+    painted over a part of its left half (or with its corner at `at`); the output is what the
     box hides."""
     half = rng.choice([1, 2, 3, 4, 6], size=(8, 5))
     picture = np.concatenate([half, half[:, ::-1]], axis=1)
