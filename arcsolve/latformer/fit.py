@@ -15,7 +15,7 @@ import torch
 from torch import nn
 
 from arcsolve.colour_views import ViewedTask, viewed, views_for
-from arcsolve.content_crops import CroppedTask, content_cropped
+from arcsolve.content_crops import CroppedTask, InPlaceTask, content_cropped, content_in_place
 from arcsolve.devices import resolve_device
 from arcsolve.hidden_boxes import PastedTask, pasted_into_boxes
 from arcsolve.latformer.exact_starts.action_sets import ActionSet, copies, train_cells
@@ -73,8 +73,9 @@ def task_examples(task: Task, device: torch.device) -> list[Example]:
 class FitPlan:
     """Everything `solve` decides about a task before fitting: the output size rule, the
     model (config and factory, with the experts its priors allow), the examples, the device;
-    with a `view`, `task` is the task seen in that view (a colour view, a content crop or
-    outputs pasted into the boxes they hide), and answers are mapped back."""
+    with a `view`, `task` is the task seen in that view (a colour view, a content crop, its
+    content changed in place, or outputs pasted into the boxes they hide), and answers are
+    mapped back."""
 
     task: Task
     rule: SizeRule
@@ -86,7 +87,7 @@ class FitPlan:
     build: Callable[[LatFormerConfig], nn.Module] = LatFormer  # the model class (a variant's)
     restarts: list[Restart] = field(default_factory=list)
     seconds: float | None = None  # the fit's time cap, when one is set
-    view: ViewedTask | CroppedTask | PastedTask | None = None  # the view `task` is seen in, if not as given
+    view: ViewedTask | CroppedTask | InPlaceTask | PastedTask | None = None  # the view `task` is seen in, if any
 
 
 def plan_fit(
@@ -129,6 +130,12 @@ def plan_fit(
     explains it: content drawn at different places on grids of different sizes lies on one
     lattice there. The views are skipped once `deadline` has passed.
 
+    Where no colour view explains it either, and every output is its input changed only
+    inside the input's content box, the task is planned again (with `crops`) with inputs
+    and outputs both cut down to that box (`content_in_place`), in its colour views too,
+    and fitted there if a start explains it: an object mirrored about its own axis is one
+    action there, and the answer is pasted back into the test input.
+
     Before the colour views and the crops, where every output is what a solid box of one
     colour hides in its input (`arcsolve.hidden_boxes`), the task is planned (with `crops`)
     with each output pasted back into its input's box, and fitted there if a start explains
@@ -145,6 +152,14 @@ def plan_fit(
             return whole
     if plan is not None:
         seen = _in_a_colour_view(task, plan, config, model_config, cond, make_model, exact_restarts, deadline, clock)
+        if seen is not plan and _explains(seen):
+            return seen
+        cut = content_in_place(task) if crops and (deadline is None or clock() < deadline) else None
+        if cut is not None:
+            inside = plan_fit(cut.task, config, model_config, cond, make_model, exact_restarts, deadline, clock, False)
+            if inside is not None and _explains(inside):
+                inside.view = replace(cut, inner=inside.view)
+                return inside
         if seen is not plan or _first_start(plan) is not None:
             return seen
     if deadline is not None and clock() >= deadline:

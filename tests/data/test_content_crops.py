@@ -3,7 +3,7 @@
 import numpy as np
 
 from arcsolve.colour_views import viewed
-from arcsolve.content_crops import content_box, content_cropped, input_background
+from arcsolve.content_crops import content_box, content_cropped, content_in_place, input_background
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
 
@@ -58,3 +58,27 @@ def test_a_crop_seen_in_a_colour_view_maps_answers_back_through_it():
     both = type(cropped)(seen.task, cropped.background, seen)
     assert both.label == "inputs cropped to their content, colours ranked by frequency"
     assert both.original([g([[1]])]) == (g([[4]]),)  # rank 1 of the test input is its colour 4
+
+
+def test_in_place_both_grids_are_cut_to_the_input_content_and_answers_pasted_back():
+    t = task([([[0, 0, 0], [0, 1, 2], [0, 0, 0]], [[0, 0, 0], [0, 2, 1], [0, 0, 0]])], [[3, 4], [0, 0]])
+    cut = content_in_place(t)
+    assert cut is not None and cut.background == 0 and cut.boxes == ((slice(0, 1), slice(0, 2)),)
+    assert [p.input.to_numpy().tolist() for p in cut.task.train] == [[[1, 2]]]
+    assert [p.output.to_numpy().tolist() for p in cut.task.train] == [[[2, 1]]]
+    assert cut.task.test[0].input.to_numpy().tolist() == [[3, 4]] and cut.task.test[0].output is None
+    assert cut.original([g([[4, 3]])]) == (g([[4, 3], [0, 0]]),)
+    assert cut.label == "the inputs' content changed in place"
+
+
+def test_in_place_needs_outputs_that_change_only_inside_the_content():
+    inside = ([[0, 0, 0], [0, 1, 0]], [[0, 0, 0], [0, 2, 0]])
+    assert content_in_place(task([inside], [[0, 5], [0, 0]])) is not None
+    outside = ([[0, 0, 0], [0, 1, 0]], [[7, 0, 0], [0, 1, 0]])
+    assert content_in_place(task([inside, outside], [[0, 5], [0, 0]])) is None  # a change in the margin
+    resized = ([[0, 0], [0, 1]], [[1]])
+    assert content_in_place(task([resized], [[0, 5], [0, 0]])) is None  # another shape
+    same = ([[0, 0, 0], [0, 1, 0]], [[0, 0, 0], [0, 1, 0]])
+    assert content_in_place(task([same], [[0, 5], [0, 0]])) is None  # nothing changes
+    full = ([[1, 2], [3, 4]], [[2, 1], [4, 3]])
+    assert content_in_place(task([full], [[5, 6], [7, 8]])) is None  # no margin anywhere

@@ -3,8 +3,8 @@ of different sizes lies on one lattice there."""
 
 import numpy as np
 
-from arcsolve.content_crops import CroppedTask
-from arcsolve.latformer.fit import plan_fit, solve
+from arcsolve.content_crops import CroppedTask, InPlaceTask
+from arcsolve.latformer.fit import _explains, plan_fit, solve
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Grid, Pair, Task, TrainPair
 
@@ -58,3 +58,31 @@ def test_a_task_explained_as_given_is_not_cropped():
     )
     plan = plan_fit(task, SolveConfig(device="cpu"))
     assert plan is not None and plan.view is None
+
+
+def flipped_in_place_task(seed=6):
+    """Each output is its input with the part flipped left to right where it lies: the
+    axis is the part's own, at another place in every pair."""
+    rng = np.random.default_rng(seed)
+
+    def pair(part_shape, cls=TrainPair):
+        p = part(rng, part_shape)
+        x = placed(rng, (10, 10), p)
+        rows, cols = np.flatnonzero(x.any(1)), np.flatnonzero(x.any(0))
+        box = slice(rows[0], rows[-1] + 1), slice(cols[0], cols[-1] + 1)
+        y = x.copy()
+        y[box] = x[box][:, ::-1]
+        return cls(input=Grid.from_numpy(x), output=Grid.from_numpy(y))
+
+    train = [pair((3, 4)), pair((4, 3)), pair((2, 5))]
+    return Task(id="flipped-in-place", train=train, test=[pair((4, 4), Pair)])
+
+
+def test_a_part_changed_where_it_lies_is_planned_on_its_own_box():
+    task = flipped_in_place_task()
+    plan = plan_fit(task, SolveConfig(device="cpu"))
+    assert plan is not None and isinstance(plan.view, InPlaceTask)
+    assert not _explains(plan_fit(task, SolveConfig(device="cpu"), crops=False))  # as given: no start explains it
+    best = solve(task, SolveConfig(device="cpu", steps=100)).candidates[0]
+    assert best.verified and best.grids[0] == task.test[0].output
+    assert best.detail.startswith("latformer (the inputs' content changed in place: layer 0: flip left-right")
