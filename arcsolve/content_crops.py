@@ -61,18 +61,28 @@ class CroppedTask:
 def content_cropped(task: Task) -> CroppedTask | None:
     """`task` with every input cut down to its content's box; None where some input holds
     nothing but the background, or where no input has a margin of it (nothing to cut)."""
-    background = input_background(task)
+    found = _content_boxes(task)
+    if found is None:
+        return None
+    background, grids, boxes = found
     pairs = [*task.train, *task.test]
-    grids = [p.input.to_numpy() for p in pairs]
-    boxes = [content_box(x, background) for x in grids]
-    if any(box is None for box in boxes):
-        return None
-    cut = [x[box] for x, box in zip(grids, boxes, strict=True)]
-    if all(c.shape == x.shape for c, x in zip(cut, grids, strict=True)):
-        return None
-    seen = [type(p)(input=Grid.from_numpy(x), output=p.output) for p, x in zip(pairs, cut, strict=True)]
+    seen = [
+        type(p)(input=Grid.from_numpy(x[box]), output=p.output) for p, x, box in zip(pairs, grids, boxes, strict=True)
+    ]
     n = len(task.train)
     return CroppedTask(task.model_copy(update={"train": seen[:n], "test": seen[n:]}), background)
+
+
+def _content_boxes(task: Task) -> tuple[int, list[Array], list[tuple[slice, slice]]] | None:
+    """The background (`input_background`), every input, train then test, and its content's
+    box; None where some input holds nothing but the background, or where no input has a
+    margin of it (nothing to cut)."""
+    background = input_background(task)
+    grids = [p.input.to_numpy() for p in (*task.train, *task.test)]
+    boxes = [content_box(x, background) for x in grids]
+    if any(box is None for box in boxes) or all(x[box].shape == x.shape for x, box in zip(grids, boxes, strict=True)):
+        return None
+    return background, grids, boxes
 
 
 @dataclass(frozen=True)
@@ -111,12 +121,10 @@ def content_in_place(task: Task) -> InPlaceTask | None:
     """`task` with every input and output cut down to the input's content box, where each
     train output has its input's shape and equals it outside that box, some output differs
     from its input, and some input (train or test) has a margin to cut; None otherwise."""
-    background = input_background(task)
-    pairs = [*task.train, *task.test]
-    grids = [p.input.to_numpy() for p in pairs]
-    boxes = [content_box(x, background) for x in grids]
-    if any(box is None for box in boxes) or all(x[box].shape == x.shape for x, box in zip(grids, boxes, strict=True)):
+    found = _content_boxes(task)
+    if found is None:
         return None
+    background, grids, boxes = found
     n = len(task.train)
     changed = False
     for p, x, box in zip(task.train, grids[:n], boxes[:n], strict=True):
