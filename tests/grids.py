@@ -1,4 +1,5 @@
-"""Small helpers shared by the tests: a grid from rows, an exact comparison, a plain flood fill
+"""Small helpers shared by the tests: a grid from rows (as the search holds it, or as a task
+holds it), a task from rows, an exact comparison, a plain flood fill
 to check the labelling of connected components against, a plain shift with fill, and tasks
 whose outputs a function makes from random inputs (two halves combined cell by cell among them)."""
 
@@ -10,6 +11,21 @@ from arcsolve.tasks import Grid, Pair, Task, TrainPair
 def g(rows) -> np.ndarray:
     """A grid of int8 colours, as the search holds them."""
     return np.array(rows, dtype=np.int8)
+
+
+def grid(rows) -> Grid:
+    """A task's grid from rows."""
+    return Grid.from_numpy(np.array(rows))
+
+
+def rows_task(train, tests, task_id: str = "rows") -> Task:
+    """A task from (input rows, output rows) train pairs and test input rows, the test
+    outputs unknown."""
+    return Task(
+        id=task_id,
+        train=[TrainPair(input=grid(x), output=grid(y)) for x, y in train],
+        test=[Pair(input=grid(x)) for x in tests],
+    )
 
 
 def eq(actual, expected) -> None:

@@ -4,15 +4,8 @@ mapped back to the task's own colours."""
 import numpy as np
 
 from arcsolve.colour_views import background_colours, most_frequent_colour, ranked_colours, viewed, views_for
-from arcsolve.tasks import Grid, Pair, Task, TrainPair
-
-
-def task_of(train, test) -> Task:
-    return Task(
-        id="views",
-        train=[TrainPair(input=Grid.from_numpy(np.array(x)), output=Grid.from_numpy(np.array(y))) for x, y in train],
-        test=[Pair(input=Grid.from_numpy(np.array(x))) for x in test],
-    )
+from arcsolve.tasks import Grid
+from tests.grids import rows_task
 
 
 def test_ranked_colours_renumber_by_frequency():
@@ -54,7 +47,7 @@ def test_most_frequent_colour_breaks_ties_by_zero_then_reading_order():
 
 
 def test_a_viewed_task_renumbers_each_pair_by_its_own_input():
-    task = task_of([([[7, 7, 3]], [[3, 0, 0]]), ([[2, 5, 5]], [[2, 0, 0]])], [[[4, 9, 9]]])
+    task = rows_task([([[7, 7, 3]], [[3, 0, 0]]), ([[2, 5, 5]], [[2, 0, 0]])], [[[4, 9, 9]]])
     seen = viewed(task, "ranked")
     assert [p.input.to_list() for p in seen.task.train] == [[[1, 1, 2]], [[2, 1, 1]]]
     assert [p.output.to_list() for p in seen.task.train] == [[[2, 0, 0]], [[2, 0, 0]]]  # the rarer colour in both
@@ -63,7 +56,7 @@ def test_a_viewed_task_renumbers_each_pair_by_its_own_input():
 
 
 def test_an_answer_in_a_view_is_mapped_back_by_its_test_inputs_permutation():
-    task = task_of([([[7, 7, 3]], [[3, 0, 0]])], [[[4, 9, 9]], [[6, 6, 1]]])
+    task = rows_task([([[7, 7, 3]], [[3, 0, 0]])], [[[4, 9, 9]], [[6, 6, 1]]])
     seen = viewed(task, "ranked")
     answers = [Grid.from_numpy(np.array([[2, 0, 0]])), Grid.from_numpy(np.array([[2, 1, 0]]))]
     assert [g.to_list() for g in seen.original(answers)] == [[[4, 0, 0]], [[1, 6, 0]]]
