@@ -103,6 +103,22 @@ def _mirror_grow(grids, targets, facts) -> list[Params]:
     return [(*r, phase) for r in _grow(grids, targets, facts) for phase in (0, 1)]
 
 
+def _split_colours(grids, targets, facts) -> list[Params]:
+    """The colours whose cells the targets turn into two or more other non-zero colours."""
+    into: dict[int, set[int]] = {}
+    for g, t in zip(grids, targets, strict=True):
+        if g.shape != t.shape:
+            return []
+        changed = (g != 0) & (t != 0) & (g != t)
+        for a, b in set(zip(g[changed].tolist(), t[changed].tolist(), strict=True)):
+            into.setdefault(a, set()).add(b)
+    return [(c,) for c, news in sorted(into.items()) if len(news) > 1]
+
+
+def _pad(grids, targets, facts) -> list[Params]:
+    return [(*r, corner) for r in _grow(grids, targets, facts) for corner in ("tl", "tr", "bl", "br")]
+
+
 def _modes(grids: Sequence[Array]) -> list[str]:
     return [m for m in SPLIT_MODES if all(split(g, m) is not None for g in grids)]
 
@@ -177,6 +193,8 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "grow": _grow,
     "shrink": _shrink,
     "mirror_grow": _mirror_grow,
+    "split_colour": _split_colours,
+    "pad": _pad,
     "select": lambda grids, targets, facts: list(product(SELECTORS, CONNECTIVITIES)),
     "select_crop": lambda grids, targets, facts: list(
         product((*SELECTORS, *CROP_SELECTORS), CONNECTIVITIES)
@@ -203,6 +221,9 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
     "lost_colour": lambda grids, targets, facts: [(c,) for c in facts.lost_colours],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
+    "diagonal": lambda grids, targets, facts: [
+        (d,) for d in ("down_right", "down_left", "up_right", "up_left") if facts.drawn
+    ],
     "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",), ("vh",)],
     "bridge": lambda grids, targets, facts: list(product(("h", "v", "hv", "vh"), facts.drawn)),
     "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],
@@ -225,5 +246,6 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "feature": lambda grids, targets, facts: [(f,) for f in FEATURES],
     "colour_axis": lambda grids, targets, facts: list(product(_present(grids), ("h", "v"))),
     "line_axis": lambda grids, targets, facts: [("h",), ("v",), ("auto",)],
+    "rows_or_columns": lambda grids, targets, facts: [("h",), ("v",)],
     **{kind: infer for family in FAMILIES for kind, infer in family.PARAM_KINDS.items()},
 })

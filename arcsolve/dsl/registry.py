@@ -32,14 +32,16 @@ from arcsolve.dsl.primitives.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
-from arcsolve.dsl.primitives.counting import colour_cell, colour_ranking, count_row, feature_cell
-from arcsolve.dsl.primitives.drawing import fill_bbox, halo, interior, paint_empty_lines, rays
+from arcsolve.dsl.primitives.counting import colour_cell, colour_ranking, count_objects, count_row, feature_cell
+from arcsolve.dsl.primitives.drawing import centre_lines, fill_bbox, halo, interior, paint_empty_lines, rays
 from arcsolve.dsl.primitives.geometry import (
     antitranspose,
+    diagonal,
     downscale,
     flip_h,
     flip_v,
     mirror_tile,
+    pad,
     roll,
     rot90,
     rot180,
@@ -61,6 +63,7 @@ from arcsolve.dsl.primitives.painting import (
     majority_lines,
     majority_objects,
     paint_by_line,
+    paint_nearest,
     paint_objects_by_line,
     swap_colours,
 )
@@ -136,6 +139,15 @@ def dedup_lines(g: Array) -> Array:
     g = g[keep_rows]
     keep_cols = np.concatenate(([True], (g[:, 1:] != g[:, :-1]).any(0)))
     return g[:, keep_cols]
+
+
+def sort_lines(g: Array, axis: str) -> Array | None:
+    """Reorder the rows ('h') or columns ('v') by their non-zero cells, fewest first, ties kept (None if unchanged)."""
+    lines = g if axis == "h" else g.T
+    order = np.argsort(np.count_nonzero(lines, axis=1), kind="stable")
+    if (order == np.arange(order.size)).all():
+        return None
+    return lines[order] if axis == "h" else lines[order].T
 
 
 def crop_colour(g: Array, c: int) -> Array | None:
@@ -226,6 +238,30 @@ def extend_lines(g: Array, direction: str) -> Array:
     """Extend every non-zero cell as a ray towards a side, over zero cells."""
     k = _TO_DOWN[direction]
     return _turn(_extend_down(_turn(g, k)), -k)
+
+
+def _extend_down_right(g: Array) -> Array:
+    """`_extend_down` along the down-right diagonals: row i is slid i cells left (on a wider
+    canvas), so that each diagonal becomes a column, extended down, and slid back."""
+    h, w = g.shape
+    ys, xs = np.indices((h, w))
+    cols = xs - ys + h - 1
+    skewed = np.zeros((h, w + h - 1), dtype=g.dtype)
+    skewed[ys, cols] = g
+    return _extend_down(skewed)[ys, cols]
+
+
+# Each diagonal direction as the flips that turn it into down-right.
+_DIAGONAL_FLIPS = MappingProxyType({
+    "down_right": (False, False), "down_left": (False, True), "up_right": (True, False), "up_left": (True, True),
+})
+
+
+def extend_diagonals(g: Array, direction: str) -> Array:
+    """Extend every non-zero cell as a diagonal ray ('down_right', 'up_left', ...) over zero cells."""
+    flip_rows, flip_cols = _DIAGONAL_FLIPS[direction]
+    view = g[::-1 if flip_rows else 1, ::-1 if flip_cols else 1]
+    return _extend_down_right(view)[::-1 if flip_rows else 1, ::-1 if flip_cols else 1]
 
 
 def fill_enclosed(g: Array, c: int) -> Array:
@@ -409,6 +445,8 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(block_colours),
     _p(tile, "grow"),
     _p(mirror_tile, "mirror_grow"),
+    _p(pad, "pad"),
+    _p(diagonal),
     _p(self_tile),
     _p(self_tile_inverse),
     _p(self_tile_colour, "square_tile"),
@@ -430,6 +468,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(shoot, "anchor", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
+    _p(extend_diagonals, "diagonal", shape="same"),
     _p(connect, "axis", shape="same"),
     _p(bridge, "bridge", shape="same"),
     _p(fill_colour_boxes, shape="same"),
@@ -438,6 +477,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(swap_colours, shape="same"),
     _p(paint_by_line, "colour_axis", shape="same"),
     _p(paint_objects_by_line, "colour_axis", shape="same"),
+    _p(paint_nearest, "split_colour", shape="same"),
     _p(majority_lines, "line_axis", shape="same"),
     _p(majority_objects, shape="same"),
     _p(crop_colour, "colour"),
@@ -450,18 +490,21 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(keep_blocks, shape="same"),
     _p(drop_empty),
     _p(dedup_lines),
+    _p(sort_lines, "rows_or_columns", shape="same"),
     _p(shift, "shift", shape="same"),
     _p(roll, "shift", shape="same"),
     _p(colour_by, "property", shape="same"),
     _p(halo, "halo", shape="same"),
     _p(rays, "rays", shape="same"),
     _p(fill_bbox, "drawn_colour", shape="same"),
+    _p(centre_lines, "drawn", shape="same"),
     _p(paint_empty_lines, "drawn", shape="same"),
     _p(interior, "recoloured", shape="same"),
     _p(crop_corner, "corner"),
     _p(colour_cell, "rank"),
     _p(colour_ranking, "skip"),
     _p(count_row),
+    _p(count_objects, "connectivity"),
     _p(feature_cell, "feature"),
     _p(upscale_by_colours),
     *(_p(*row) for family in FAMILIES for row in family.REGISTRY),

@@ -90,6 +90,18 @@ def test_tile():
     eq(P.tile(g([[1, 2]]), 2, 2), [[1, 2, 1, 2], [1, 2, 1, 2]])
 
 
+def test_pad():
+    eq(P.pad(g([[1, 2]]), 2, 1, "tl"), [[1, 2], [0, 0]])
+    eq(P.pad(g([[1, 2]]), 2, 2, "br"), [[0, 0, 0, 0], [0, 0, 1, 2]])
+    eq(P.pad(g([[1], [2]]), 1, 3, "tr"), [[0, 0, 1], [0, 0, 2]])
+
+
+def test_diagonal():
+    eq(P.diagonal(g([[1, 2, 3]])), [[1, 0, 0], [0, 2, 0], [0, 0, 3]])
+    eq(P.diagonal(g([[4], [5]])), [[4, 0], [0, 5]])
+    assert P.diagonal(g([[1, 2], [3, 4]])) is None and P.diagonal(g([[1]])) is None
+
+
 def test_mirror_tile():
     eq(P.mirror_tile(g([[1, 2]]), 2, 2, 0), [[1, 2, 2, 1], [1, 2, 2, 1]])
     eq(P.mirror_tile(g([[1, 2], [3, 4]]), 2, 1, 1), [[3, 4], [1, 2], [1, 2], [3, 4]])
@@ -179,6 +191,24 @@ def test_extend_lines():
     x = g([[0, 5, 0], [0, 0, 0], [0, 7, 0], [0, 0, 0]])
     eq(P.extend_lines(x, "down"), [[0, 5, 0], [0, 5, 0], [0, 7, 0], [0, 7, 0]])
     eq(P.extend_lines(x, "right"), [[0, 5, 5], [0, 0, 0], [0, 7, 7], [0, 0, 0]])
+
+
+def test_extend_diagonals():
+    x = g([[1, 0, 0], [0, 0, 0], [0, 2, 0], [0, 0, 0]])
+    eq(P.extend_diagonals(x, "down_right"), [[1, 0, 0], [0, 1, 0], [0, 2, 1], [0, 0, 2]])
+    eq(P.extend_diagonals(x, "up_right"), [[1, 0, 0], [0, 0, 2], [0, 2, 0], [0, 0, 0]])
+    eq(P.extend_diagonals(x, "down_left"), [[1, 0, 0], [0, 0, 0], [0, 2, 0], [2, 0, 0]])
+    # a ray stops where it meets another colour, which goes on in its stead
+    eq(P.extend_diagonals(g([[3, 0, 0], [0, 4, 0], [0, 0, 0]]), "down_right"), [[3, 0, 0], [0, 4, 0], [0, 0, 4]])
+    eq(P.extend_diagonals(g([[3, 0, 0], [0, 4, 0], [0, 0, 0]]), "up_left"), [[3, 0, 0], [0, 4, 0], [0, 0, 0]])
+
+
+def test_sort_lines():
+    x = g([[1, 1, 1], [0, 0, 2], [0, 0, 0], [3, 3, 0]])
+    eq(P.sort_lines(x, "h"), [[0, 0, 0], [0, 0, 2], [3, 3, 0], [1, 1, 1]])
+    eq(P.sort_lines(g([[1, 1, 0], [0, 1, 0]]), "v"), [[0, 1, 1], [0, 0, 1]])
+    assert P.sort_lines(x, "v") is None  # every column holds two cells
+    assert P.sort_lines(g([[0, 0], [1, 0], [1, 1]]), "h") is None  # already in order
 
 
 def test_fill_enclosed():
@@ -328,6 +358,17 @@ def test_paint_objects_by_line():
     assert P.paint_objects_by_line(x, 7, "v") is None
 
 
+def test_paint_nearest():
+    x = g([[1, 0, 0, 0, 2], [1, 5, 0, 0, 2], [1, 0, 0, 5, 2], [1, 0, 5, 0, 2]])
+    eq(P.paint_nearest(x[:3], 5), [[1, 0, 0, 0, 2], [1, 1, 0, 0, 2], [1, 0, 0, 2, 2]])
+    assert P.paint_nearest(x, 5) is None  # the 5 in the middle column is as near to the 1s as to the 2s
+    # an object takes the colour nearest to any of its cells: the 3 is 2 steps away, the 4 three
+    y = g([[5, 5, 5, 0, 3], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [4, 0, 0, 0, 0]])
+    eq(P.paint_nearest(y, 5), [[3, 3, 3, 0, 3], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [4, 0, 0, 0, 0]])
+    assert P.paint_nearest(g([[5, 0]]), 5) is None and P.paint_nearest(g([[1, 0]]), 5) is None
+    assert P.paint_nearest(g([[5, 0, 1]]), 5) is None  # one other colour: a colour map does that
+
+
 def test_swap_background():
     eq(P.swap_background(g([[5, 5], [5, 0]])), [[0, 0], [0, 5]])
     assert P.swap_background(g([[0, 0], [0, 5]])) is None
@@ -373,6 +414,16 @@ def test_rays():
     assert P.rays(x, 4, "h") is None
 
 
+def test_centre_lines():
+    x = g([[0, 0, 0, 0, 0], [0, 0, 0, 1, 0], [0, 0, 1, 1, 1], [0, 0, 0, 1, 0], [0, 0, 0, 0, 0]])
+    eq(P.centre_lines(x, 6), [[0, 0, 0, 6, 0], [0, 0, 0, 1, 0], [6, 6, 1, 1, 1], [0, 0, 0, 1, 0], [0, 0, 0, 6, 0]])
+    # every object's lines, drawn over zeros only
+    y = g([[2, 0, 0], [0, 0, 0], [0, 0, 3]])
+    eq(P.centre_lines(y, 4), [[2, 4, 4], [4, 0, 4], [4, 4, 3]])
+    assert P.centre_lines(g([[1, 1, 0]]), 4) is None  # two cells wide: no middle column
+    assert P.centre_lines(g([[0, 0]]), 4) is None
+
+
 def test_fill_bbox():
     x = g([[1, 0, 0, 0], [0, 1, 0, 0], [1, 0, 0, 2]])
     eq(P.fill_bbox(x, 7, "multi8"), [[1, 7, 0, 0], [7, 1, 0, 0], [1, 7, 0, 2]])
@@ -415,6 +466,15 @@ def test_colour_ranking():
 def test_count_row():
     eq(P.count_row(g([[0, 7], [7, 7]])), [[7, 7, 7]])
     assert P.count_row(g([[1, 2]])) is None and P.count_row(g([[0]])) is None
+
+
+def test_count_objects():
+    x = g([[1, 0, 2], [0, 0, 2], [3, 3, 0]])
+    eq(P.count_objects(x, "colour4"), [[1, 2, 3]])
+    eq(P.count_objects(x, "multi8"), [[1, 2]])  # the 2s and 3s touch at a corner: one object, 2 met first
+    eq(P.count_objects(g([[3, 0], [0, 2]]), "multi8"), [[3]])  # as many 3s as 2s: the 3 is met first
+    eq(P.count_objects(g([[1, 1], [0, 2]]), "multi8"), [[1]])  # one object, most of it 1
+    assert P.count_objects(g([[0, 0]]), "colour4") is None
 
 
 def test_feature_cell():

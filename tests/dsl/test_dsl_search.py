@@ -239,6 +239,21 @@ def test_real_arc_tasks_are_solved(training, task_id):
     assert solution.candidates[0].grids == tuple(p.output for p in task.test)
 
 
+@pytest.mark.parametrize(("task_id", "step"), [
+    ("d0f5fe59", "count_objects"),  # as many cells on a diagonal as there are objects
+    ("beb8660c", "sort_lines"),  # bars stacked by length
+    ("2204b7a8", "paint_nearest"),  # cells take the colour of the nearer of two lines
+    ("41e4d17e", "centre_lines"),  # lines through each square's middle
+    ("d13f3404", "pad"),  # the input on a canvas twice its size, trailing down-right
+])
+def test_counting_sorting_and_drawing_steps_solve_real_tasks(training, task_id, step):
+    task = training[task_id]
+    solution = solve(task, SolveConfig(time_budget=math.inf), 2, 2000)  # clock-free: 2000 states a view
+    assert solution.candidates and solution.candidates[0].verified, f"{task_id}: nothing verified"
+    assert step in solution.candidates[0].detail
+    assert solution.candidates[0].grids == tuple(p.output for p in task.test)
+
+
 def test_step_cache_answers_a_repeated_question_without_running_the_step(monkeypatch):
     from arcsolve.dsl import program
 

@@ -1,5 +1,5 @@
 """Outputs made from counts: a cell of the most frequent colour, colours ranked by how often
-they occur, a row as long as the number of cells, a cell coding a count or a symmetry."""
+they occur, a row as long as the number of cells or of objects, a cell coding a count or a symmetry."""
 
 from __future__ import annotations
 
@@ -45,6 +45,20 @@ def count_row(g: Array) -> Array | None:
         return None
     colour = int(np.flatnonzero(counts)[0]) + 1
     return np.full((1, int(counts.max())), colour, dtype=g.dtype)
+
+
+def count_objects(g: Array, conn: str) -> Array | None:
+    """A 1 x N row of the N objects' main colours, in the order their first cells are met row by row."""
+    objs = objects(g, conn)
+    if not objs or len(objs) > 30:  # no ARC grid is wider than 30
+        return None
+    return np.array([[o.colours[0] if len(o.colours) == 1 else _main_colour(g[o.mask]) for o in objs]], dtype=g.dtype)
+
+
+def _main_colour(cells: Array) -> int:
+    """The most frequent of these cells' colours; of colours equally frequent, the one met first."""
+    counts = np.bincount(cells)
+    return int(cells[np.argmax(counts[cells] == counts.max())])
 
 
 # Features of a whole grid, as a code 1..9 (counts are capped at 9; yes/no is 1/2).

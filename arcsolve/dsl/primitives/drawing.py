@@ -116,6 +116,22 @@ def rays(g: Array, src: int, dirs: str) -> Array | None:
     return out
 
 
+def centre_lines(g: Array, c: int) -> Array | None:
+    """Colour c over the zeros of each object's middle row and column, grid-wide (None if one has no middle)."""
+    objs = objects(g, "multi8")
+    if not objs:
+        return None
+    rows, cols = np.zeros(g.shape[0], dtype=bool), np.zeros(g.shape[1], dtype=bool)
+    for obj in objs:
+        r, k = obj.box
+        if (r.stop - r.start) % 2 == 0 or (k.stop - k.start) % 2 == 0:
+            return None
+        rows[(r.start + r.stop) // 2] = True
+        cols[(k.start + k.stop) // 2] = True
+    lines = rows[:, None] | cols[None, :]
+    return np.where(lines & (g == 0), np.asarray(c, dtype=g.dtype), g)
+
+
 def fill_bbox(g: Array, c: int, conn: str) -> Array | None:
     """Colour c into the zero cells inside each object's bounding box."""
     box = np.zeros(g.shape, dtype=bool)

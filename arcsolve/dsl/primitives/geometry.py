@@ -66,6 +66,25 @@ def tile(g: Array, ny: int, nx: int) -> Array:
     return np.tile(g, (ny, nx))
 
 
+def pad(g: Array, ky: int, kx: int, corner: str) -> Array:
+    """The grid in one corner ('tl', 'tr', 'bl', 'br') of a zero canvas ky times as tall and kx times as wide."""
+    h, w = g.shape
+    out = np.zeros((h * ky, w * kx), dtype=g.dtype)
+    rows = slice(0, h) if corner[0] == "t" else slice(h * ky - h, h * ky)
+    cols = slice(0, w) if corner[1] == "l" else slice(w * kx - w, w * kx)
+    out[rows, cols] = g
+    return out
+
+
+def diagonal(g: Array) -> Array | None:
+    """A row or column of N cells laid along the main diagonal of an N x N zero grid."""
+    if min(g.shape) != 1 or g.size < 2:
+        return None
+    out = np.zeros((g.size, g.size), dtype=g.dtype)
+    np.fill_diagonal(out, g.ravel())
+    return out
+
+
 def mirror_tile(g: Array, ny: int, nx: int, phase: int) -> Array:
     """Tile with copies mirrored on alternate rows/columns (phase 1: start mirrored)."""
     rows = []

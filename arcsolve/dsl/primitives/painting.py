@@ -1,6 +1,6 @@
 """Recolouring by what is around: objects painted by a property (for a learned colour map),
-cells and objects painted by the other colour of their row or column, lines and objects
-made one colour by majority."""
+cells and objects painted by the other colour of their row or column or by the nearest
+other colour, lines and objects made one colour by majority."""
 
 from __future__ import annotations
 
@@ -130,3 +130,28 @@ def swap_colours(g: Array) -> Array | None:
         return None
     a, b = (int(c) for c in present)
     return np.where(g == a, b, np.where(g == b, a, g)).astype(g.dtype)
+
+
+def paint_nearest(g: Array, c: int) -> Array | None:
+    """Recolour each colour-c object by the nearest of two or more other colours, in grid steps (None on a tie)."""
+    others = (g != 0) & (g != c)
+    if np.count_nonzero(np.bincount(g[others], minlength=10)) < 2 or not (g == c).any():
+        return None  # with one other colour this is a colour map
+    ys, xs = np.nonzero(others)
+    lab, n = labels(np.where(g == c, g, 0), "colour4")
+    cy, cx = np.nonzero(lab)
+    distance = np.abs(cy[:, None] - ys[None, :]) + np.abs(cx[:, None] - xs[None, :])
+    # the nearest distance of each object: its cells' least
+    owner = lab[cy, cx] - 1
+    nearest = np.full(n, np.iinfo(distance.dtype).max)
+    np.minimum.at(nearest, owner, distance.min(1))
+    # the colours found at that distance, per object
+    hit = distance == nearest[owner][:, None]
+    found = np.zeros((n, 10), dtype=bool)
+    rows, cols = np.nonzero(hit)
+    found[owner[rows], g[ys[cols], xs[cols]]] = True
+    if (found.sum(1) != 1).any():
+        return None
+    table = np.zeros(n + 1, dtype=g.dtype)
+    table[1:] = found.argmax(1)
+    return np.where(lab > 0, table[lab], g)
