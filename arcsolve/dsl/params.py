@@ -27,6 +27,7 @@ Params = tuple
 
 UNIT_SHIFTS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIRECTIONS = ("down", "up", "left", "right")
+DIAGONALS = ("down_right", "down_left", "up_right", "up_left")
 SPLIT_MODES = ("lines", "h2", "v2", "long2", "quarters", "squares")
 CONNECTIVITIES = ("multi8", "colour4")
 
@@ -221,9 +222,8 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
     "lost_colour": lambda grids, targets, facts: [(c,) for c in facts.lost_colours],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
-    "diagonal": lambda grids, targets, facts: [
-        (d,) for d in ("down_right", "down_left", "up_right", "up_left") if facts.drawn
-    ],
+    # diagonal rays only draw: offered where the outputs draw on empty cells
+    "diagonal_direction": lambda grids, targets, facts: [(d,) for d in DIAGONALS] if facts.drawn else [],
     "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",), ("vh",)],
     "bridge": lambda grids, targets, facts: list(product(("h", "v", "hv", "vh"), facts.drawn)),
     "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],

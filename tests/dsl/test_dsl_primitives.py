@@ -12,7 +12,7 @@ from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay, s
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.occam import description_length
-from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.params import DIAGONALS, PARAMS, task_facts
 from arcsolve.dsl.primitives.objects import label, objects, select, split
 from arcsolve.dsl.program import OVERLAY, Step, format_program, run_program
 from tests.grids import eq, flood_labels, g
@@ -198,6 +198,7 @@ def test_extend_diagonals():
     eq(P.extend_diagonals(x, "down_right"), [[1, 0, 0], [0, 1, 0], [0, 2, 1], [0, 0, 2]])
     eq(P.extend_diagonals(x, "up_right"), [[1, 0, 0], [0, 0, 2], [0, 2, 0], [0, 0, 0]])
     eq(P.extend_diagonals(x, "down_left"), [[1, 0, 0], [0, 0, 0], [0, 2, 0], [2, 0, 0]])
+    assert all(P.extend_diagonals(x, d).shape == x.shape for d in DIAGONALS)  # every direction offered
     # a ray stops where it meets another colour, which goes on in its stead
     eq(P.extend_diagonals(g([[3, 0, 0], [0, 4, 0], [0, 0, 0]]), "down_right"), [[3, 0, 0], [0, 4, 0], [0, 0, 4]])
     eq(P.extend_diagonals(g([[3, 0, 0], [0, 4, 0], [0, 0, 0]]), "up_left"), [[3, 0, 0], [0, 4, 0], [0, 0, 0]])
