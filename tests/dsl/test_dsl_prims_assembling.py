@@ -1,5 +1,6 @@
-"""Tests of the assembling primitives: tilings of transformed copies, reflections sharing
-their edge line, patterns continued to a fixed size, grown edges."""
+"""Tests of the assembling primitives: tilings of transformed copies, blocks redrawn as
+copies of one another, reflections sharing their edge line, patterns continued to a fixed
+size, grown edges."""
 
 import numpy as np
 
@@ -41,6 +42,33 @@ def test_dihedral_layout_is_learned_from_the_targets():
     assert infer("dihedral_layout", [g([[3]])], [g([[3, 3]])]) == []  # one cell: tile says it
     symmetric = g([[7, 7]])  # several transforms fit: the identity is named
     assert infer("dihedral_layout", [symmetric], [np.tile(symmetric, (2, 1))]) == [("id / id",)]
+
+
+# Three 2 x 2 blocks between columns of 5: a pattern, then two empty blocks.
+BLOCKS = g([[1, 2, 5, 0, 0, 5, 0, 0],
+            [3, 4, 5, 0, 0, 5, 0, 0]])
+
+
+def test_arrange_blocks():
+    # rot90 turns a quarter anticlockwise, as numpy's does
+    eq(A.arrange_blocks(BLOCKS, ((0, "id"), (0, "rot90"), (0, "rot180"))), [[1, 2, 5, 2, 4, 5, 4, 3],
+                                                                          [3, 4, 5, 1, 3, 5, 2, 1]])
+    assert A.arrange_blocks(BLOCKS, ((0, "id"), (0, "id"))) is None  # the grid has three blocks
+    assert A.arrange_blocks(g([[1, 2], [3, 4]]), ((0, "id"),)) is None  # no separator lines
+
+
+def test_block_layout_is_learned_from_the_targets():
+    layout = ((0, "id"), (0, "flip_h"), (0, "rot180"))
+    other = g([[6, 0, 5, 0, 0, 5, 0, 0],
+               [7, 7, 5, 0, 0, 5, 0, 0]])
+    targets = [A.arrange_blocks(x, layout) for x in (BLOCKS, other)]
+    assert infer("block_layout", [BLOCKS, other], targets) == [(layout,)]
+    # the block left as it is: nothing to learn
+    assert infer("block_layout", [BLOCKS], [BLOCKS]) == []
+    # no block of the input, however turned, gives the third block
+    wrong = targets[0].copy()
+    wrong[0, 6] = 9
+    assert infer("block_layout", [BLOCKS], [wrong]) == []
 
 
 def test_reflect_tile():

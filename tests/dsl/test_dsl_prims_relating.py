@@ -211,6 +211,73 @@ def test_a_partial_copy_whose_cells_touch_is_not_a_template():
     assert R.complete_copies(part[:3], "shift", 1) is None  # its 4 would fall off the grid
 
 
+# A template (2 1 2 over a 1); below it, its two 2s scaled up twice, and at the right its two
+# 2s as they are: the copies are drawn at the scale their 2s show.
+SCALED = g([[2, 1, 2, 0, 0, 0, 0, 0, 0],
+            [0, 1, 0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [2, 2, 0, 0, 2, 2, 0, 0, 0],
+            [2, 2, 0, 0, 2, 2, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0, 2, 0, 2],
+            [0, 0, 0, 0, 0, 0, 0, 0, 0]])
+
+
+def test_complete_scaled_copies():
+    eq(R.complete_scaled_copies(SCALED, "shift", 1), [[2, 1, 2, 0, 0, 0, 0, 0, 0],
+                                                      [0, 1, 0, 0, 0, 0, 0, 0, 0],
+                                                      [0, 0, 0, 0, 0, 0, 0, 0, 0],
+                                                      [2, 2, 1, 1, 2, 2, 0, 0, 0],
+                                                      [2, 2, 1, 1, 2, 2, 0, 0, 0],
+                                                      [0, 0, 1, 1, 0, 0, 0, 0, 0],
+                                                      [0, 0, 1, 1, 0, 0, 0, 0, 0],
+                                                      [0, 0, 0, 0, 0, 0, 2, 1, 2],
+                                                      [0, 0, 0, 0, 0, 0, 0, 1, 0]])
+    assert R.complete_copies(SCALED, "shift", 1) is None  # as they are, the 2 x 2 blocks fit no copy
+
+
+def test_a_scaled_copy_shows_its_blocks_whole_and_may_leave_the_grid():
+    # the 2 x 2 block of 2s at the bottom edge: the copy's 1s would lie below the grid
+    edge = SCALED[:5, :6].copy()
+    eq(R.complete_scaled_copies(edge, "shift", 1)[3:], [[2, 2, 1, 1, 2, 2],
+                                                        [2, 2, 1, 1, 2, 2]])
+    assert R.complete_copies(edge, "shift", 1) is None
+    broken = SCALED[:5, :6].copy()
+    broken[4, 5] = 0  # a block with a cell missing is no block of a scaled copy
+    assert R.complete_scaled_copies(broken, "shift", 1) is None
+
+
+# Lines of 5 set a corner apart; in it, a reference: an L of 1s. Outside, an L of 3s and a bar of 3s.
+REFERENCE = g([[1, 0, 5, 0, 0, 0, 0],
+               [1, 1, 5, 0, 3, 0, 0],
+               [5, 5, 5, 0, 3, 3, 0],
+               [0, 0, 0, 0, 0, 0, 0],
+               [0, 3, 3, 3, 0, 0, 0]])
+
+
+def test_recolour_like():
+    out = R.recolour_like(REFERENCE, 5, "apart", "own")
+    eq(out[1:3, 3:6], [[0, 1, 0],
+                       [0, 1, 1]])  # the L takes the reference's colour
+    eq(out[4], [0, 3, 3, 3, 0, 0, 0])  # the bar is shaped otherwise
+    eq(R.recolour_like(REFERENCE, 5, "apart", "frame")[1:3, 4:6], [[5, 0], [5, 5]])
+    # the corner reaches the grid's edge: it is apart, not enclosed
+    assert R.recolour_like(REFERENCE, 5, "enclosed", "own") is None
+    boxed = np.pad(REFERENCE, 1)
+    boxed[0, :4] = boxed[:4, 0] = 5  # now lines of 5 close the corner in
+    eq(R.recolour_like(boxed, 5, "enclosed", "own")[2:4, 4:7], [[0, 1, 0], [0, 1, 1]])
+
+
+def test_references_are_offered_for_colours_that_cut_every_grid():
+    out = R.recolour_like(REFERENCE, 5, "apart", "own")
+    assert PARAMS["reference"]([REFERENCE], [out], task_facts([REFERENCE], [out])) == [
+        (5, "apart", "own"), (5, "enclosed", "own")]
+    framed = R.recolour_like(REFERENCE, 5, "apart", "frame")
+    assert (5, "apart", "frame") in PARAMS["reference"]([REFERENCE], [framed], task_facts([REFERENCE], [framed]))
+    assert PARAMS["reference"]([REFERENCE], [REFERENCE[:3]], task_facts([REFERENCE], [REFERENCE[:3]])) == []
+
+
 def test_copy_modes_keep_or_erase_as_the_targets_show():
     out = R.complete_copies(COPIES, "shift", 1)
     assert PARAMS["copy_mode"]([COPIES], [out], task_facts([COPIES], [out])) == [("shift", 1), ("dihedral", 1)]

@@ -245,8 +245,13 @@ def test_real_arc_tasks_are_solved(training, task_id):
     ("2204b7a8", "paint_nearest"),  # cells take the colour of the nearer of two lines
     ("41e4d17e", "centre_lines"),  # lines through each square's middle
     ("d13f3404", "pad"),  # the input on a canvas twice its size, trailing down-right
+    ("447fd412", "complete_scaled_copies"),  # a template completed around its parts scaled up
+    ("6aa20dc0", "complete_scaled_copies"),  # the same, turned and mirrored
+    ("63613498", "recolour_like"),  # the shape in the corner marks its look-alikes
+    ("776ffc46", "recolour_like"),  # the shape in the box lends its colour to its look-alikes
+    ("8e5a5113", "arrange_blocks"),  # two blocks become the first one turned
 ])
-def test_counting_sorting_and_drawing_steps_solve_real_tasks(training, task_id, step):
+def test_general_steps_solve_real_tasks_clock_free(training, task_id, step):
     task = training[task_id]
     solution = solve(task, SolveConfig(time_budget=math.inf), 2, 2000)  # clock-free: 2000 states a view
     assert solution.candidates and solution.candidates[0].verified, f"{task_id}: nothing verified"

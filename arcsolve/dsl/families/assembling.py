@@ -1,6 +1,7 @@
 """Assembling grids from transformed copies of the input: tilings with a pattern of
-mirrors and turns, reflections that share their edge line, patterns continued to a fixed
-size, and edges grown outwards.
+mirrors and turns, blocks between separator lines redrawn as turned copies of one another,
+reflections that share their edge line, patterns continued to a fixed size, and edges grown
+outwards.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
+from arcsolve.dsl.primitives.objects import line_blocks
 
 Array = np.ndarray
 
@@ -72,6 +75,49 @@ def _fit_layout(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[
             row.append(fits[0])
         rows.append(" ".join(row))
     return [(" / ".join(rows),)]
+
+
+# --- blocks between separator lines -----------------------------------------------------
+
+
+def arrange_blocks(g: Array, layout: tuple[tuple[int, str], ...]) -> Array | None:
+    """Redraw each block between separator lines as a learned (source block, turn or mirror) says, in reading order."""
+    # the blocks are `line_blocks`; the layout names, for each, its source block's index and
+    # the transform's name in `DIHEDRAL`
+    boxes = line_blocks(g)
+    if boxes is None or len(boxes) != len(layout):
+        return None
+    out = g.copy()
+    for box, (source, name) in zip(boxes, layout, strict=True):
+        block = DIHEDRAL[name](g[boxes[source]])
+        if block.shape != out[box].shape:
+            return None
+        out[box] = block
+    return out
+
+
+def _block_layouts(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
+    """The layout that rebuilds every target's blocks from its grid's, if one does: for each
+    block, the (source, transform) pairs that fit it on every pair, preferring the block itself
+    unchanged, then the lowest source and the first transform; none if nothing changes."""
+    if not same_shapes(grids, targets):
+        return []
+    fits: list[set] | None = None
+    for g, t in zip(grids, targets, strict=True):
+        boxes = line_blocks(g)
+        if boxes is None or (fits is not None and len(fits) != len(boxes)):
+            return []
+        square = g[boxes[0]].shape[0] == g[boxes[0]].shape[1]
+        names = [n for n in DIHEDRAL if square or n in ("id", "flip_h", "flip_v", "rot180")]
+        looks = [(j, n, DIHEDRAL[n](g[box])) for j, box in enumerate(boxes) for n in names]
+        here = [{(j, n) for j, n, look in looks if np.array_equal(look, t[box])} for box in boxes]
+        fits = here if fits is None else [a & b for a, b in zip(fits, here, strict=True)]
+        if not all(fits):
+            return []
+    order = list(DIHEDRAL)
+    layout = tuple(min(fit, key=lambda f, k=k: (f != (k, "id"), f[0], order.index(f[1])))
+                   for k, fit in enumerate(fits))
+    return [] if all(f == (k, "id") for k, f in enumerate(layout)) else [(layout,)]
 
 
 def reflect_tile(g: Array, ny: int, nx: int) -> Array | None:
@@ -197,6 +243,7 @@ def _room_around(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple
 
 REGISTRY: tuple = (
     (dihedral_tile, "dihedral_layout", "any"),
+    (arrange_blocks, "block_layout", "same"),
     (reflect_tile, "reflect_grow", "any"),
     (continue_pattern, "fixed_size", "any"),
     (grow_edges, "room_around", "any"),
@@ -204,6 +251,7 @@ REGISTRY: tuple = (
 
 PARAM_KINDS: dict = {
     "dihedral_layout": lambda grids, targets, facts: _fit_layout(grids, targets),
+    "block_layout": lambda grids, targets, facts: _block_layouts(grids, targets),
     "reflect_grow": lambda grids, targets, facts: _reflect_counts(grids, targets),
     "fixed_size": lambda grids, targets, facts: _fixed_size(grids, targets),
     "room_around": lambda grids, targets, facts: _room_around(grids, targets),

@@ -3,7 +3,8 @@ search did not solve: placeholders painted like a template of their shape, cells
 against a wall, lone markers projected onto the object they face, partial rows completed
 by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
-template completed.
+template completed (as it is or scaled up), objects recoloured like the reference shape that
+lines set apart.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _MAX_LOOSE = 60  # more cells outside the templates: `complete_copies` does not 
 _MAX_TEMPLATES = 8  # more many-coloured objects: neither
 _MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for the search
 _MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
+_MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` tries
 
 
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
@@ -77,6 +79,25 @@ def _templates(g: Array, turns: str) -> tuple:
 
 def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
     """Complete each partial copy of a many-coloured template where its cells match best; keep 0 erases templates."""
+    return _complete(g, turns, keep, (1,), clip=False)
+
+
+def complete_scaled_copies(g: Array, turns: str, keep: int) -> Array | None:
+    """`complete_copies` with copies also scaled up (s x s blocks, s up to `_MAX_SCALE`), which may run off the grid."""
+    templates = _templates(g, turns)
+    if not templates:
+        return None
+    side = min(min(o.box[0].stop - o.box[0].start, o.box[1].stop - o.box[1].start) for o in templates)
+    scales = tuple(s for s in range(1, _MAX_SCALE + 1) if s * side <= min(g.shape))
+    return _complete(g, turns, keep, scales, clip=True) if len(scales) > 1 else None
+
+
+def _complete(g: Array, turns: str, keep: int, scales: tuple[int, ...], clip: bool) -> Array | None:
+    """Complete each partial copy (of a template, in a look `turns` allows, at one of the
+    scales) where its cells match best: from the first loose cell in reading order, the
+    placement with the most loose cells under their own colour, lying on no other colour and
+    on no template, is drawn; None if a loose cell has no placement or two equally good. With
+    `clip`, a copy's cells off the grid are dropped; without, such a placement is not tried."""
     templates = _templates(g, turns)
     if not templates:
         return None
@@ -84,27 +105,34 @@ def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
     left = (g != 0) & ~in_template
     if not left.any() or left.sum() > _MAX_LOOSE:
         return None
-    looks = _template_looks(g, templates, turns)
+    looks = [_scaled(look, s) for look in _template_looks(g, templates, turns) for s in scales]
     out = g.copy() if keep else np.where(in_template, 0, g).astype(g.dtype)
     h, w = g.shape
     tries = 0
     while left.any():
         y0, x0 = np.unravel_index(int(np.argmax(left)), g.shape)  # the first loose cell in reading order
         best, best_score, tie = None, 0, False
-        for ys, xs, cs in looks:
-            for k in np.flatnonzero(cs == g[y0, x0]):
+        for ys, xs, cs, corners, blocks in looks:
+            for cy, cx in corners[cs[corners[:, 2]] == g[y0, x0], :2]:
                 tries += 1
-                if tries > _MAX_TRIES:
+                if tries > _MAX_TRIES * len(scales):
                     return None
-                ty, tx = ys + (y0 - ys[k]), xs + (x0 - xs[k])
-                if ty.min() < 0 or tx.min() < 0 or ty.max() >= h or tx.max() >= w:
-                    continue
+                ty, tx, tc, tb = ys + (y0 - cy), xs + (x0 - cx), cs, blocks
+                inside = (ty >= 0) & (tx >= 0) & (ty < h) & (tx < w)
+                if not inside.all():
+                    if not clip:
+                        continue
+                    ty, tx, tc = ty[inside], tx[inside], cs[inside]
+                    tb = None if blocks is None else blocks[inside]
                 under = g[ty, tx]
-                if ((under != 0) & (under != cs)).any() or in_template[ty, tx].any():
+                if ((under != 0) & (under != tc)).any() or in_template[ty, tx].any():
                     continue  # a copy lies on no other colour and on no template
-                score = int(((under == cs) & left[ty, tx]).sum())
+                shown = (under == tc) & left[ty, tx]
+                if tb is not None and not _whole_blocks(shown, tb):
+                    continue
+                score = int(shown.sum())
                 if score > best_score:
-                    best, best_score, tie = (ty, tx, cs), score, False
+                    best, best_score, tie = (ty, tx, tc), score, False
                 elif score == best_score and best is not None and not (
                         np.array_equal(ty, best[0]) and np.array_equal(tx, best[1])):
                     tie = True
@@ -114,6 +142,74 @@ def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
         out[ty, tx] = cs
         left[ty, tx] = False
     return out
+
+
+def _scaled(look: tuple[Array, Array, Array], s: int) -> tuple:
+    """A template look with each cell an s x s block: its cells (rows, columns, colours); for
+    each of the template's own cells, its block's top-left corner and the index of a scaled
+    cell of its colour (rows of `corners`: row, column, index); and each scaled cell's block
+    (None at scale 1)."""
+    ys, xs, cs = look
+    dy, dx = np.divmod(np.arange(s * s), s)
+    sy = (ys[:, None] * s + dy).ravel()
+    sx = (xs[:, None] * s + dx).ravel()
+    corners = np.stack([ys * s, xs * s, np.arange(len(ys)) * s * s], 1)
+    blocks = np.repeat(np.arange(len(ys)), s * s) if s > 1 else None
+    return sy, sx, np.repeat(cs, s * s), corners, blocks
+
+
+def _whole_blocks(shown: Array, blocks: Array) -> bool:
+    """Whether each block of a scaled copy is shown whole (every one of its cells on the grid
+    is a loose cell of its colour) or not at all."""
+    counts = np.bincount(blocks, weights=shown, minlength=blocks.max() + 1)
+    sizes = np.bincount(blocks, minlength=blocks.max() + 1)
+    return bool(((counts == 0) | (counts == sizes)).all())
+
+
+def recolour_like(g: Array, c: int, where: str, paint: str) -> Array | None:
+    """Recolour objects shaped like a reference that lines of colour c set apart ('apart') or close in ('enclosed')."""
+    # A reference lies in a part of the grid other than the largest ('apart'), or in one that
+    # does not reach the grid's edge ('enclosed'). Objects in the largest part shaped like a
+    # reference take its colour (`paint` 'own') or c ('frame'); None if none does.
+    parts = _parts_apart(g, c)
+    if parts is None:
+        return None
+    lab, main, edge = parts
+    refs, rest = [], []
+    for o in objects(g, "colour4"):
+        if o.colours[0] == c:
+            continue
+        inside = np.unique(lab[o.mask])
+        if inside.size == 1 and inside[0] == main:
+            rest.append(o)
+        elif where == "apart" or not edge[inside].any():
+            refs.append(o)
+    shapes = {}
+    for o in refs:
+        shapes.setdefault(o.shape_key(), o.colours[0] if paint == "own" else c)
+    out, changed = g.copy(), False
+    for o in rest:
+        colour = shapes.get(o.shape_key())
+        if colour is not None and colour != o.colours[0]:
+            out[o.mask] = colour
+            changed = True
+    return out if changed else None
+
+
+@grid_memo()
+def _parts_apart(g: Array, c: int) -> tuple[Array, int, Array] | None:
+    """The parts that colour c cuts the grid into (4-connected labels 1..n, 0 on c), the
+    largest part's label, and which labels reach the grid's edge; None with fewer than two."""
+    if not (g == c).any():
+        return None
+    lab, n = label(g, g != c, diagonal=False, by_colour=False)
+    if n < 2:
+        return None
+    sizes = np.bincount(lab.ravel(), minlength=n + 1)
+    sizes[0] = 0
+    edge = np.zeros(n + 1, dtype=bool)
+    edge[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
+    return lab, int(sizes.argmax()), edge
 
 
 def paint_placeholders(g: Array, c: int, keep: int) -> Array | None:
@@ -329,6 +425,20 @@ def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
     return list(product(("shift", "dihedral"), keeps))
 
 
+def _references(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Where the targets recolour cells of the grids' sizes: each colour that cuts every grid
+    into parts and that the targets keep, with the references apart or enclosed, painted their
+    own colour or (if the targets recolour into it) the lines' colour."""
+    if not facts.recoloured or not same_shapes(grids, targets):
+        return []
+    present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+    kept = [c for c in sorted(present)  # the lines stay where they are
+            if all((t[g == c] == c).all() for g, t in zip(grids, targets, strict=True))]
+    colours = [c for c in kept if all(_parts_apart(g, c) is not None for g in grids)]
+    return [(c, where, paint) for c in colours for where in ("apart", "enclosed")
+            for paint in ("own", "frame") if paint == "own" or c in facts.recoloured]
+
+
 def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The corners whose two edges are marked in every grid, with each drawn colour (grids of the targets' sizes)."""
     if not facts.drawn or not same_shapes(grids, targets):
@@ -345,6 +455,8 @@ REGISTRY: tuple = (
     (bounce_rays, "bounce", "same"),
     (edge_crossings, "marked_corner", "same"),
     (complete_copies, "copy_mode", "same"),
+    (complete_scaled_copies, "copy_mode", "same"),
+    (recolour_like, "reference", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -354,4 +466,5 @@ PARAM_KINDS: dict = {
     "bounce": _headings,
     "marked_corner": _marked_corners,
     "copy_mode": _copy_modes,
+    "reference": _references,
 }

@@ -252,18 +252,20 @@ def cuts(lines: Array) -> list[tuple[int, int]]:
     return runs
 
 
-def _split_by_lines(g: Array) -> list[Array] | None:
-    """Equal-sized blocks between full rows/columns of a colour that is not inside them (0 last)."""
+@grid_memo()
+def line_blocks(g: Array) -> tuple[tuple[slice, slice], ...] | None:
+    """The equal-sized blocks between full rows/columns of a colour that is not inside them
+    (0 last), as (rows, columns) slices in reading order; None without two such blocks."""
     for colour in [int(c) for c in np.unique(g) if c != 0] + [0]:
         # a line of one cell is no separator: 1-row grids have no separator columns
         rows = (g == colour).all(1) & (g.shape[1] > 1)
         cols = (g == colour).all(0) & (g.shape[0] > 1)
         if not rows.any() and not cols.any():
             continue
-        parts = [g[a:b, c:d] for a, b in cuts(rows) for c, d in cuts(cols)]
-        clean = not any((p == colour).any() for p in parts)
-        if clean and len(parts) >= 2 and len({p.shape for p in parts}) == 1:
-            return parts
+        boxes = [(slice(a, b), slice(c, d)) for a, b in cuts(rows) for c, d in cuts(cols)]
+        clean = not any((g[box] == colour).any() for box in boxes)
+        if clean and len(boxes) >= 2 and len({g[box].shape for box in boxes}) == 1:
+            return tuple(boxes)
     return None
 
 
@@ -274,8 +276,8 @@ def split(g: Array, mode: str) -> tuple[Array, ...] | None:
     over 2), or into squares along the longer side ('squares')."""
     h, w = g.shape
     if mode == "lines":
-        parts = _split_by_lines(g)
-        return None if parts is None else tuple(parts)
+        boxes = line_blocks(g)
+        return None if boxes is None else tuple(g[box] for box in boxes)
     if mode == "long2":
         mode = "v2" if h > w else "h2" if w > h else ""
     if mode == "squares":
