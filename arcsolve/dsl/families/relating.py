@@ -84,29 +84,12 @@ def complete_copies(g: Array, turns: str, keep: int) -> Array | None:
 
 def complete_scaled_copies(g: Array, turns: str, keep: int) -> Array | None:
     """`complete_copies` with copies also scaled up (s x s blocks, s up to `_MAX_SCALE`), which may run off the grid."""
-    # only the scales at which some loose s x s block of one colour is there to be matched
-    loose = _loose(g, turns)
-    if loose is None:
-        return None
-    blocks: list[int] = []
-    for s in range(2, min(_MAX_SCALE, *g.shape) + 1):
-        if not _has_block(loose, s):
-            break  # a larger block would hold one of this size
-        blocks.append(s)
-    return _complete(g, turns, keep, (1, *blocks), clip=True)  # scale 1 too: a task may mix scales
-
-
-def _loose(g: Array, turns: str) -> Array | None:
-    """The grid without its templates (None if it has none)."""
     templates = _templates(g, turns)
-    return np.where(np.logical_or.reduce([o.mask for o in templates]), 0, g) if templates else None
-
-
-def _has_block(g: Array, s: int) -> bool:
-    """Whether some s x s square of the grid is all one colour that is not 0."""
-    windows = np.lib.stride_tricks.sliding_window_view(g, (s, s))
-    low, high = windows.min((2, 3)), windows.max((2, 3))
-    return bool(((low == high) & (low != 0)).any())
+    if not templates:
+        return None
+    side = min(min(o.box[0].stop - o.box[0].start, o.box[1].stop - o.box[1].start) for o in templates)
+    scales = tuple(s for s in range(1, _MAX_SCALE + 1) if s * side <= min(g.shape))
+    return _complete(g, turns, keep, scales, clip=True) if len(scales) > 1 else None
 
 
 def _complete(g: Array, turns: str, keep: int, scales: tuple[int, ...], clip: bool) -> Array | None:
@@ -465,13 +448,6 @@ def _references(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
             for paint in ("own", "frame") if paint == "own" or c in facts.recoloured]
 
 
-def _scaled_copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
-    """The copy modes (`_copy_modes`), where some grid has a 2 x 2 block of one colour (a scaled cell, perhaps)."""
-    if not any(min(g.shape) > 1 and _has_block(g, 2) for g in grids):
-        return []
-    return _copy_modes(grids, targets, facts)
-
-
 def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The corners whose two edges are marked in every grid, with each drawn colour (grids of the targets' sizes)."""
     if not facts.drawn or not same_shapes(grids, targets):
@@ -488,7 +464,7 @@ REGISTRY: tuple = (
     (bounce_rays, "bounce", "same"),
     (edge_crossings, "marked_corner", "same"),
     (complete_copies, "copy_mode", "same"),
-    (complete_scaled_copies, "scaled_copy_mode", "same"),
+    (complete_scaled_copies, "copy_mode", "same"),
     (recolour_like, "reference", "same"),
 )
 
@@ -499,6 +475,5 @@ PARAM_KINDS: dict = {
     "bounce": _headings,
     "marked_corner": _marked_corners,
     "copy_mode": _copy_modes,
-    "scaled_copy_mode": _scaled_copy_modes,
     "reference": _references,
 }
