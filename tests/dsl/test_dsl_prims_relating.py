@@ -246,6 +246,14 @@ def test_a_scaled_copy_shows_its_blocks_whole_and_may_leave_the_grid():
     broken = SCALED[:5, :6].copy()
     broken[4, 5] = 0  # a block with a cell missing is no block of a scaled copy
     assert R.complete_scaled_copies(broken, "shift", 1) is None
+    # as it is, too: the copy of the 2s on the last row loses its lower 1 off the grid
+    clipped = g([[2, 1, 2, 0, 0],
+                 [0, 1, 0, 0, 0],
+                 [0, 0, 0, 0, 0],
+                 [0, 0, 0, 0, 0],
+                 [2, 0, 2, 0, 0]])
+    eq(R.complete_scaled_copies(clipped, "shift", 1)[4], [2, 1, 2, 0, 0])
+    assert R.complete_copies(clipped, "shift", 1) is None
 
 
 # Lines of 5 set a corner apart; in it, a reference: an L of 1s. Outside, an L of 3s and a bar of 3s.
