@@ -163,8 +163,7 @@ def _scaled(look: tuple[Array, Array, Array], s: int) -> tuple:
     sy = (ys[:, None] * s + dy).ravel()
     sx = (xs[:, None] * s + dx).ravel()
     corners = np.stack([ys * s, xs * s, np.arange(len(ys)) * s * s], 1)
-    blocks = np.repeat(np.arange(len(ys)), s * s) if s > 1 else None
-    return sy, sx, np.repeat(cs, s * s), corners, blocks
+    return sy, sx, np.repeat(cs, s * s), corners, np.repeat(np.arange(len(ys)), s * s)
 
 
 def _whole_blocks(shown: Array, blocks: Array) -> bool:
