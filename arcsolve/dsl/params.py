@@ -188,6 +188,28 @@ def _corners(grids, targets, facts) -> list[Params]:
     return [(corner, h, w) for corner in ("tl", "tr", "bl", "br")]
 
 
+def _window(grids, targets, facts) -> list[Params]:
+    """The targets' one size, if it fits inside every grid (as `_corners`) and the window of
+    that size at a grid's centre is its target on some train pair: a window at the centre is
+    what the task is about, not one cut from a picture that happens to have the target's size."""
+    for _, h, w in _corners(grids, targets, facts)[:1]:
+        for g, t in zip(grids, targets, strict=True):
+            top, left = (g.shape[0] - h) // 2, (g.shape[1] - w) // 2
+            if np.array_equal(g[top : top + h, left : left + w], t):
+                return [(h, w)]
+    return []
+
+
+def _still_colours(grids, targets, facts) -> list[Params]:
+    """Each direction with each colour that every grid holds and every target keeps in the same
+    cells (same-size pairs only): what other cells may fall onto."""
+    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+        return []
+    still = [c for c in _present(grids)
+             if all((g == c).any() and np.array_equal(g == c, t == c) for g, t in zip(grids, targets, strict=True))]
+    return list(product(DIRECTIONS, still))
+
+
 PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "none": lambda grids, targets, facts: [()],
     "learned": lambda grids, targets, facts: [],
@@ -239,7 +261,12 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     ),
     "drawn_colour": lambda grids, targets, facts: list(product(facts.drawn, CONNECTIVITIES)),
     "recoloured": lambda grids, targets, facts: [(c,) for c in facts.recoloured],
+    "marked": lambda grids, targets, facts: list(
+        product(sorted(set(facts.drawn) | set(facts.recoloured)), CONNECTIVITIES)
+    ),
     "corner": _corners,
+    "window": _window,
+    "settle": _still_colours,
     "rank": lambda grids, targets, facts: [("most",), ("least",)],
     "cell_rule": _cell_rule,
     "skip": lambda grids, targets, facts: [(0,), (1,)],

@@ -33,7 +33,16 @@ from arcsolve.dsl.primitives.completion import (
     symmetry_patch,
 )
 from arcsolve.dsl.primitives.counting import colour_cell, colour_ranking, count_objects, count_row, feature_cell
-from arcsolve.dsl.primitives.drawing import centre_lines, fill_bbox, halo, interior, paint_empty_lines, rays
+from arcsolve.dsl.primitives.drawing import (
+    centre_lines,
+    fill_bbox,
+    halo,
+    interior,
+    mark_centres,
+    outline_bbox,
+    paint_empty_lines,
+    rays,
+)
 from arcsolve.dsl.primitives.geometry import (
     antitranspose,
     diagonal,
@@ -225,6 +234,39 @@ def gravity(g: Array, direction: str) -> Array:
     """Let non-zero cells fall towards a side, keeping their order in each line."""
     k = _TO_DOWN[direction]
     return _turn(_fall_down(_turn(g, k)), -k)
+
+
+def _settle_down(g: Array, still: int) -> Array | None:
+    """`_fall_down` where cells of colour `still` stay and hold up what falls onto them."""
+    fixed = g == still
+    moving = (g != 0) & ~fixed
+    if not fixed.any() or not moving.any():
+        return None
+    h = g.shape[0]
+    rows = np.arange(h)[:, None]
+    floor = np.minimum.accumulate(np.where(fixed, rows, h)[::-1], axis=0)[::-1]  # first still row at or below
+    below = np.cumsum(moving[::-1], axis=0)[::-1]  # moving cells at or below each row
+    below_floor = np.vstack([below, np.zeros((1, g.shape[1]), dtype=below.dtype)])
+    ys, xs = np.nonzero(moving)
+    target = floor[ys, xs] - 1 - (below[ys, xs] - 1 - below_floor[floor[ys, xs], xs])
+    out = np.where(fixed, g, 0)
+    out[target, xs] = g[ys, xs]
+    return out
+
+
+def settle(g: Array, direction: str, still: int) -> Array | None:
+    """Let non-zero cells fall towards a side onto the cells of colour `still`, which stay."""
+    k = _TO_DOWN[direction]
+    out = _settle_down(_turn(g, k), still)
+    return None if out is None else _turn(out, -k)
+
+
+def crop_centre(g: Array, h: int, w: int) -> Array | None:
+    """Crop the h x w window at the centre of a larger grid (None if it is off centre)."""
+    H, W = g.shape
+    if h > H or w > W or (h, w) == (H, W) or (H - h) % 2 or (W - w) % 2:
+        return None
+    return g[(H - h) // 2 : (H + h) // 2, (W - w) // 2 : (W + w) // 2]
 
 
 def _extend_down(g: Array) -> Array:
@@ -464,6 +506,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(periodic_patch, "noise"),
     _p(periodic_extend, "grow"),
     _p(gravity, "direction", shape="same"),
+    _p(settle, "settle", shape="same"),
     _p(attract, "anchor", shape="same"),
     _p(shoot, "anchor", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
@@ -497,10 +540,13 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(halo, "halo", shape="same"),
     _p(rays, "rays", shape="same"),
     _p(fill_bbox, "drawn_colour", shape="same"),
+    _p(outline_bbox, "drawn_colour", shape="same"),
+    _p(mark_centres, "marked", shape="same"),
     _p(centre_lines, "drawn", shape="same"),
     _p(paint_empty_lines, "drawn", shape="same"),
     _p(interior, "recoloured", shape="same"),
     _p(crop_corner, "corner"),
+    _p(crop_centre, "window"),
     _p(colour_cell, "rank"),
     _p(colour_ranking, "skip"),
     _p(count_row),

@@ -187,6 +187,23 @@ def test_gravity():
     eq(P.gravity(x, "right"), [[0, 1], [0, 0], [2, 3]])
 
 
+def test_settle():
+    x = g([[2, 0, 2], [0, 2, 0], [5, 0, 0], [0, 0, 2], [0, 0, 0]])
+    # the 5 stays and holds up the 2 above it; the rest falls to the bottom, in order
+    eq(P.settle(x, "down", 5), [[0, 0, 0], [2, 0, 0], [5, 0, 0], [0, 0, 2], [0, 2, 2]])
+    eq(P.settle(x, "up", 5), [[2, 2, 2], [0, 0, 2], [5, 0, 0], [0, 0, 0], [0, 0, 0]])
+    eq(P.settle(g([[3, 0, 5, 1, 0, 4]]), "right", 5), [[0, 3, 5, 0, 1, 4]])
+    assert P.settle(x, "down", 7) is None  # no cell of the still colour
+    assert P.settle(g([[5, 0], [0, 5]]), "down", 5) is None  # nothing to fall
+
+
+def test_settle_parameters_are_the_colours_that_stay():
+    x, y = g([[2, 0], [0, 0], [5, 5]]), g([[0, 0], [2, 0], [5, 5]])
+    assert PARAMS["settle"]([x], [y], task_facts([x], [y])) == [(d, 5) for d in ("down", "up", "left", "right")]
+    moved = g([[0, 0], [5, 5], [2, 0]])  # every colour moves
+    assert PARAMS["settle"]([x], [moved], task_facts([x], [moved])) == []
+
+
 def test_extend_lines():
     x = g([[0, 5, 0], [0, 0, 0], [0, 7, 0], [0, 0, 0]])
     eq(P.extend_lines(x, "down"), [[0, 5, 0], [0, 5, 0], [0, 7, 0], [0, 7, 0]])
@@ -379,6 +396,24 @@ def test_crop_colour():
     eq(P.crop_colour(OBJS, 3), [[3, 3], [3, 0]])
 
 
+def test_outline_bbox():
+    x = g([[1, 1, 0, 1], [1, 0, 0, 1], [1, 1, 1, 1]])
+    # the broken box's border is closed, and its inside stays empty
+    eq(P.outline_bbox(x, 1, "multi8"), [[1, 1, 1, 1], [1, 0, 0, 1], [1, 1, 1, 1]])
+    eq(P.outline_bbox(x, 4, "colour4"), [[1, 1, 4, 1], [1, 0, 0, 1], [1, 1, 1, 1]])
+    ring = g([[2, 2, 2, 0], [2, 0, 0, 0], [2, 0, 0, 0], [0, 0, 0, 3]])
+    eq(P.outline_bbox(ring, 5, "colour4"), [[2, 2, 2, 0], [2, 0, 5, 0], [2, 5, 5, 0], [0, 0, 0, 3]])
+    assert P.outline_bbox(np.zeros((2, 2), dtype=int), 1, "multi8") is None
+
+
+def test_mark_centres():
+    x = g([[1, 1, 1, 0, 0], [1, 0, 1, 0, 2], [1, 1, 1, 0, 0]])
+    eq(P.mark_centres(x, 7, "colour4"), [[1, 1, 1, 0, 0], [1, 7, 1, 0, 7], [1, 1, 1, 0, 0]])
+    eq(P.mark_centres(x, 7, "multi8"), [[1, 1, 1, 0, 0], [1, 7, 1, 0, 7], [1, 1, 1, 0, 0]])
+    assert P.mark_centres(g([[3, 3, 0], [3, 3, 0]]), 7, "colour4") is None  # a 2 x 2 box: no centre cell
+    assert P.mark_centres(np.zeros((3, 3), dtype=int), 7, "multi8") is None
+
+
 def test_trim_border():
     eq(P.trim_border(g([[1, 1, 1], [1, 2, 1], [1, 1, 1]])), [[2]])
     assert P.trim_border(A) is None
@@ -394,6 +429,12 @@ def test_colour_by():
     eq(P.colour_by(ring, "has_hole", "colour4")[2:], [[0, 1, 0, 1, 0], [0, 1, 1, 1, 0], [0, 0, 0, 0, 2]])
     eq(P.colour_by(g([[5, 0, 5, 0, 5, 5]]), "unique_shape", "colour4"), [[2, 0, 2, 0, 1, 1]])
     assert P.colour_by(g([[1, 0, 1]]), "extremes", "colour4") is None  # all one size
+    bars = g([[0, 4, 4, 0], [4, 0, 0, 0], [4, 0, 0, 0], [0, 0, 4, 0]])
+    eq(P.colour_by(bars, "top_bottom", "colour4"), [[0, 1, 1, 0], [3, 0, 0, 0], [3, 0, 0, 0], [0, 0, 2, 0]])
+    # both the top bar and the bottom cell reach the rightmost column
+    eq(P.colour_by(bars, "left_right", "colour4"), [[0, 2, 2, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 2, 0]])
+    eq(P.colour_by(bars, "orientation", "colour4"), [[0, 1, 1, 0], [2, 0, 0, 0], [2, 0, 0, 0], [0, 0, 3, 0]])
+    assert P.colour_by(g([[1, 0, 1]]), "top_bottom", "colour4") is None  # every object starts on one row
     assert P.colour_by(g([[1, 1]]), "size_rank", "colour4") is None  # a single object
 
 
@@ -437,6 +478,20 @@ def test_interior():
     eq(P.interior(x, 2), [[5, 5, 5, 0], [5, 2, 5, 0], [5, 5, 5, 0], [0, 0, 0, 0]])
     # cells on the grid's edge are never inside
     eq(P.interior(g([[5, 5, 5], [5, 5, 5], [5, 5, 5]]), 0), [[5, 5, 5], [5, 0, 5], [5, 5, 5]])
+
+
+def test_crop_centre():
+    x = g([[1, 2, 3, 4, 5], [6, 7, 8, 9, 1], [2, 3, 4, 5, 6]])
+    eq(P.crop_centre(x, 1, 3), [[7, 8, 9]])
+    eq(P.crop_centre(x, 3, 1), [[3], [8], [4]])
+    assert P.crop_centre(x, 2, 3) is None  # no centre row pair in three rows
+    assert P.crop_centre(x, 3, 5) is None and P.crop_centre(x, 5, 1) is None  # the whole grid; too tall
+
+
+def test_crop_centre_is_offered_where_a_target_is_the_centre():
+    x, y = g([[1, 2, 3], [4, 5, 6], [7, 8, 9]]), g([[0, 1, 0], [2, 2, 2], [0, 3, 0]])
+    assert PARAMS["window"]([x, y], [g([[5]]), g([[4]])], task_facts([x, y], [g([[5]]), g([[4]])])) == [(1, 1)]
+    assert PARAMS["window"]([x, y], [g([[1]]), g([[4]])], task_facts([x, y], [g([[1]]), g([[4]])])) == []
 
 
 def test_crop_corner():

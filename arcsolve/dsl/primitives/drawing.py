@@ -1,5 +1,6 @@
-"""Drawing on a grid: halos around cells, rays to the grid's edges, filled bounding boxes,
-the insides of solid shapes. Each draws only over zero cells unless it says otherwise."""
+"""Drawing on a grid: halos around cells, rays to the grid's edges, filled or outlined
+bounding boxes, their centres, the insides of solid shapes. Each draws only over zero cells
+unless it says otherwise."""
 
 from __future__ import annotations
 
@@ -141,6 +142,33 @@ def fill_bbox(g: Array, c: int, conn: str) -> Array | None:
     for obj in objs:
         box[obj.box] = True
     return np.where(box & (g == 0), c, g)
+
+
+def outline_bbox(g: Array, c: int, conn: str) -> Array | None:
+    """Colour c into the zero cells on the border of each object's bounding box."""
+    objs = objects(g, conn)
+    if not objs:
+        return None
+    ring = np.zeros(g.shape, dtype=bool)
+    for obj in objs:
+        rows, cols = obj.box
+        ring[rows.start, cols] = ring[rows.stop - 1, cols] = True
+        ring[rows, cols.start] = ring[rows, cols.stop - 1] = True
+    return np.where(ring & (g == 0), np.asarray(c, dtype=g.dtype), g)
+
+
+def mark_centres(g: Array, c: int, conn: str) -> Array | None:
+    """Colour c into the centre cell of each object's box, whatever it holds (None if a side is even)."""
+    objs = objects(g, conn)
+    if not objs:
+        return None
+    out = g.copy()
+    for obj in objs:
+        rows, cols = obj.box
+        if (rows.stop - rows.start) % 2 == 0 or (cols.stop - cols.start) % 2 == 0:
+            return None
+        out[(rows.start + rows.stop) // 2, (cols.start + cols.stop) // 2] = c
+    return out
 
 
 def interior(g: Array, c: int) -> Array:

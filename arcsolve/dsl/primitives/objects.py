@@ -203,6 +203,23 @@ def _extremes(sizes: list[int]) -> list[int] | None:
     return [1 if s == top else 2 if s == bottom else 3 for s in sizes]
 
 
+def _ends(starts: list[int], stops: list[int]) -> list[int] | None:
+    """1 for the objects that reach the least start (the topmost, or leftmost), 2 for those
+    that reach the greatest stop (the bottommost, or rightmost), 3 for the rest; an object
+    at both ends counts as the first. None if every object starts at one place."""
+    if len(set(starts)) == 1:
+        return None
+    first, last = min(starts), max(stops)
+    return [1 if a == first else 2 if b == last else 3 for a, b in zip(starts, stops, strict=True)]
+
+
+def _orientation(o: Obj) -> int:
+    """1 for an object wider than tall, 2 for one taller than wide, 3 for a square box."""
+    rows, cols = o.box
+    h, w = rows.stop - rows.start, cols.stop - cols.start
+    return 1 if w > h else 2 if h > w else 3
+
+
 def _touches_border(g: Array, o: Obj) -> bool:
     rows, cols = o.box
     return rows.start == 0 or cols.start == 0 or rows.stop == g.shape[0] or cols.stop == g.shape[1]
@@ -227,6 +244,9 @@ PROPERTIES: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], list[int] |
     "has_hole": lambda g, objs: _yes_no([_has_hole(o) for o in objs]),
     "touches_border": lambda g, objs: _yes_no([_touches_border(g, o) for o in objs]),
     "unique_shape": lambda g, objs: _yes_no([n == 1 for n in _key_counts(objs)]),
+    "top_bottom": lambda g, objs: _ends([o.box[0].start for o in objs], [o.box[0].stop for o in objs]),
+    "left_right": lambda g, objs: _ends([o.box[1].start for o in objs], [o.box[1].stop for o in objs]),
+    "orientation": lambda g, objs: [_orientation(o) for o in objs],
 })
 
 
