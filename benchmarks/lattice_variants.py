@@ -347,8 +347,10 @@ def write(folder: Path, seed: int) -> int:
     return count
 
 
-def table(report: Path) -> None:
-    """Print the solved count per variant and model, and write it to `report`/variants.json."""
+def table(report: Path, label: str = "variant", per_group: int = TASKS_PER_VARIANT,
+          out_name: str = "variants.json") -> None:
+    """Print the solved count per group of tasks (a task `<group>-<k>`) and model, and write
+    it to `report`/`out_name`."""
     models = records_by_model(report)
     if not models:
         sys.exit(f"error: {report}: no results-<model>.jsonl files (run arcsolve eval --report there)")
@@ -358,12 +360,12 @@ def table(report: Path) -> None:
         for name in names
     }
     totals = {m: {"solved": sum(r["solved"] for r in got.values()), "tasks": len(got)} for m, got in models.items()}
-    print("| variant | " + " | ".join(models) + " |")
+    print(f"| {label} | " + " | ".join(models) + " |")
     print("| --- | " + " | ".join("---" for _ in models) + " |")
     for name, row in rows.items():
-        print(f"| {name} | " + " | ".join(f"{row[m]}/{TASKS_PER_VARIANT}" for m in models) + " |")
+        print(f"| {name} | " + " | ".join(f"{row[m]}/{per_group}" for m in models) + " |")
     print("| all | " + " | ".join(f"**{t['solved']}/{t['tasks']}**" for t in totals.values()) + " |")
-    (report / "variants.json").write_text(json.dumps({"variants": rows, "total": totals}, indent=1))
+    (report / out_name).write_text(json.dumps({f"{label}s": rows, "total": totals}, indent=1))
 
 
 def main() -> None:

@@ -1,0 +1,779 @@
+"""Small tasks of the core-knowledge concepts ARC is built on, and the solved count per concept.
+
+    python benchmarks/concept_probes.py write benchmarks/results/concept_probes/tasks --seed 1
+    OMP_NUM_THREADS=1 arcsolve eval benchmarks/results/concept_probes/tasks --model dsl \\
+        --jobs 2 --time-budget 3 --report benchmarks/results/concept_probes
+    python benchmarks/concept_probes.py table benchmarks/results/concept_probes
+
+Each concept is a random generator of input and output grids for one rule that people name
+when they describe ARC tasks: the largest object cropped, noise cleaned up, objects fallen
+to the bottom or onto a floor, a bar extended to the edge, objects counted, hollow boxes
+marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a
+grid's centre cropped, the topmost object marked, and so on. The grids are drawn afresh for
+every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
+them comes from an ARC set. They probe which concepts a solver covers, not how well it
+generalizes: a solver's steps may have been written with these tasks in view.
+
+`write` writes three tasks per concept (three train pairs and one test each) as ARC JSON
+files (`<concept>-<k>.json`); `table` reads an eval report and writes, beside it,
+`concepts.json`: the solved count per concept and model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from scipy import ndimage
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lattice_variants import table  # noqa: E402
+
+Grid = np.ndarray
+Rng = np.random.Generator
+Pair = tuple[Grid, Grid] | None  # None: this draw does not show the rule; draw again
+TASKS_PER_CONCEPT = 3
+PAIRS = 4  # three train pairs and one test pair
+DRAWS = 200  # tries to draw the pairs of one task
+
+
+def _canvas(rng: Rng, lo: int = 8, hi: int = 14) -> Grid:
+    """An empty grid with sides in [lo, hi)."""
+    return np.zeros((int(rng.integers(lo, hi)), int(rng.integers(lo, hi))), dtype=int)
+
+
+def _colour(rng: Rng, lo: int = 1, hi: int = 10) -> int:
+    return int(rng.integers(lo, hi))
+
+
+def _free(g: Grid, y: int, x: int, h: int, w: int, gap: int) -> bool:
+    """Whether the h x w box at (y, x) and `gap` cells around it are all empty."""
+    return not g[max(0, y - gap) : y + h + gap, max(0, x - gap) : x + w + gap].any()
+
+
+def _rectangles(rng: Rng, g: Grid, n: int, colour: Callable[[int], int], sides=(1, 3), gap: int = 1):
+    """Up to n solid rectangles drawn where they keep `gap` empty cells from the others:
+    a list of (top, left, height, width, colour)."""
+    placed = []
+    for _ in range(DRAWS):
+        if len(placed) == n:
+            break
+        h, w = (int(v) for v in rng.integers(sides[0], sides[1] + 1, 2))
+        y, x = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - w + 1))
+        if _free(g, y, x, h, w, gap):
+            c = colour(len(placed))
+            g[y : y + h, x : x + w] = c
+            placed.append((y, x, h, w, c))
+    return placed
+
+
+def _blob(rng: Rng, h: int, w: int) -> Grid:
+    """A random 4-connected shape that touches every side of its h x w box."""
+    while True:
+        mask = rng.random((h, w)) < 0.7
+        if (ndimage.label(mask)[1] == 1 and mask[0].any() and mask[-1].any()
+                and mask[:, 0].any() and mask[:, -1].any()):
+            return mask
+
+
+def _blobs(rng: Rng, g: Grid, n: int, colour: Callable[[int], int], sides=(2, 4), gap: int = 1):
+    """Up to n random shapes drawn apart: a list of (top, left, mask, colour)."""
+    placed = []
+    for _ in range(DRAWS):
+        if len(placed) == n:
+            break
+        h, w = (int(v) for v in rng.integers(sides[0], sides[1] + 1, 2))
+        y, x = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - w + 1))
+        if _free(g, y, x, h, w, gap):
+            mask, c = _blob(rng, h, w), colour(len(placed))
+            g[y : y + h, x : x + w][mask] = c
+            placed.append((y, x, mask, c))
+    return placed
+
+
+def _paint(g: Grid, blob, colour: int) -> None:
+    y, x, mask, _ = blob
+    g[y : y + mask.shape[0], x : x + mask.shape[1]][mask] = colour
+
+
+def _crop(g: Grid, blob) -> Grid:
+    y, x, mask, _ = blob
+    return g[y : y + mask.shape[0], x : x + mask.shape[1]].copy()
+
+
+def _unique_max(values) -> int | None:
+    """The index of the one largest value, or None on a tie."""
+    values = list(values)
+    best = max(values)
+    return values.index(best) if values.count(best) == 1 else None
+
+
+# --- the concepts ------------------------------------------------------------------------
+
+
+def crop_largest(rng: Rng) -> Pair:
+    """Crop the largest object."""
+    g = _canvas(rng)
+    blobs = _blobs(rng, g, int(rng.integers(3, 5)), lambda i: _colour(rng), sides=(1, 5))
+    best = _unique_max(b[2].sum() for b in blobs) if len(blobs) > 1 else None
+    return None if best is None else (g, _crop(g, blobs[best]))
+
+
+def crop_odd_colour(rng: Rng) -> Pair:
+    """Crop the one object of another colour than the rest."""
+    g = _canvas(rng)
+    odd, common = (int(c) for c in rng.choice(np.arange(1, 10), 2, replace=False))
+    blobs = _blobs(rng, g, int(rng.integers(3, 5)), lambda i: odd if i == 0 else common)
+    return None if len(blobs) < 3 else (g, _crop(g, blobs[0]))
+
+
+def clean_noise(rng: Rng) -> Pair:
+    """Erase the scattered cells of a noise colour."""
+    g, c = _canvas(rng), _colour(rng)
+    _rectangles(rng, g, int(rng.integers(2, 4)), lambda i: c, sides=(2, 4))
+    out, noise = g.copy(), _colour(rng)
+    for _ in range(int(rng.integers(4, 9))):
+        y, x = int(rng.integers(0, g.shape[0])), int(rng.integers(0, g.shape[1]))
+        if g[y, x] == 0:
+            g[y, x] = noise
+    return g, out
+
+
+def fall_to_bottom(rng: Rng) -> Pair:
+    """Every object falls, whole, to the bottom edge."""
+    g = _canvas(rng)
+    blobs = _blobs(rng, g, int(rng.integers(1, 3)), lambda i: _colour(rng), sides=(2, 3), gap=0)
+    out, columns = np.zeros_like(g), set()
+    for _, x, mask, c in blobs:
+        spans = set(range(x, x + mask.shape[1]))
+        if spans & columns:
+            return None
+        columns |= spans
+        _paint(out, (g.shape[0] - mask.shape[0], x, mask, c), c)
+    return g, out
+
+
+def extend_bar(rng: Rng) -> Pair:
+    """A two-cell bar (grey, then red) grows red cells from its red end to the edge."""
+    g = _canvas(rng, 10, 15)
+    h, w = g.shape
+    for _ in range(int(rng.integers(1, 3))):
+        y, x = int(rng.integers(2, h - 2)), int(rng.integers(2, w - 2))
+        dy, dx = [(0, 1), (0, -1), (1, 0), (-1, 0)][int(rng.integers(4))]
+        g[y, x], g[y + dy, x + dx] = 5, 2
+    out = g.copy()
+    for y, x in zip(*np.nonzero(g == 2), strict=True):
+        for dy, dx in [(0, 1), (0, -1), (1, 0), (-1, 0)]:
+            if 0 <= y - dy < h and 0 <= x - dx < w and g[y - dy, x - dx] == 5:
+                yy, xx = y + dy, x + dx
+                while 0 <= yy < h and 0 <= xx < w:
+                    out[yy, xx] = out[yy, xx] or 2
+                    yy, xx = yy + dy, xx + dx
+    return g, out
+
+
+def count_objects(rng: Rng) -> Pair:
+    """A row of as many cells as there are objects, in their colour."""
+    g, c, n = _canvas(rng), _colour(rng), int(rng.integers(1, 7))
+    if len(_blobs(rng, g, n, lambda i: c, sides=(1, 3))) != n:
+        return None
+    return g, np.full((1, n), c)
+
+
+def mark_hollow(rng: Rng) -> Pair:
+    """Hollow boxes turn red; solid ones stay blue."""
+    g = _canvas(rng, 10, 15)
+    boxes = _rectangles(rng, g, int(rng.integers(2, 5)), lambda i: 1, sides=(3, 4))
+    out = g.copy()
+    for y, x, h, w, _ in boxes:
+        if rng.random() < 0.5:
+            g[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+            out[y : y + h, x : x + w] = 2
+            out[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+    return g, out
+
+
+def fill_inside(rng: Rng) -> Pair:
+    """The insides of box outlines are filled yellow."""
+    g, colour = _canvas(rng, 10, 15), _colour(rng)
+    out = g.copy()
+    for y, x, h, w, c in _rectangles(rng, g, int(rng.integers(1, 3)), lambda i: colour, sides=(3, 5)):
+        g[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+        out[y : y + h, x : x + w] = c
+        out[y + 1 : y + h - 1, x + 1 : x + w - 1] = 4
+    return g, out
+
+
+def mark_odd_shape(rng: Rng) -> Pair:
+    """Among copies of one shape, the one of another shape turns azure."""
+    g, c = _canvas(rng, 10, 14), _colour(rng, 1, 8)
+    common = _blob(rng, 3, 3)
+    odd = _blob(rng, 3, 3)
+    if (odd == common).all():
+        return None
+    placed = []
+    for _ in range(DRAWS):
+        if len(placed) == int(rng.integers(3, 5)):
+            break
+        y, x = int(rng.integers(0, g.shape[0] - 2)), int(rng.integers(0, g.shape[1] - 2))
+        if _free(g, y, x, 3, 3, 1):
+            blob = (y, x, odd if not placed else common, c)
+            _paint(g, blob, c)
+            placed.append(blob)
+    if len(placed) < 3:
+        return None
+    out = g.copy()
+    _paint(out, placed[0], 8)
+    return g, out
+
+
+def colour_by_orientation(rng: Rng) -> Pair:
+    """Grey lines turn blue if they lie across, red if they stand up."""
+    g = _canvas(rng, 10, 15)
+    h, w = g.shape
+    out = g.copy()
+    for _ in range(int(rng.integers(2, 5))):
+        n = int(rng.integers(2, 5))
+        if rng.random() < 0.5:
+            y, x = int(rng.integers(0, h)), int(rng.integers(0, w - n))
+            if _free(g, y, x, 1, n, 1):
+                g[y, x : x + n], out[y, x : x + n] = 5, 1
+        else:
+            y, x = int(rng.integers(0, h - n)), int(rng.integers(0, w))
+            if _free(g, y, x, n, 1, 1):
+                g[y : y + n, x], out[y : y + n, x] = 5, 2
+    return g, out
+
+
+def sort_bars(rng: Rng) -> Pair:
+    """Bars standing on the bottom are sorted, shortest first."""
+    w, h = int(rng.integers(4, 8)), int(rng.integers(8, 10))
+    heights, c = rng.choice(np.arange(1, h + 1), w, replace=False), _colour(rng)
+    g, out = np.zeros((h, w), dtype=int), np.zeros((h, w), dtype=int)
+    for x, (a, b) in enumerate(zip(heights, sorted(heights), strict=True)):
+        g[h - a :, x], out[h - b :, x] = c, c
+    return g, out
+
+
+def mark_centre(rng: Rng) -> Pair:
+    """The centre cell of each solid box turns maroon."""
+    g, c = _canvas(rng, 10, 15), _colour(rng, 1, 9)
+    boxes = _rectangles(rng, g, int(rng.integers(1, 3)), lambda i: c, sides=(3, 5))
+    out = g.copy()
+    for y, x, h, w, _ in boxes:
+        if h % 2 == 0 or w % 2 == 0:
+            return None
+        out[y + h // 2, x + w // 2] = 9
+    return g, out
+
+
+def copy_to_markers(rng: Rng) -> Pair:
+    """A shape is copied onto each grey marker, centred on it."""
+    g = _canvas(rng, 12, 16)
+    h, w = g.shape
+    shape, c = _blob(rng, 3, 3), _colour(rng, 1, 5)
+    y, x = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 2))
+    _paint(g, (y, x, shape, c), c)
+    out, copies = g.copy(), 0
+    for _ in range(DRAWS):
+        if copies == 2:
+            break
+        y, x = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 2))
+        if _free(out, y, x, 3, 3, 1):
+            g[y + 1, x + 1] = 5
+            _paint(out, (y, x, shape, c), c)
+            copies += 1
+    return g, out
+
+
+def keep_above_line(rng: Rng) -> Pair:
+    """Of the cells on both sides of a grey line, only those above it stay."""
+    g = _canvas(rng, 10, 14)
+    h, w = g.shape
+    line = int(rng.integers(3, h - 3))
+    g[line] = 5
+    out = g.copy()
+    for _ in range(int(rng.integers(4, 8))):
+        y, x = int(rng.integers(0, h)), int(rng.integers(0, w))
+        if g[y, x] == 0:
+            g[y, x], out[y, x] = 3, 3 if y < line else 0
+    return g, out
+
+
+def cells_fall(rng: Rng) -> Pair:
+    """Every cell falls to the bottom of its column, in order."""
+    g = _canvas(rng, 6, 10)
+    h, w = g.shape
+    cells = rng.random((h, w)) < 0.25
+    g[cells] = rng.integers(1, 10, int(cells.sum()))
+    out = np.zeros_like(g)
+    for x in range(w):
+        column = g[:, x][g[:, x] != 0]
+        out[h - len(column) :, x] = column
+    return g, out
+
+
+def colour_by_size(rng: Rng) -> Pair:
+    """Each grey object takes the colour numbered by its size."""
+    g = _canvas(rng, 10, 15)
+    out = g.copy()
+    for blob in _blobs(rng, g, int(rng.integers(3, 6)), lambda i: 5, sides=(1, 3)):
+        _paint(out, blob, min(int(blob[2].sum()), 9))
+    return g, out
+
+
+def mark_largest(rng: Rng) -> Pair:
+    """The largest grey object turns red."""
+    g = _canvas(rng, 10, 15)
+    blobs = _blobs(rng, g, int(rng.integers(3, 5)), lambda i: 5, sides=(1, 4))
+    best = _unique_max(b[2].sum() for b in blobs) if len(blobs) > 1 else None
+    if best is None:
+        return None
+    out = g.copy()
+    _paint(out, blobs[best], 2)
+    return g, out
+
+
+def connect_pairs(rng: Rng) -> Pair:
+    """Two cells of a colour on one row or column are joined by a line of it."""
+    g = _canvas(rng, 10, 15)
+    h, w = g.shape
+    out = g.copy()
+    for _ in range(int(rng.integers(1, 3))):
+        c = _colour(rng)
+        if rng.random() < 0.5:
+            y = int(rng.integers(0, h))
+            a, b = sorted(int(v) for v in rng.choice(w, 2, replace=False))
+            if b - a >= 2 and not out[y].any():
+                g[y, a] = g[y, b] = c
+                out[y, a : b + 1] = c
+        else:
+            x = int(rng.integers(0, w))
+            a, b = sorted(int(v) for v in rng.choice(h, 2, replace=False))
+            if b - a >= 2 and not out[a : b + 1, x].any() and not g[:, x].any():
+                g[a, x] = g[b, x] = c
+                out[a : b + 1, x] = c
+    return g, out
+
+
+def mark_topmost(rng: Rng) -> Pair:
+    """The topmost yellow object turns red."""
+    g = _canvas(rng, 10, 15)
+    blobs = _blobs(rng, g, int(rng.integers(3, 5)), lambda i: 4, sides=(1, 3))
+    tops = sorted(b[0] for b in blobs)
+    if len(tops) < 2 or tops[0] == tops[1]:
+        return None
+    out = g.copy()
+    _paint(out, min(blobs, key=lambda b: b[0]), 2)
+    return g, out
+
+
+def keep_repeated_shape(rng: Rng) -> Pair:
+    """Of four shapes, only the two that are alike stay."""
+    g = _canvas(rng, 12, 15)
+    shapes = [_blob(rng, 3, 3) for _ in range(3)]
+    if any((shapes[i] == shapes[j]).all() for i in range(3) for j in range(i)):
+        return None
+    order = [0, 0, 1, 2]
+    rng.shuffle(order)
+    out = np.zeros_like(g)
+    for k in order:
+        for _ in range(DRAWS):
+            y, x = int(rng.integers(0, g.shape[0] - 2)), int(rng.integers(0, g.shape[1] - 2))
+            if _free(g, y, x, 3, 3, 1):
+                _paint(g, (y, x, shapes[k], 6), 6)
+                if k == 0:
+                    _paint(out, (y, x, shapes[k], 6), 6)
+                break
+    return g, out
+
+
+def mirror_across_line(rng: Rng) -> Pair:
+    """The left half is mirrored onto the empty right half, across a grey line."""
+    h, w = int(rng.integers(6, 10)), int(rng.integers(3, 6))
+    g = np.zeros((h, 2 * w + 1), dtype=int)
+    g[:, w] = 5
+    cells = rng.random((h, w)) < 0.3
+    g[:, :w][cells] = rng.integers(1, 5, int(cells.sum()))
+    out = g.copy()
+    out[:, w + 1 :] = g[:, :w][:, ::-1]
+    return g, out
+
+
+def keep_solid(rng: Rng) -> Pair:
+    """Hollow boxes are erased; solid ones stay."""
+    g = _canvas(rng, 10, 15)
+    out, hollow = g.copy(), 0
+    for y, x, h, w, _ in _rectangles(rng, g, int(rng.integers(2, 5)), lambda i: 3, sides=(3, 4)):
+        out[y : y + h, x : x + w] = 3
+        if rng.random() < 0.5:
+            g[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+            out[y : y + h, x : x + w] = 0
+            hollow += 1
+    return (g, out) if hollow else None
+
+
+def crop_inside_frame(rng: Rng) -> Pair:
+    """Crop what an azure frame holds, on a noisy grid."""
+    g = _canvas(rng, 12, 16)
+    h, w = g.shape
+    cells = rng.random((h, w)) < 0.25
+    g[cells] = rng.integers(1, 5, int(cells.sum()))
+    fh, fw = int(rng.integers(4, 7)), int(rng.integers(4, 7))
+    y, x = int(rng.integers(0, h - fh)), int(rng.integers(0, w - fw))
+    g[y, x : x + fw] = g[y + fh - 1, x : x + fw] = 8
+    g[y : y + fh, x] = g[y : y + fh, x + fw - 1] = 8
+    return g, g[y + 1 : y + fh - 1, x + 1 : x + fw - 1].copy()
+
+
+def close_box(rng: Rng) -> Pair:
+    """A box outline with a cell missing from its top or bottom side is closed."""
+    g = _canvas(rng, 10, 14)
+    boxes = _rectangles(rng, g, int(rng.integers(1, 3)), lambda i: 1, sides=(4, 6))
+    for y, x, h, w, _ in boxes:
+        g[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+    out = g.copy()
+    for y, x, h, w, _ in boxes:
+        side = [(y, x + i) for i in range(1, w - 1)] + [(y + h - 1, x + i) for i in range(1, w - 1)]
+        g[side[int(rng.integers(len(side)))]] = 0
+    return g, out
+
+
+def commonest_colour(rng: Rng) -> Pair:
+    """One cell of the colour that covers the most cells."""
+    g = _canvas(rng, 5, 9)
+    colours = rng.choice(np.arange(1, 10), 3, replace=False)
+    cells = rng.random(g.shape) < 0.6
+    g[cells] = rng.choice(colours, int(cells.sum()), p=[0.5, 0.3, 0.2])
+    values, counts = np.unique(g[g != 0], return_counts=True)
+    best = _unique_max(counts.tolist())
+    return None if best is None else (g, np.array([[values[best]]]))
+
+
+def move_to_wall(rng: Rng) -> Pair:
+    """A red block slides right until it touches the azure wall."""
+    h, w = int(rng.integers(6, 10)), int(rng.integers(10, 15))
+    g = np.zeros((h, w), dtype=int)
+    g[:, -1] = 8
+    out = g.copy()
+    y, x = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 6))
+    bh, bw = (int(v) for v in rng.integers(1, 3, 2))
+    g[y : y + bh, x : x + bw] = 2
+    out[y : y + bh, w - 1 - bw : w - 1] = 2
+    return g, out
+
+
+def count_cells(rng: Rng) -> Pair:
+    """A 1 x 5 row holds as many cells of the colour as the grid has."""
+    g, c, n = _canvas(rng, 6, 10), _colour(rng), int(rng.integers(1, 6))
+    g.flat[rng.choice(g.size, n, replace=False)] = c
+    out = np.zeros((1, 5), dtype=int)
+    out[0, :n] = c
+    return g, out
+
+
+def draw_border(rng: Rng) -> Pair:
+    """An azure border is drawn around the grid."""
+    g = _canvas(rng, 5, 10)
+    g[rng.random(g.shape) < 0.2] = 3
+    out = g.copy()
+    out[0], out[-1], out[:, 0], out[:, -1] = 8, 8, 8, 8
+    return g, out
+
+
+def colour_of_the_key(rng: Rng) -> Pair:
+    """Grey objects take the colour of the key cell in the corner, which goes."""
+    g, c = _canvas(rng, 10, 14), _colour(rng, 2, 10)
+    g[0, 0] = c
+    _blobs(rng, g[2:], int(rng.integers(2, 4)), lambda i: 5, sides=(2, 3))
+    out = np.where(g == 5, c, g)
+    out[0, 0] = 0
+    return g, out
+
+
+def mark_cells_inside(rng: Rng) -> Pair:
+    """Green cells inside a blue frame turn red; those outside stay."""
+    g = _canvas(rng, 12, 16)
+    h, w = g.shape
+    fh, fw = int(rng.integers(5, 8)), int(rng.integers(5, 8))
+    y, x = int(rng.integers(0, h - fh)), int(rng.integers(0, w - fw))
+    g[y, x : x + fw] = g[y + fh - 1, x : x + fw] = 1
+    g[y : y + fh, x] = g[y : y + fh, x + fw - 1] = 1
+    out = g.copy()
+    for _ in range(int(rng.integers(5, 10))):
+        yy, xx = int(rng.integers(0, h)), int(rng.integers(0, w))
+        if g[yy, xx] == 0:
+            inside = y < yy < y + fh - 1 and x < xx < x + fw - 1
+            g[yy, xx], out[yy, xx] = 3, 2 if inside else 3
+    return g, out
+
+
+def keep_key_colour(rng: Rng) -> Pair:
+    """Only the objects of the key cell's colour stay (the key is in the corner)."""
+    g = _canvas(rng, 10, 14)
+    colours = [int(c) for c in rng.choice(np.arange(1, 10), 3, replace=False)]
+    g[0, 0] = colours[0]
+    _blobs(rng, g[2:], int(rng.integers(3, 6)), lambda i: colours[i % 3], sides=(1, 3))
+    out = g.copy()
+    out[2:][out[2:] != colours[0]] = 0
+    return g, out
+
+
+def colour_on_top(rng: Rng) -> Pair:
+    """One cell of the colour of the rectangle drawn over another."""
+    g = _canvas(rng, 6, 10)
+    h, w = g.shape
+    below, above = (int(c) for c in rng.choice(np.arange(1, 10), 2, replace=False))
+    h1, w1, h2, w2 = (int(v) for v in rng.integers(3, 5, 4))
+    y1, x1 = int(rng.integers(0, h - h1)), int(rng.integers(0, w - w1))
+    g[y1 : y1 + h1, x1 : x1 + w1] = below
+    y2 = int(np.clip(y1 + rng.integers(-2, 3), 0, h - h2))
+    x2 = int(np.clip(x1 + rng.integers(-2, 3), 0, w - w2))
+    g[y2 : y2 + h2, x2 : x2 + w2] = above
+    return None if (g == below).sum() == h1 * w1 else (g, np.array([[above]]))
+
+
+def crop_centre(rng: Rng) -> Pair:
+    """Crop the 3 x 3 centre of an odd-sized square grid."""
+    n = int(rng.choice([5, 7, 9]))
+    g = rng.integers(0, 10, (n, n)) * (rng.random((n, n)) < 0.7)
+    return g, g[n // 2 - 1 : n // 2 + 2, n // 2 - 1 : n // 2 + 2].copy()
+
+
+def cells_to_walls(rng: Rng) -> Pair:
+    """Each cell draws a line to the wall (top or bottom row) of its colour."""
+    h, w = int(rng.integers(8, 13)), int(rng.integers(8, 13))
+    g = np.zeros((h, w), dtype=int)
+    top, bottom = (int(c) for c in rng.choice(np.arange(1, 10), 2, replace=False))
+    g[0], g[-1] = top, bottom
+    out = g.copy()
+    for _ in range(int(rng.integers(2, 5))):
+        y, x = int(rng.integers(2, h - 2)), int(rng.integers(0, w))
+        if g[1:-1, x].any():
+            continue
+        c = top if rng.random() < 0.5 else bottom
+        g[y, x] = c
+        if c == top:
+            out[1 : y + 1, x] = c
+        else:
+            out[y:-1, x] = c
+    return g, out
+
+
+def fall_onto_floor(rng: Rng) -> Pair:
+    """Red cells fall until they land on a grey floor cell or the bottom."""
+    h, w = int(rng.integers(7, 11)), int(rng.integers(6, 10))
+    g = np.zeros((h, w), dtype=int)
+    floor = int(rng.integers(h // 2, h - 1))
+    g[floor, rng.choice(w, int(rng.integers(2, w)), replace=False)] = 5
+    out = g.copy()
+    for x in range(w):
+        if rng.random() < 0.6:
+            g[int(rng.integers(0, floor - 1)), x] = 2
+            out[(floor if g[floor, x] == 5 else h) - 1, x] = 2
+    return g, out
+
+
+def recolour_touching_wall(rng: Rng) -> Pair:
+    """Azure bars that touch the coloured left wall take its colour."""
+    h, w = int(rng.integers(8, 13)), int(rng.integers(8, 13))
+    g, c = np.zeros((h, w), dtype=int), _colour(rng, 1, 5)
+    g[:, 0] = c
+    out = g.copy()
+    for _ in range(int(rng.integers(3, 6))):
+        y, n = int(rng.integers(0, h)), int(rng.integers(1, 4))
+        x = 1 if rng.random() < 0.5 else int(rng.integers(2, w - n))
+        if not g[max(0, y - 1) : y + 2, max(1, x - 1) : x + n + 1].any():
+            g[y, x : x + n], out[y, x : x + n] = 8, c if x == 1 else 8
+    return g, out
+
+
+def colour_histogram(rng: Rng) -> Pair:
+    """Bars of each colour's cell count, tallest first, in a 5 x 3 grid."""
+    g = _canvas(rng, 5, 8)
+    colours = rng.choice(np.arange(1, 10), 3, replace=False)
+    counts = rng.choice(np.arange(1, 6), 3, replace=False)
+    cells = rng.choice(g.size, int(counts.sum()), replace=False)
+    start = 0
+    for c, n in zip(colours, counts, strict=True):
+        g.flat[cells[start : start + n]] = c
+        start += n
+    out = np.zeros((5, 3), dtype=int)
+    for x, k in enumerate(np.argsort(-counts)):
+        out[5 - counts[k] :, x] = colours[k]
+    return g, out
+
+
+def connect_diagonal(rng: Rng) -> Pair:
+    """Two cells on one diagonal are joined by a diagonal line."""
+    h, w = int(rng.integers(8, 13)), int(rng.integers(8, 13))
+    g, c = np.zeros((h, w), dtype=int), _colour(rng)
+    y, x = int(rng.integers(0, h - 4)), int(rng.integers(0, w - 4))
+    n = int(rng.integers(3, min(h - y, w - x)))
+    g[y, x] = g[y + n, x + n] = c
+    out = g.copy()
+    out[y + np.arange(n + 1), x + np.arange(n + 1)] = c
+    return g, out
+
+
+def fill_marked_rows(rng: Rng) -> Pair:
+    """A cell at a row's left end fills the row with its colour."""
+    h, w = int(rng.integers(6, 12)), int(rng.integers(6, 12))
+    g = np.zeros((h, w), dtype=int)
+    out = g.copy()
+    for y in rng.choice(h, int(rng.integers(1, 4)), replace=False):
+        c = _colour(rng)
+        g[y, 0], out[y] = c, c
+    return g, out
+
+
+def holes_by_size(rng: Rng) -> Pair:
+    """The hole of each grey box is filled with the colour numbered by its size."""
+    g = _canvas(rng, 12, 15)
+    out = g.copy()
+    for y, x, h, w, _ in _rectangles(rng, g, int(rng.integers(2, 4)), lambda i: 5, sides=(3, 5)):
+        g[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+        out[y : y + h, x : x + w] = 5
+        out[y + 1 : y + h - 1, x + 1 : x + w - 1] = min((h - 2) * (w - 2), 9)
+    return g, out
+
+
+def join_objects(rng: Rng) -> Pair:
+    """The 3 x 3 objects are set side by side, left to right."""
+    g = _canvas(rng, 10, 14)
+    n = int(rng.integers(2, 4))
+    columns = np.arange(0, g.shape[1] - 2, 4)
+    if len(columns) < n:
+        return None
+    pieces = []
+    for x in sorted(int(v) for v in rng.choice(columns, n, replace=False)):
+        y, piece = int(rng.integers(0, g.shape[0] - 2)), np.where(_blob(rng, 3, 3), _colour(rng), 0)
+        g[y : y + 3, x : x + 3] = piece
+        pieces.append(piece)
+    return g, np.hstack(pieces)
+
+
+def and_halves(rng: Rng) -> Pair:
+    """Green where both halves, split by a grey line, have a cell."""
+    h, w = int(rng.integers(3, 6)), int(rng.integers(3, 6))
+    a, b = rng.random((h, w)) < 0.5, rng.random((h, w)) < 0.5
+    g = np.zeros((h, 2 * w + 1), dtype=int)
+    g[:, :w][a], g[:, w], g[:, w + 1 :][b] = 1, 5, 2
+    return g, np.where(a & b, 3, 0)
+
+
+def mark_crossings(rng: Rng) -> Pair:
+    """Where a row marked on the left meets a column marked on top, a yellow cell."""
+    h, w = int(rng.integers(7, 12)), int(rng.integers(7, 12))
+    g = np.zeros((h, w), dtype=int)
+    rows = rng.choice(np.arange(1, h), int(rng.integers(1, 3)), replace=False)
+    cols = rng.choice(np.arange(1, w), int(rng.integers(1, 3)), replace=False)
+    g[rows, 0], g[0, cols] = 1, 2
+    out = g.copy()
+    out[np.ix_(rows, cols)] = 4
+    return g, out
+
+
+def count_colours(rng: Rng) -> Pair:
+    """A grey square with a side of the number of colours."""
+    g, k = _canvas(rng, 5, 8), int(rng.integers(1, 5))
+    colours = rng.choice(np.arange(1, 10), k, replace=False)
+    cells = rng.random(g.shape) < 0.5
+    g[cells] = rng.choice(colours, int(cells.sum()))
+    return None if len(np.unique(g[g != 0])) != k else (g, np.full((k, k), 5))
+
+
+def scale_object(rng: Rng) -> Pair:
+    """The one object, cropped and scaled up twice."""
+    g = _canvas(rng, 8, 12)
+    blobs = _blobs(rng, g, 1, lambda i: _colour(rng), sides=(2, 3))
+    return g, np.kron(_crop(g, blobs[0]), np.ones((2, 2), dtype=int))
+
+
+def commonest_object_colour(rng: Rng) -> Pair:
+    """One cell of the colour that the most objects have."""
+    g = _canvas(rng, 10, 14)
+    colours = [int(c) for c in rng.choice(np.arange(1, 10), 3, replace=False)]
+    counts = [int(n) for n in rng.choice(np.arange(1, 5), 3, replace=False)]
+    sequence = [c for c, n in zip(colours, counts, strict=True) for _ in range(n)]
+    if len(_blobs(rng, g, len(sequence), lambda i: sequence[i], sides=(1, 2))) < len(sequence):
+        return None
+    return g, np.array([[colours[int(np.argmax(counts))]]])
+
+
+def diagonal_corners(rng: Rng) -> Pair:
+    """Each lone cell gets yellow cells at its four diagonal corners."""
+    g = _canvas(rng, 8, 12)
+    h, w = g.shape
+    out = g.copy()
+    for _ in range(int(rng.integers(1, 4))):
+        y, x = int(rng.integers(1, h - 1)), int(rng.integers(1, w - 1))
+        if not out[y - 1 : y + 2, x - 1 : x + 2].any():
+            c = _colour(rng)
+            g[y, x] = out[y, x] = c
+            out[[y - 1, y - 1, y + 1, y + 1], [x - 1, x + 1, x - 1, x + 1]] = 4
+    return g, out
+
+
+CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
+    fn.__name__.replace("_", "-"): fn
+    for fn in (
+        crop_largest, crop_odd_colour, clean_noise, fall_to_bottom, extend_bar, count_objects, mark_hollow,
+        fill_inside, mark_odd_shape, colour_by_orientation, sort_bars, mark_centre, copy_to_markers,
+        keep_above_line, cells_fall, colour_by_size, mark_largest, connect_pairs, mark_topmost,
+        keep_repeated_shape, mirror_across_line, keep_solid, crop_inside_frame, close_box, commonest_colour,
+        move_to_wall, count_cells, draw_border, colour_of_the_key, mark_cells_inside, keep_key_colour,
+        colour_on_top, crop_centre, cells_to_walls, fall_onto_floor, recolour_touching_wall, colour_histogram,
+        connect_diagonal, fill_marked_rows, holes_by_size, join_objects, and_halves, mark_crossings,
+        count_colours, scale_object, commonest_object_colour, diagonal_corners,
+    )
+}
+
+
+def draw_pairs(concept: str, rng: Rng, n: int = PAIRS) -> list[tuple[Grid, Grid]]:
+    """n pairs of one concept, each showing a change (the input is not the output)."""
+    pairs = []
+    for _ in range(DRAWS):
+        if len(pairs) == n:
+            return pairs
+        pair = CONCEPTS[concept](rng)
+        if pair is not None and (pair[0].shape != pair[1].shape or (pair[0] != pair[1]).any()):
+            pairs.append(pair)
+    raise RuntimeError(f"{concept}: could not draw {n} pairs in {DRAWS} tries")
+
+
+def write(folder: Path, seed: int) -> int:
+    """Write TASKS_PER_CONCEPT tasks per concept into `folder`; returns how many."""
+    folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for index, concept in enumerate(CONCEPTS):
+        for k in range(TASKS_PER_CONCEPT):
+            pairs = [{"input": a.tolist(), "output": b.tolist()}
+                     for a, b in draw_pairs(concept, np.random.default_rng([seed, index, k]))]
+            (folder / f"{concept}-{k}.json").write_text(json.dumps({"train": pairs[:-1], "test": pairs[-1:]}))
+            count += 1
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    writing = commands.add_parser("write", help="write the tasks into a folder")
+    writing.add_argument("folder", type=Path)
+    writing.add_argument("--seed", type=int, default=1)
+    reading = commands.add_parser("table", help="the solved count per concept, from an eval report")
+    reading.add_argument("report", type=Path)
+    args = parser.parse_args()
+    if args.command == "write":
+        print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
+    else:
+        table(args.report, label="concept", per_group=TASKS_PER_CONCEPT, out_name="concepts.json")
+
+
+if __name__ == "__main__":
+    main()

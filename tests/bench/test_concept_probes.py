@@ -1,0 +1,64 @@
+"""The concept probes: deterministic, well-formed tasks, and the DSL steps that cover some of
+them (centres, closed boxes, cells settling on a floor, the topmost object, a grid's centre)."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from arcsolve.dsl.search import search
+from arcsolve.loaders import load_tasks
+
+BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def probes():
+    spec = importlib.util.spec_from_file_location("concept_probes", BENCHMARKS / "concept_probes.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def written(probes, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("probes")
+    assert probes.write(folder, seed=1) == len(probes.CONCEPTS) * probes.TASKS_PER_CONCEPT
+    return folder
+
+
+def test_tasks_are_well_formed_and_show_a_change(probes, written):
+    for path in sorted(written.glob("*.json")):
+        task = json.loads(path.read_text())
+        assert len(task["train"]) == probes.PAIRS - 1 and len(task["test"]) == 1, path.name
+        for pair in task["train"] + task["test"]:
+            a, b = np.array(pair["input"]), np.array(pair["output"])
+            assert a.ndim == b.ndim == 2 and max(a.shape + b.shape) <= 30, path.name
+            assert a.shape != b.shape or (a != b).any(), path.name
+            assert a.min() >= 0 and a.max() <= 9 and b.min() >= 0 and b.max() <= 9, path.name
+
+
+def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
+    probes.write(tmp_path / "again", seed=1)
+    probes.write(tmp_path / "other", seed=2)
+    name = "mark-centre-0.json"
+    assert (tmp_path / "again" / name).read_text() == (written / name).read_text()
+    assert (tmp_path / "other" / name).read_text() != (written / name).read_text()
+
+
+@pytest.mark.parametrize("concept, step", [
+    ("mark-centre", "mark_centres"),
+    ("close-box", "outline_bbox"),
+    ("fall-onto-floor", "settle"),
+    ("mark-topmost", "colour_by"),
+    ("crop-centre", "crop_centre"),
+])
+def test_the_dsl_solves_a_probe_with_its_step(written, concept, step):
+    """Searched without a clock (depth 2, 2000 states): the first answer is verified, uses the
+    step and is right on the test."""
+    [task] = load_tasks(str(written / f"{concept}-0.json"))
+    first = search(task, float("inf"), max_depth=2, max_states=2000)[0]
+    assert first.verified and step in [s.name for s in first.program]
+    assert np.array_equal(first.outputs[0], task.test[0].output.to_numpy())
