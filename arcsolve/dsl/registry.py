@@ -246,9 +246,10 @@ def _settle_down(g: Array, still: int) -> Array | None:
     rows = np.arange(h)[:, None]
     floor = np.minimum.accumulate(np.where(fixed, rows, h)[::-1], axis=0)[::-1]  # first still row at or below
     below = np.cumsum(moving[::-1], axis=0)[::-1]  # moving cells at or below each row
-    below_floor = np.vstack([below, np.zeros((1, g.shape[1]), dtype=below.dtype)])
+    below = np.vstack([below, np.zeros((1, g.shape[1]), dtype=below.dtype)])  # and none below the grid
     ys, xs = np.nonzero(moving)
-    target = floor[ys, xs] - 1 - (below[ys, xs] - 1 - below_floor[floor[ys, xs], xs])
+    # a cell lands above its floor and above the moving cells between them
+    target = floor[ys, xs] - (below[ys, xs] - below[floor[ys, xs], xs])
     out = np.where(fixed, g, 0)
     out[target, xs] = g[ys, xs]
     return out
