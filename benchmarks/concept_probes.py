@@ -162,18 +162,18 @@ def extend_bar(rng: Rng) -> Pair:
     """A two-cell bar (grey, then red) grows red cells from its red end to the edge."""
     g = _canvas(rng, 10, 15)
     h, w = g.shape
+    out = g.copy()
     for _ in range(int(rng.integers(1, 3))):
         y, x = int(rng.integers(2, h - 2)), int(rng.integers(2, w - 2))
         dy, dx = [(0, 1), (0, -1), (1, 0), (-1, 0)][int(rng.integers(4))]
-        g[y, x], g[y + dy, x + dx] = 5, 2
-    out = g.copy()
-    for y, x in zip(*np.nonzero(g == 2), strict=True):
-        for dy, dx in [(0, 1), (0, -1), (1, 0), (-1, 0)]:
-            if 0 <= y - dy < h and 0 <= x - dx < w and g[y - dy, x - dx] == 5:
-                yy, xx = y + dy, x + dx
-                while 0 <= yy < h and 0 <= xx < w:
-                    out[yy, xx] = out[yy, xx] or 2
-                    yy, xx = yy + dy, xx + dx
+        path = [(y + k * dy, x + k * dx) for k in range(max(h, w)) if 0 <= y + k * dy < h and 0 <= x + k * dx < w]
+        box = [(y - dy, x - dx), *path]  # the bar and where it grows, with a cell of room around
+        if any(out[max(0, a - 1) : a + 2, max(0, b - 1) : b + 2].any() for a, b in box):
+            continue
+        g[y - dy, x - dx], g[y, x] = 5, 2
+        out[y - dy, x - dx] = 5
+        for a, b in path:
+            out[a, b] = 2
     return g, out
 
 
