@@ -21,7 +21,6 @@ files (`<concept>-<k>.json`); `table` reads an eval report and writes, beside it
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from scipy import ndimage
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lattice_variants import table  # noqa: E402
+from lattice_variants import write_or_table  # noqa: E402
 
 Grid = np.ndarray
 Rng = np.random.Generator
@@ -761,18 +760,7 @@ def write(folder: Path, seed: int) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    writing = commands.add_parser("write", help="write the tasks into a folder")
-    writing.add_argument("folder", type=Path)
-    writing.add_argument("--seed", type=int, default=1)
-    reading = commands.add_parser("table", help="the solved count per concept, from an eval report")
-    reading.add_argument("report", type=Path)
-    args = parser.parse_args()
-    if args.command == "write":
-        print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
-    else:
-        table(args.report, label="concept", per_group=TASKS_PER_CONCEPT, out_name="concepts.json")
+    write_or_table(__doc__, write, seed=1, label="concept", per_group=TASKS_PER_CONCEPT, out_name="concepts.json")
 
 
 if __name__ == "__main__":

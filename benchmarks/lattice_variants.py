@@ -34,6 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from arcsolve.errors import ArcsolveError  # noqa: E402
 from arcsolve.evaluation.results import records_by_model  # noqa: E402
 
 Grid = np.ndarray
@@ -351,9 +352,14 @@ def table(report: Path, label: str = "variant", per_group: int = TASKS_PER_VARIA
           out_name: str = "variants.json") -> None:
     """Print the solved count per group of tasks (a task `<group>-<k>`) and model, and write
     it to `report`/`out_name`."""
-    models = records_by_model(report)
+    try:
+        models = records_by_model(report)
+    except ArcsolveError as error:  # a results file cut off or of another kind
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
     if not models:
-        sys.exit(f"error: {report}: no results-<model>.jsonl files (run arcsolve eval --report there)")
+        print(f"error: {report}: no results-<model>.jsonl files (run arcsolve eval --report there)", file=sys.stderr)
+        sys.exit(2)
     names = sorted({task_id.rsplit("-", 1)[0] for rows in models.values() for task_id in rows})
     rows = {
         name: {m: sum(r["solved"] for t, r in got.items() if t.rsplit("-", 1)[0] == name) for m, got in models.items()}
@@ -368,19 +374,26 @@ def table(report: Path, label: str = "variant", per_group: int = TASKS_PER_VARIA
     (report / out_name).write_text(json.dumps({f"{label}s": rows, "total": totals}, indent=1))
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_or_table(doc: str, write: Callable[[Path, int], int], seed: int, label: str = "variant",
+                   per_group: int = TASKS_PER_VARIANT, out_name: str = "variants.json") -> None:
+    """The command line of a script that writes groups of tasks and tables an eval report of
+    them: `write FOLDER [--seed N]` or `table REPORT`."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     writing = commands.add_parser("write", help="write the tasks into a folder")
     writing.add_argument("folder", type=Path)
-    writing.add_argument("--seed", type=int, default=11)
-    reading = commands.add_parser("table", help="the solved count per variant, from an eval report")
+    writing.add_argument("--seed", type=int, default=seed)
+    reading = commands.add_parser("table", help=f"the solved count per {label}, from an eval report")
     reading.add_argument("report", type=Path)
     args = parser.parse_args()
     if args.command == "write":
         print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
     else:
-        table(args.report)
+        table(args.report, label=label, per_group=per_group, out_name=out_name)
+
+
+def main() -> None:
+    write_or_table(__doc__, write, seed=11)
 
 
 if __name__ == "__main__":

@@ -14,12 +14,16 @@ from arcsolve.loaders import load_tasks
 BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
 
 
-@pytest.fixture(scope="module")
-def probes():
-    spec = importlib.util.spec_from_file_location("concept_probes", BENCHMARKS / "concept_probes.py")
+def script(name: str):
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def probes():
+    return script("concept_probes")
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +66,31 @@ def test_the_dsl_solves_a_probe_with_its_step(written, concept, step):
     first = search(task, float("inf"), max_depth=2, max_states=2000)[0]
     assert first.verified and step in [s.name for s in first.program]
     assert np.array_equal(first.outputs[0], task.test[0].output.to_numpy())
+
+
+def test_table_counts_solved_tasks_per_concept(tmp_path, capsys):
+    rows = [{"header": {"model": "dsl", "fingerprint": "0"}}, {"id": "crop-centre-0", "solved": True},
+            {"id": "crop-centre-1", "solved": False}, {"id": "mark-centre-0", "solved": True}]
+    (tmp_path / "results-dsl.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    script("lattice_variants").table(tmp_path, label="concept", per_group=3, out_name="concepts.json")
+    counts = json.loads((tmp_path / "concepts.json").read_text())
+    assert counts["concepts"] == {"crop-centre": {"dsl": 1}, "mark-centre": {"dsl": 1}}
+    assert counts["total"] == {"dsl": {"solved": 2, "tasks": 3}}
+    assert "| crop-centre | 1/3 |" in capsys.readouterr().out
+
+
+def test_table_of_a_folder_without_results_is_a_clear_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stop:
+        script("lattice_variants").table(tmp_path)
+    assert stop.value.code == 2
+    message = capsys.readouterr().err
+    assert message.count("\n") == 1 and message.startswith(f"error: {tmp_path}: no results-<model>.jsonl files")
+
+
+def test_table_of_a_cut_off_results_file_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "results-dsl.jsonl").write_text("not a header\n")
+    with pytest.raises(SystemExit) as stop:
+        script("lattice_variants").table(tmp_path)
+    assert stop.value.code == 2
+    message = capsys.readouterr().err
+    assert message.count("\n") == 1 and "results-dsl.jsonl: the first line is not an arcsolve results header" in message
