@@ -1,29 +1,19 @@
 """The concept probes: deterministic, well-formed tasks, and the DSL steps that cover some of
 them (centres, closed boxes, cells settling on a floor, the topmost object, a grid's centre)."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks
-
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-
-
-def script(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def probes():
-    return script("concept_probes")
+    return load_script("concept_probes")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +62,7 @@ def test_table_counts_solved_tasks_per_concept(tmp_path, capsys):
     rows = [{"header": {"model": "dsl", "fingerprint": "0"}}, {"id": "crop-centre-0", "solved": True},
             {"id": "crop-centre-1", "solved": False}, {"id": "mark-centre-0", "solved": True}]
     (tmp_path / "results-dsl.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    script("lattice_variants").table(tmp_path, label="concept", per_group=3, out_name="concepts.json")
+    load_script("lattice_variants").table(tmp_path, label="concept", per_group=3, out_name="concepts.json")
     counts = json.loads((tmp_path / "concepts.json").read_text())
     assert counts["concepts"] == {"crop-centre": {"dsl": 1}, "mark-centre": {"dsl": 1}}
     assert counts["total"] == {"dsl": {"solved": 2, "tasks": 3}}
@@ -81,7 +71,7 @@ def test_table_counts_solved_tasks_per_concept(tmp_path, capsys):
 
 def test_table_of_a_folder_without_results_is_a_clear_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
-        script("lattice_variants").table(tmp_path)
+        load_script("lattice_variants").table(tmp_path)
     assert stop.value.code == 2
     message = capsys.readouterr().err
     assert message.count("\n") == 1 and message.startswith(f"error: {tmp_path}: no results-<model>.jsonl files")
@@ -90,7 +80,7 @@ def test_table_of_a_folder_without_results_is_a_clear_error(tmp_path, capsys):
 def test_table_of_a_cut_off_results_file_is_a_clear_error(tmp_path, capsys):
     (tmp_path / "results-dsl.jsonl").write_text("not a header\n")
     with pytest.raises(SystemExit) as stop:
-        script("lattice_variants").table(tmp_path)
+        load_script("lattice_variants").table(tmp_path)
     assert stop.value.code == 2
     message = capsys.readouterr().err
     assert message.count("\n") == 1 and "results-dsl.jsonl: the first line is not an arcsolve results header" in message

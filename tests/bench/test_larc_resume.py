@@ -1,18 +1,12 @@
-import importlib.util
-from pathlib import Path
-
 import orjson
 import pytest
 
-SCRIPT = Path(__file__).parents[2] / "benchmarks" / "larc_nl.py"
+from tests.benchmark_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def larc_nl():
-    spec = importlib.util.spec_from_file_location("larc_nl", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("larc_nl")
 
 
 def fit(model, task_id, text_from=None):

@@ -1,25 +1,15 @@
 """The precision of verified answers from a report's results files, and the ARC-AGI-2 tasks
 that ARC-AGI-1 lacks."""
 
-import importlib.util
-from pathlib import Path
-
 import orjson
 import pytest
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
-
-
-def script(name: str):
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.benchmark_scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def verified():
-    return script("verified")
+    return load_script("verified")
 
 
 def row(task_id: str, solved: bool, *candidates: tuple[bool, str]) -> bytes:
@@ -54,7 +44,7 @@ def test_a_folder_without_results_files_is_one_line_and_status_2(verified, tmp_p
 
 
 def test_the_new_arc2_tasks_are_those_no_arc1_set_has():
-    new = script("arc2_new_tasks").new_tasks("arc2/training")
+    new = load_script("arc2_new_tasks").new_tasks("arc2/training")
     assert len(new) == 233 and all(name.startswith("arc2/training/") for name in new)
     from arcsolve.loaders import load_dataset
 
