@@ -387,7 +387,11 @@ def write_or_table(doc: str, write: Callable[[Path, int], int], seed: int, label
     reading.add_argument("report", type=Path)
     args = parser.parse_args()
     if args.command == "write":
-        print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
+        try:
+            print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
+        except OSError as error:  # a file where the folder should be, no room, no permission
+            print(f"error: {args.folder}: cannot write the tasks there ({error.strerror})", file=sys.stderr)
+            sys.exit(2)
     else:
         table(args.report, label=label, per_group=per_group, out_name=out_name)
 

@@ -84,3 +84,12 @@ def test_table_of_a_cut_off_results_file_is_a_clear_error(tmp_path, capsys):
     assert stop.value.code == 2
     message = capsys.readouterr().err
     assert message.count("\n") == 1 and "results-dsl.jsonl: the first line is not an arcsolve results header" in message
+
+
+def test_writing_over_a_file_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    (tmp_path / "taken").write_text("")
+    monkeypatch.setattr("sys.argv", ["concept_probes.py", "write", str(tmp_path / "taken")])
+    with pytest.raises(SystemExit) as stop:
+        load_script("concept_probes").main()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'taken'}: cannot write the tasks there (File exists)\n"
