@@ -20,6 +20,7 @@ from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.pairs import raw_inputs
 from arcsolve.dsl.primitives.counting import FEATURES
+from arcsolve.dsl.primitives.geometry import crop_centre
 from arcsolve.dsl.primitives.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
 
 Array = np.ndarray
@@ -192,11 +193,14 @@ def _window(grids, targets, facts) -> list[Params]:
     """The targets' one size, if it fits inside every grid (as `_corners`) and the window of
     that size at a grid's centre is its target on some train pair: a window at the centre is
     what the task is about, not one cut from a picture that happens to have the target's size."""
-    for _, h, w in _corners(grids, targets, facts)[:1]:
-        for g, t in zip(grids, targets, strict=True):
-            top, left = (g.shape[0] - h) // 2, (g.shape[1] - w) // 2
-            if np.array_equal(g[top : top + h, left : left + w], t):
-                return [(h, w)]
+    corners = _corners(grids, targets, facts)
+    if not corners:
+        return []
+    _, h, w = corners[0]
+    for g, t in zip(grids, targets, strict=True):
+        window = crop_centre(g, h, w)
+        if window is not None and np.array_equal(window, t):
+            return [(h, w)]
     return []
 
 

@@ -45,6 +45,7 @@ from arcsolve.dsl.primitives.drawing import (
 )
 from arcsolve.dsl.primitives.geometry import (
     antitranspose,
+    crop_centre,
     diagonal,
     downscale,
     flip_h,
@@ -260,14 +261,6 @@ def settle(g: Array, direction: str, still: int) -> Array | None:
     k = _TO_DOWN[direction]
     out = _settle_down(_turn(g, k), still)
     return None if out is None else _turn(out, -k)
-
-
-def crop_centre(g: Array, h: int, w: int) -> Array | None:
-    """Crop the h x w window at the centre of a larger grid (None if it is off centre)."""
-    H, W = g.shape
-    if h > H or w > W or (h, w) == (H, W) or (H - h) % 2 or (W - w) % 2:
-        return None
-    return g[(H - h) // 2 : (H + h) // 2, (W - w) // 2 : (W + w) // 2]
 
 
 def _extend_down(g: Array) -> Array:

@@ -1,4 +1,4 @@
-"""The lattice group (dihedral transforms, translations), scaling and tiling of grids."""
+"""The lattice group (dihedral transforms, translations), scaling, tiling and a centred crop of grids."""
 
 from __future__ import annotations
 
@@ -116,3 +116,11 @@ def self_tile(g: Array) -> Array:
 def self_tile_inverse(g: Array) -> Array:
     """Place a copy of the grid at each zero cell of itself."""
     return _copies_at(g == 0, g)
+
+
+def crop_centre(g: Array, h: int, w: int) -> Array | None:
+    """Crop the h x w window at the centre of a larger grid (None if it is off centre)."""
+    H, W = g.shape
+    if h > H or w > W or (h, w) == (H, W) or (H - h) % 2 or (W - w) % 2:
+        return None
+    return g[(H - h) // 2 : (H + h) // 2, (W - w) // 2 : (W + w) // 2]
