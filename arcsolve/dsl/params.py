@@ -189,6 +189,18 @@ def _corners(grids, targets, facts) -> list[Params]:
     return [(corner, h, w) for corner in ("tl", "tr", "bl", "br")]
 
 
+def _canvas(grids, targets, facts) -> list[Params]:
+    """The four corners of the targets' one size, if every grid fits inside it and some grid
+    is smaller: a result drawn to its own size, set on the fixed canvas that every output has."""
+    shapes = {t.shape for t in targets}
+    if len(shapes) != 1:
+        return []
+    h, w = shapes.pop()
+    if any(g.shape[0] > h or g.shape[1] > w for g in grids) or all(g.shape == (h, w) for g in grids):
+        return []
+    return [(corner, h, w) for corner in ("tl", "tr", "bl", "br")]
+
+
 def _window(grids, targets, facts) -> list[Params]:
     """The targets' one size, if it fits inside every grid (as `_corners`) and the window of
     that size at a grid's centre is its target on some train pair: a window at the centre is
@@ -270,6 +282,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     ),
     "corner": _corners,
     "window": _window,
+    "canvas": _canvas,
     "settle": _still_colours,
     "rank": lambda grids, targets, facts: [("most",), ("least",)],
     "cell_rule": _cell_rule,

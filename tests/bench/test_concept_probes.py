@@ -42,18 +42,20 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     assert (tmp_path / "other" / name).read_text() != (written / name).read_text()
 
 
-@pytest.mark.parametrize("concept, step", [
-    ("mark-centre", "mark_centres"),
-    ("close-box", "outline_bbox"),
-    ("fall-onto-floor", "settle"),
-    ("mark-topmost", "colour_by"),
-    ("crop-centre", "crop_centre"),
+@pytest.mark.parametrize("concept, step, depth", [
+    ("mark-centre", "mark_centres", 2),
+    ("close-box", "outline_bbox", 2),
+    ("fall-onto-floor", "settle", 2),
+    ("mark-topmost", "colour_by", 2),
+    ("crop-centre", "crop_centre", 2),
+    ("count-cells", "place_on_canvas", 2),
+    ("colour-histogram", "place_on_canvas", 3),  # bars, turned to stand on the floor, on the canvas
 ])
-def test_the_dsl_solves_a_probe_with_its_step(written, concept, step):
-    """Searched without a clock (depth 2, 2000 states): the first answer is verified, uses the
-    step and is right on the test."""
+def test_the_dsl_solves_a_probe_with_its_step(written, concept, step, depth):
+    """Searched without a clock (2000 states): the first answer is verified, uses the step and
+    is right on the test."""
     [task] = load_tasks(str(written / f"{concept}-0.json"))
-    first = search(task, float("inf"), max_depth=2, max_states=2000)[0]
+    first = search(task, float("inf"), max_depth=depth, max_states=2000)[0]
     assert first.verified and step in [s.name for s in first.program]
     assert np.array_equal(first.outputs[0], task.test[0].output.to_numpy())
 

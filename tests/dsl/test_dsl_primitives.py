@@ -96,6 +96,24 @@ def test_pad():
     eq(P.pad(g([[1], [2]]), 1, 3, "tr"), [[0, 0, 1], [0, 0, 2]])
 
 
+def test_place_on_canvas():
+    eq(P.place_on_canvas(g([[1, 2]]), "tl", 2, 3), [[1, 2, 0], [0, 0, 0]])
+    eq(P.place_on_canvas(g([[1, 2]]), "br", 2, 3), [[0, 0, 0], [0, 1, 2]])
+    eq(P.place_on_canvas(g([[1], [2]]), "bl", 3, 1), [[0], [1], [2]])
+    eq(P.place_on_canvas(g([[1, 2]]), "tr", 1, 2), [[1, 2]])  # already the canvas's size
+    assert P.place_on_canvas(g([[1, 2, 3]]), "tl", 2, 2) is None  # wider than the canvas
+
+
+def test_canvas_is_offered_where_every_target_has_one_size_that_every_grid_fits_in():
+    small, full, out = g([[1]]), g([[1, 2], [3, 4]]), g([[1, 0], [0, 0]])
+    corners = [("tl", 2, 2), ("tr", 2, 2), ("bl", 2, 2), ("br", 2, 2)]
+    assert PARAMS["canvas"]([small, full], [out, out], task_facts([small, full], [out, out])) == corners
+    assert PARAMS["canvas"]([full, full], [out, out], task_facts([full, full], [out, out])) == []  # nothing to place
+    tall = g([[1], [2], [3]])
+    assert PARAMS["canvas"]([small, tall], [out, out], task_facts([small, tall], [out, out])) == []  # too tall
+    assert PARAMS["canvas"]([small, small], [out, g([[1]])], task_facts([small, small], [out, g([[1]])])) == []
+
+
 def test_diagonal():
     eq(P.diagonal(g([[1, 2, 3]])), [[1, 0, 0], [0, 2, 0], [0, 0, 3]])
     eq(P.diagonal(g([[4], [5]])), [[4, 0], [0, 5]])
@@ -435,7 +453,10 @@ def test_colour_by():
     eq(P.colour_by(bars, "left_right", "colour4"), [[0, 2, 2, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 2, 0]])
     eq(P.colour_by(bars, "orientation", "colour4"), [[0, 1, 1, 0], [2, 0, 0, 0], [2, 0, 0, 0], [0, 0, 3, 0]])
     assert P.colour_by(g([[1, 0, 1]]), "top_bottom", "colour4") is None  # every object starts on one row
-    assert P.colour_by(g([[1, 1]]), "size_rank", "colour4") is None  # a single object
+    assert P.colour_by(g([[1, 1]]), "size_rank", "colour4") is None  # a single object: nothing to rank it against
+    eq(P.colour_by(g([[1, 1]]), "orientation", "colour4"), [[1, 1]])  # a property of its own
+    eq(P.colour_by(g([[0, 1]]), "touches_border", "colour4"), [[0, 1]])
+    assert P.colour_by(g([[0, 0]]), "orientation", "colour4") is None  # no object
 
 
 def test_halo():

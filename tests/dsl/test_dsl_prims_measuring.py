@@ -71,6 +71,17 @@ def test_colour_bars():
     assert colour_bars(g([[0, 0]]), "all") is None
 
 
+def test_colour_bars_are_offered_for_a_chart_standing_on_any_side_of_a_larger_canvas():
+    counts = g([[1, 2, 2], [0, 3, 3], [3, 0, 0]])
+    hanging = g([[3, 2, 1], [3, 2, 0], [3, 0, 0]])
+    standing = g([[0, 0, 0, 0], [3, 0, 0, 0], [3, 2, 0, 0], [3, 2, 1, 0]])  # from the bottom, on a 4 x 4 canvas
+    lying = g([[0, 3, 3, 3], [0, 0, 2, 2], [0, 0, 0, 1]])  # from the right, one bar a row
+    for target in (hanging, standing, lying):
+        assert infer("bars", [counts], [target]) == [("all",)], target
+    assert infer("bars", [counts], [g([[3, 2, 1], [3, 0, 2]])]) == []  # not a chart
+    assert infer("bars", [counts], [hanging[:2]]) == []  # shorter than the top count
+
+
 def test_compress():
     framed = g([[0, 0, 0, 0, 0],
                 [0, 2, 2, 3, 3],
@@ -102,7 +113,8 @@ def test_interior_by():
                                                     [1, 1, 1, 0, 2, 1, 2],
                                                     [0, 0, 0, 0, 2, 1, 2],
                                                     [0, 0, 0, 0, 2, 2, 2]])
-    assert interior_by(boxes[:, :3], "size_rank", "colour4") is None  # one object
+    assert interior_by(boxes[:, :3], "size_rank", "colour4") is None  # one object: nothing to rank it against
+    eq(interior_by(boxes[:3, :3], "orientation", "colour4"), [[1, 1, 1], [1, 3, 1], [1, 1, 1]])  # a square box
     assert interior_by(g([[1, 0, 2], [1, 0, 2]]), "size_rank", "colour4") is None  # no interior
 
 

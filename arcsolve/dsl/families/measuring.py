@@ -25,7 +25,7 @@ from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.blocks import cut
 from arcsolve.dsl.primitives.drawing import interior
-from arcsolve.dsl.primitives.objects import PROPERTIES, objects
+from arcsolve.dsl.primitives.objects import PROPERTIES, objects, property_codes
 
 Array = np.ndarray
 
@@ -162,9 +162,7 @@ def interior_by(g: Array, prop: str, conn: str) -> Array | None:
     """Paint the interior of every object with its code for a property (size rank, ...), for a learned colour map."""
     inside = _interior(g)
     objs = objects(g, conn)
-    if not inside.any() or len(objs) < 2:
-        return None
-    codes = PROPERTIES[prop](g, objs)
+    codes = property_codes(g, objs, prop) if inside.any() else None
     if codes is None:
         return None
     painted = np.tensordot(np.minimum(codes, 9), np.stack([o.mask for o in objs]), axes=1)  # codes past 9 share 9
@@ -224,17 +222,30 @@ def _is_chart(t: Array) -> bool:
                 and ((t == colours) | (t == 0)).all() and (np.diff((t != 0).view(np.int8), axis=0) <= 0).all())
 
 
+def _chart_shape(t: Array) -> tuple[int, int] | None:
+    """The height and width of the bar chart a target shows, with its bars standing on any side
+    of it and the rest of it empty (other steps turn the chart and set it on that canvas)."""
+    for view in (t, t[::-1], t.T, t[:, ::-1].T):
+        ys, xs = np.nonzero(view)
+        if ys.size == 0:
+            return None
+        h, w = int(ys.max()) + 1, int(xs.max()) + 1
+        if _is_chart(view[:h, :w]):
+            return h, w
+    return None
+
+
 def _bars(grids, targets, facts) -> list[tuple]:
-    """The charts whose size is every target's: the top count high, as wide as the colours shown."""
-    if not all(_is_chart(t) for t in targets):
-        return []
+    """The charts whose size is every target's chart's: the top count high, as wide as the
+    colours shown."""
     widths: dict[str, set] = {which: set() for which in BARS}
     for g, t in zip(grids, targets, strict=True):
+        shape = _chart_shape(t)
         counts = np.bincount(g.ravel(), minlength=10)[1:]
-        if t.shape[0] != counts.max():
+        if shape is None or shape[0] != counts.max():
             return []
-        widths["all"].add(np.count_nonzero(counts) == t.shape[1])
-        widths["most"].add(np.count_nonzero(counts == counts.max()) == t.shape[1])
+        widths["all"].add(np.count_nonzero(counts) == shape[1])
+        widths["most"].add(np.count_nonzero(counts == counts.max()) == shape[1])
     return [(which,) for which in BARS if widths[which] == {True}]
 
 

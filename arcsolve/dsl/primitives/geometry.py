@@ -76,6 +76,17 @@ def pad(g: Array, ky: int, kx: int, corner: str) -> Array:
     return out
 
 
+def place_on_canvas(g: Array, corner: str, h: int, w: int) -> Array | None:
+    """The grid in one corner ('tl', 'tr', 'bl', 'br') of an h x w zero canvas that it fits in."""
+    H, W = g.shape
+    if H > h or W > w:
+        return None
+    y, x = h - H if corner[0] == "b" else 0, w - W if corner[1] == "r" else 0
+    out = np.zeros((h, w), dtype=g.dtype)
+    out[y : y + H, x : x + W] = g
+    return out
+
+
 def diagonal(g: Array) -> Array | None:
     """A row or column of N cells laid along the main diagonal of an N x N zero grid."""
     if min(g.shape) != 1 or g.size < 2:

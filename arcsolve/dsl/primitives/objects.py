@@ -248,6 +248,16 @@ PROPERTIES: MappingProxyType[str, Callable[[Array, tuple[Obj, ...]], list[int] |
     "left_right": lambda g, objs: _ends([o.box[1].start for o in objs], [o.box[1].stop for o in objs]),
     "orientation": lambda g, objs: [_orientation(o) for o in objs],
 })
+# The properties an object has on its own, whatever else the grid holds: defined for a lone object.
+OWN_PROPERTIES = frozenset({"has_hole", "touches_border", "orientation"})
+
+
+def property_codes(g: Array, objs: tuple[Obj, ...], prop: str) -> list[int] | None:
+    """The objects' codes for a property; for a lone object only a property of its own (the
+    others compare objects, and one object has nothing to be compared with)."""
+    if not objs or len(objs) == 1 and prop not in OWN_PROPERTIES:
+        return None
+    return PROPERTIES[prop](g, objs)
 
 
 @grid_memo(4096)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.objects import PROPERTIES, labels, objects
+from arcsolve.dsl.primitives.objects import labels, objects, property_codes
 
 Array = np.ndarray
 
@@ -23,7 +23,7 @@ def colour_by_size(g: Array, conn: str) -> Array:
 def colour_by(g: Array, prop: str, conn: str) -> Array | None:
     """Paint every object with a code for a property (size rank, has a hole, ...), for a learned colour map."""
     objs = objects(g, conn)
-    codes = PROPERTIES[prop](g, objs) if len(objs) > 1 else None
+    codes = property_codes(g, objs, prop)
     if codes is None:
         return None
     table = np.zeros(len(objs) + 1, dtype=g.dtype)
