@@ -20,3 +20,14 @@ def raw_inputs(grids: Sequence[np.ndarray], facts) -> bool:
     """Whether the grids are the task's train inputs themselves (`facts.inputs`), not a
     program's results: what is learned on derived grids may merely memorise them."""
     return len(grids) == len(facts.inputs) and all(g is i for g, i in zip(grids, facts.inputs, strict=True))
+
+
+def fixed_size(grids: Sequence[np.ndarray], targets: Sequence[np.ndarray]) -> list[tuple[int, int]]:
+    """The targets' one size, if it is at least every grid's and not every grid's own."""
+    shapes = {t.shape for t in targets}
+    if len(shapes) != 1:
+        return []
+    h, w = shapes.pop()
+    if any(g.shape[0] > h or g.shape[1] > w for g in grids) or all(g.shape == (h, w) for g in grids):
+        return []
+    return [(h, w)]

@@ -18,7 +18,7 @@ import numpy as np
 from arcsolve.dsl.compose import stack
 from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.rules import fit_rule
-from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.pairs import fixed_size, raw_inputs
 from arcsolve.dsl.primitives.counting import FEATURES
 from arcsolve.dsl.primitives.geometry import crop_centre
 from arcsolve.dsl.primitives.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
@@ -192,13 +192,7 @@ def _corners(grids, targets, facts) -> list[Params]:
 def _canvas(grids, targets, facts) -> list[Params]:
     """The four corners of the targets' one size, if every grid fits inside it and some grid
     is smaller: a result drawn to its own size, set on the fixed canvas that every output has."""
-    shapes = {t.shape for t in targets}
-    if len(shapes) != 1:
-        return []
-    h, w = shapes.pop()
-    if any(g.shape[0] > h or g.shape[1] > w for g in grids) or all(g.shape == (h, w) for g in grids):
-        return []
-    return [(corner, h, w) for corner in ("tl", "tr", "bl", "br")]
+    return [(corner, h, w) for h, w in fixed_size(grids, targets) for corner in ("tl", "tr", "bl", "br")]
 
 
 def _window(grids, targets, facts) -> list[Params]:

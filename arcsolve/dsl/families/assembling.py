@@ -13,7 +13,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.pairs import fixed_size, same_shapes
 from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
 from arcsolve.dsl.primitives.objects import line_blocks
 
@@ -211,17 +211,6 @@ def continue_pattern(g: Array, h: int, w: int) -> Array | None:
     return None if cols is None else cols.T
 
 
-def _fixed_size(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[int, int]]:
-    """The targets' one size, if it is at least every grid's and not every grid's own."""
-    shapes = {t.shape for t in targets}
-    if len(shapes) != 1:
-        return []
-    h, w = shapes.pop()
-    if any(g.shape[0] > h or g.shape[1] > w for g in grids) or all(g.shape == (h, w) for g in grids):
-        return []
-    return [(h, w)]
-
-
 # --- edges ------------------------------------------------------------------------------
 
 
@@ -253,6 +242,6 @@ PARAM_KINDS: dict = {
     "dihedral_layout": lambda grids, targets, facts: _fit_layout(grids, targets),
     "block_layout": lambda grids, targets, facts: _block_layouts(grids, targets),
     "reflect_grow": lambda grids, targets, facts: _reflect_counts(grids, targets),
-    "fixed_size": lambda grids, targets, facts: _fixed_size(grids, targets),
+    "fixed_size": lambda grids, targets, facts: fixed_size(grids, targets),
     "room_around": lambda grids, targets, facts: _room_around(grids, targets),
 }
