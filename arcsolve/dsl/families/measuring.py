@@ -222,9 +222,11 @@ def _is_chart(t: Array) -> bool:
                 and ((t == colours) | (t == 0)).all() and (np.diff((t != 0).view(np.int8), axis=0) <= 0).all())
 
 
+@grid_memo()
 def _chart_shape(t: Array) -> tuple[int, int] | None:
     """The height and width of the bar chart a target shows, with its bars standing on any side
-    of it and the rest of it empty (other steps turn the chart and set it on that canvas)."""
+    of it and the rest of it empty (other steps turn the chart and set it on that canvas).
+    Memoised: the search asks it of the same targets on every state it expands."""
     for view in (t, t[::-1], t.T, t[:, ::-1].T):
         ys, xs = np.nonzero(view)
         if ys.size == 0:
@@ -241,8 +243,10 @@ def _bars(grids, targets, facts) -> list[tuple]:
     widths: dict[str, set] = {which: set() for which in BARS}
     for g, t in zip(grids, targets, strict=True):
         shape = _chart_shape(t)
+        if shape is None:
+            return []
         counts = np.bincount(g.ravel(), minlength=10)[1:]
-        if shape is None or shape[0] != counts.max():
+        if shape[0] != counts.max():
             return []
         widths["all"].add(np.count_nonzero(counts) == shape[1])
         widths["most"].add(np.count_nonzero(counts == counts.max()) == shape[1])
