@@ -44,12 +44,24 @@ class Step(NamedTuple):
             return f"stamp_around{{{kind},reach {reach},{len(stamps)} sources}}"
         if self.name == "stamp_objects":  # learned tables are summarised, not printed
             return f"stamp_objects{{{self.params[0]},{len(self.params[1])} kinds}}"
+        if self.name == "count_block":
+            rows, cols, colour = self.params
+            said = "main colour" if colour == -1 else f"colour {colour}"
+            return f"count_block{{{_side(rows)} x {_side(cols)}, {said}}}"
         if self.name == "recolor":
             return "recolor{" + ",".join(f"{a}->{b}" for a, b in self.params[0]) + "}"
         return self.name + "{" + ",".join(str(p) for p in self.params) + "}"
 
 
 Program = tuple[Step, ...]
+
+
+def _side(side: tuple[str, int]) -> str:
+    """A `count_block` side: a fixed length, a count, or a count plus an offset."""
+    count, offset = side
+    if not count:
+        return str(offset)
+    return count if offset == 0 else f"{count}{offset:+d}"
 
 
 def format_program(program: Program) -> str:

@@ -50,6 +50,7 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("crop-centre", "crop_centre", 2),
     ("count-cells", "place_on_canvas", 2),
     ("colour-histogram", "place_on_canvas", 3),  # bars, turned to stand on the floor, on the canvas
+    ("count-colours", "count_block", 2),
 ])
 def test_the_dsl_solves_a_probe_with_its_step(written, concept, step, depth):
     """Searched without a clock (2000 states): the first answer is verified, uses the step and

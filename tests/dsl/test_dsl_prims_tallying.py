@@ -1,14 +1,16 @@
 """Tests of the tallying family: a learned order of cells filled as far as a count of the
-input says, a train output picked by a class of the input, and the parameter inference that
-offers each only where the train outputs show the pattern."""
+input says, a train output picked by a class of the input, a grid of one colour sized by
+counts, and the parameter inference that offers each only where the train outputs show the
+pattern."""
 
 import pytest
 
-from arcsolve.dsl.families.tallying import Classes, Tally, features, pick_output, tally_fill
+from arcsolve.dsl.families.tallying import Classes, Tally, count_block, features, pick_output, tally_fill
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
 from arcsolve.loaders import load_tasks
+from arcsolve.tasks import Task
 from tests.grids import eq, g
 
 
@@ -100,3 +102,46 @@ def test_each_class_is_offered_once():
     targets = [g([[1]]), g([[2]]), g([[1]])]
     offered = [c.feature for (c,) in infer("classes", grids, targets)]
     assert offered and len(offered) == len(set(offered))  # "colours" is a count too, offered once
+
+
+def test_count_block():
+    grid = g([[1, 0, 2],
+              [1, 0, 3]])
+    eq(count_block(grid, ("colours", 0), ("colours", 0), 5), [[5, 5, 5], [5, 5, 5], [5, 5, 5]])
+    eq(count_block(grid, ("objects", 1), ("", 1), 0), [[0], [0], [0], [0]])  # three objects, plus one
+    eq(count_block(grid, ("", 1), ("cells 1", 0), -1), [[1, 1]])  # the main colour
+    assert count_block(grid, ("cells 4", 0), ("", 1), 5) is None  # no cell of colour 4: no rows
+    assert count_block(g([[1, 2]]), ("", 1), ("", 1), -1) is None  # no main colour
+
+
+def test_count_block_inference_finds_each_side_and_the_colour():
+    grids = [g([[1, 2, 0]]), g([[1, 0, 0]]), g([[1, 2, 3]])]
+    squares = [g([[5] * k] * k) for k in (2, 1, 3)]
+    assert infer("count_block", grids, squares) == [(("colours", 0), ("colours", 0), 5)]
+    columns = [g([[0]] * (k + 1)) for k in (2, 1, 3)]  # one row more than colours, one column
+    assert infer("count_block", grids, columns) == [(("colours", 1), ("", 1), 0)]
+    main_grids = [g([[3, 3, 0]]), g([[4, 0, 0]]), g([[1, 1, 1]])]
+    mains = [g([[3, 3]]), g([[4]]), g([[1, 1, 1]])]  # each input's main colour, as wide as its cells
+    assert infer("count_block", main_grids, mains) == [(("", 1), ("cells", 0), -1)]
+    others = [g([[3, 3]]), g([[4]]), g([[5, 5, 5]])]  # neither one colour nor each input's main one
+    assert infer("count_block", main_grids, others) == []
+
+
+def test_count_block_is_offered_only_for_one_colour_of_several_sizes():
+    grids = [g([[1, 2, 0]]), g([[1, 0, 0]])]
+    assert infer("count_block", grids, [g([[5, 5]]), g([[5, 0]])]) == []  # not one colour
+    assert infer("count_block", grids, [g([[5, 5]]), g([[5, 5]])]) == []  # one size: nothing counted
+    assert infer("count_block", grids, [g([[5] * 7]), g([[5]])]) == []  # no count gives seven
+
+
+def test_search_draws_a_square_as_wide_as_the_colours():
+    """Count-colours: a grey square with a side of the number of colours."""
+    def pair(rows, side):
+        return {"input": rows, "output": [[5] * side] * side}
+    task = Task.model_validate({"id": "count-colours", "train": [
+        pair([[1, 0, 2], [0, 3, 0]], 3), pair([[4, 4, 0], [0, 0, 0]], 1), pair([[0, 6, 0], [7, 0, 0]], 2),
+    ], "test": [pair([[1, 2], [3, 4]], 4)]})
+    found = search(task, float("inf"), max_depth=2, max_states=2000)
+    assert format_program(found[0].program) == "count_block{colours x colours, colour 5}"
+    assert found[0].verified
+    eq(found[0].outputs[0], [[5] * 4] * 4)

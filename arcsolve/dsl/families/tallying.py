@@ -1,6 +1,6 @@
 """Outputs chosen by a count or a class of the whole input: a fixed-size grid filled with
-as many cells as the input has of something, or one of the train outputs picked by a
-feature of the input.
+as many cells as the input has of something, one of the train outputs picked by a feature
+of the input, or a grid of one colour sized by counts.
 
 `tally_fill` paints the first n cells of a learned order, n being a count of the input (its
 cells of a colour, its objects, its colours, ...). The order comes from the train outputs:
@@ -9,7 +9,9 @@ output that paints it (ties in reading order). `pick_output` returns the train o
 input's class: the inputs that share a feature value (how many colours, the main colour,
 which mirror symmetries, a count) must share their output, and the feature must split the
 inputs exactly as the outputs differ, so that it names the class rather than the pair.
-Both are offered only on the raw train inputs, where the train outputs show the pattern.
+`count_block` is a grid of one colour whose sides are counts of the input (its colours, its
+objects, ... plus or minus one) or fixed. All three are offered only on the raw train inputs,
+where the train outputs show the pattern.
 
 A family module registers its own primitives: `REGISTRY` lists (function, parameter kind,
 shape effect, cost) rows, and `PARAM_KINDS` the parameter inference for kinds of its own (see
@@ -113,6 +115,57 @@ def pick_output(g: Array, classes: Classes) -> Array | None:
     return None
 
 
+# The counts a side's length is first looked for in (the whole grid's before a colour's),
+# and the offsets from them.
+SIDE_COUNTS = tuple(dict.fromkeys(("colours", "objects", "objects8", "shapes", "blocks", "cells", *COUNTS)))
+SIDE_OFFSETS = (0, 1, -1)
+Side = tuple[str, int]  # (a count of `features`, offset) or ("", a fixed length)
+
+
+def _side_length(g: Array, side: Side) -> int:
+    count, offset = side
+    return offset + (features(g)[count] if count else 0)
+
+
+def count_block(g: Array, rows: Side, cols: Side, colour: int) -> Array | None:
+    """A grid of one colour (-1: the input's main colour), its sides counts of the input plus an offset, or fixed."""
+    h, w = _side_length(g, rows), _side_length(g, cols)
+    colour = features(g)["main colour"] if colour == -1 else colour
+    if not (0 < h <= 30 and 0 < w <= 30) or colour < 0:
+        return None
+    return np.full((h, w), colour, dtype=g.dtype)
+
+
+def _side(grids: Sequence[Array], lengths: list[int]) -> Side | None:
+    """The simplest side that gives every length: fixed, else the first count (plus the
+    smallest offset) that every input has as many of."""
+    if len(set(lengths)) == 1:
+        return "", lengths[0]
+    for offset in SIDE_OFFSETS:
+        for count in SIDE_COUNTS:
+            if all(features(g)[count] + offset == n for g, n in zip(grids, lengths, strict=True)):
+                return count, offset
+    return None
+
+
+def _count_blocks(grids, targets, facts) -> list[tuple]:
+    """The sides and colour of targets that are each all one colour and not all of one size."""
+    if not raw_inputs(grids, facts) or len({t.shape for t in targets}) < 2:
+        return []
+    if any(t.min() != t.max() for t in targets):
+        return []
+    colours = [int(t.flat[0]) for t in targets]
+    if len(set(colours)) == 1:
+        colour = colours[0]
+    elif colours == [features(g)["main colour"] for g in grids]:
+        colour = -1
+    else:
+        return []
+    rows = _side(grids, [t.shape[0] for t in targets])
+    cols = _side(grids, [t.shape[1] for t in targets])
+    return [] if rows is None or cols is None else [(rows, cols, colour)]
+
+
 def _fill_order(targets: Sequence[Array]) -> tuple[tuple[Cell, ...], list[int]] | None:
     """The cells in the order the targets paint them as they grow by inclusion, and each
     target's number of painted cells; None unless they nest and at least two counts differ."""
@@ -207,8 +260,10 @@ def refit_classes(classes: Classes, grids: Sequence[Array], targets: Sequence[Ar
 REGISTRY: tuple = (  # their description length grows with what they learned (`arcsolve.dsl.occam`)
     (tally_fill, "tally", "any"),
     (pick_output, "classes", "any"),
+    (count_block, "count_block", "any"),
 )
 PARAM_KINDS: dict = {
     "tally": _tallies,
     "classes": _classes,
+    "count_block": _count_blocks,
 }
