@@ -11,7 +11,8 @@ learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`
 the other pairs, it must predict each one), or that is longer than the train outputs it
 rebuilds (`arcsolve.dsl.occam.significant`), or whose fill of hidden cells (from the grid's
 symmetries or periods) leaves some unfilled in a test output where it filled every one on
-the train pairs (`_leaves_hidden_cells`). Answers rank by description length
+the train pairs (`_leaves_hidden_cells`), or one of whose steps acts on a colour that some
+train grids hold and others lack (`_patches_some_pairs`). Answers rank by description length
 (`arcsolve.dsl.occam.description_length`: steps, parameters and the entries a model
 learned), the verified ones first, one per distinct test prediction. The last step is
 evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
@@ -273,6 +274,8 @@ class _Search:
         doubt = "" if general else "learned, does not hold out a train pair"
         if not doubt and unfilled:
             doubt = "leaves hidden cells in a test output"
+        if not doubt and _patches_some_pairs(program, self.train_in):
+            doubt = "a step acts on a colour only some train grids hold"
         if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.bits):
             doubt = "no shorter than the train outputs it rebuilds"
         found = Found(program, tuple(test_out), length, sized, doubt=doubt)
@@ -466,6 +469,27 @@ class _Search:
 
 
 HIDDEN_COLOUR_KINDS = ("symmetry", "noise", "lost_colour")  # kinds whose last parameter is the hidden cells' colour
+COLOUR_KINDS = ("colour", *HIDDEN_COLOUR_KINDS)  # kinds whose last parameter is the colour a step acts on
+
+
+def _patches_some_pairs(program: Program, train_in: Sequence[Array]) -> bool:
+    """Does a step, run in order from the train inputs, act on a non-zero colour that some of
+    its train grids hold and others lack (erase colour 3, fill the cells of colour 9 by a
+    symmetry)? On the grids that lack it the step does nothing, so it patches the pairs that
+    hold the colour, and the train pairs do not show it as the task's rule."""
+    grids = list(train_in)
+    for step in program:
+        primitive = PRIMITIVES.get(step.name)
+        if primitive is None:
+            return False  # a learned step or an overlay: its grids are not replayed here
+        if primitive.params in COLOUR_KINDS and step.params[-1] != 0:
+            holds = [bool((g == step.params[-1]).any()) for g in grids]
+            if any(holds) and not all(holds):
+                return True
+        grids = [apply_step(step, g) for g in grids]
+        if any(g is None for g in grids):
+            return False
+    return False
 
 
 def _leaves_hidden_cells(

@@ -167,6 +167,32 @@ def test_a_fill_that_leaves_on_the_test_cells_it_filled_on_every_train_pair_is_a
     assert not _leaves_hidden_cells(painted, train_out, [g([[0, 4, 4, 4, 4, 0]])], train_in, [g([[0, 9, 4, 4, 2, 0]])])
 
 
+def test_a_step_on_a_colour_some_train_grids_lack_patches_the_pairs_that_hold_it():
+    from arcsolve.dsl.search import _patches_some_pairs
+
+    inputs = [g([[1, 3, 0]]), g([[1, 0, 0]])]
+    assert _patches_some_pairs((Step("erase_colour", (3,)),), inputs)  # the second grid has no 3
+    assert not _patches_some_pairs((Step("erase_colour", (1,)),), inputs)  # every grid holds 1
+    assert not _patches_some_pairs((Step("symmetrize", ("h", 0)),), inputs)  # 0: the background
+    assert not _patches_some_pairs((Step("erase_colour", (5,)),), inputs)  # no grid: another check's case
+    # the colour is looked for in the grids the step takes: after keeping colour 1, no 3 is left
+    assert not _patches_some_pairs((Step("keep_colour", (1,)), Step("erase_colour", (3,))), inputs)
+    assert _patches_some_pairs((Step("flip_h", ()), Step("symmetrize", ("h", 3))), inputs)
+    assert not _patches_some_pairs((Step("rot180", ()),), inputs)  # no colour
+
+
+def test_the_search_keeps_a_patch_of_some_pairs_as_a_guess():
+    """Colour 3 is erased where it is, and the second input has none: erasing 3 patches the
+    pairs that hold it, while keeping colour 1, which every input holds, is the rule."""
+    train = [([[1, 3], [3, 1]], [[1, 0], [0, 1]]), ([[1, 1], [0, 1]], [[1, 1], [0, 1]]),
+             ([[3, 1], [1, 1]], [[0, 1], [1, 1]])]
+    task = make_task(train, [[[1, 2], [3, 1]]])
+    found = {format_program(f.program): f for f in search(task, float("inf"), max_depth=2, max_states=2000)}
+    assert found["keep_colour{1}"].verified
+    erase = found["erase_colour{3}"]
+    assert not erase.verified and erase.doubt == "a step acts on a colour only some train grids hold"
+
+
 def test_a_fill_that_leaves_hidden_cells_on_the_test_is_a_guess():
     from arcsolve.dsl.search import _leaves_hidden_cells
 
