@@ -47,7 +47,7 @@ class Step(NamedTuple):
         if self.name == "count_block":
             rows, cols, colour = self.params
             said = "main colour" if colour == -1 else f"colour {colour}"
-            return f"count_block{{{_side(rows)} x {_side(cols)}, {said}}}"
+            return f"count_block{{{_side_text(rows)} x {_side_text(cols)}, {said}}}"
         if self.name == "recolor":
             return "recolor{" + ",".join(f"{a}->{b}" for a, b in self.params[0]) + "}"
         return self.name + "{" + ",".join(str(p) for p in self.params) + "}"
@@ -56,7 +56,7 @@ class Step(NamedTuple):
 Program = tuple[Step, ...]
 
 
-def _side(side: tuple[str, int]) -> str:
+def _side_text(side: tuple[str, int]) -> str:
     """A `count_block` side: a fixed length, a count, or a count plus an offset."""
     count, offset = side
     if not count:
