@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+from scipy import ndimage
 
 from arcsolve.dsl import registry as P
 from arcsolve.dsl.learned.cell_tables import (
@@ -17,6 +18,8 @@ from arcsolve.dsl.learned.cell_tables import (
     _first_seen,
     _first_seen_diagonal,
     _grid_colours,
+    _inside,
+    _line_side,
     _nearest,
     _neighbours,
     _object_colours,
@@ -322,3 +325,65 @@ def test_a_table_recolours_what_lies_in_the_box_that_rare_markers_frame():
     assert tables and all("in_rare_box" in names for names, _, _ in tables)
     eq(P.cell_table(g([[1, 1, 1, 1], [1, 1, 2, 1], [1, 1, 1, 2]]), tables[0]),  # markers of a new colour
        [[1, 1, 1, 1], [1, 1, 2, 3], [1, 1, 3, 2]])
+
+
+def test_line_side_says_which_full_lines_a_cell_lies_beyond():
+    x = g([[0, 3, 0, 0],
+           [5, 5, 5, 5],
+           [0, 0, 3, 0],
+           [0, 0, 0, 0]])
+    # below the grey row: bit 0; above it: bit 1; on it: neither
+    eq(_line_side(x), [[2, 2, 2, 2], [0, 0, 0, 0], [1, 1, 1, 1], [1, 1, 1, 1]])
+    x = g([[0, 4, 0], [3, 4, 0], [0, 4, 3]])  # a full column: left of it bit 3, right of it bit 2
+    eq(_line_side(x), [[8, 0, 4], [8, 0, 4], [8, 0, 4]])
+    assert not _line_side(g([[0, 0], [3, 0]])).any()  # no full line, or one of 0s: nothing
+    assert not _line_side(g([[1, 2], [0, 0]])).any()  # a full row of two colours is no line
+
+
+def test_inside_flags_what_a_closed_shape_of_another_colour_surrounds():
+    x = g([[1, 1, 1, 1, 0],
+           [1, 0, 3, 1, 3],
+           [1, 1, 1, 1, 0],
+           [0, 0, 0, 0, 0]])
+    eq(_inside(x), [[0, 0, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 0, 0, 0], [0, 0, 0, 0, 0]])
+    assert not _inside(g([[1, 1, 1], [1, 0, 0], [1, 1, 1]])).any()  # open on one side: nothing inside
+    rng = np.random.default_rng(7)
+    for _ in range(30):  # the same as filling the holes of each colour's cells in turn
+        x = rng.choice(4, size=rng.integers(1, 9, 2), p=[0.4, 0.3, 0.2, 0.1]).astype(np.int8)
+        holes = [ndimage.binary_fill_holes(x == c) & (x != c) for c in range(1, 4)]
+        eq(_inside(x), np.any(holes, axis=0))
+
+
+def _keep_above(rng):
+    """Cells of colour 3 above a full grey row stay; those below it are erased."""
+    x = np.zeros((9, 9), dtype=np.int8)
+    line = int(rng.integers(2, 7))
+    x[line] = 5
+    for y, z in rng.integers(0, 9, (6, 2)):
+        if x[y, z] == 0:
+            x[y, z] = 3
+    return x, np.where((np.arange(9)[:, None] > line) & (x == 3), 0, x).astype(np.int8)
+
+
+def test_a_table_keeps_what_lies_above_a_line_and_marks_what_lies_inside_a_frame():
+    rng = np.random.default_rng(5)
+    train = [_keep_above(rng) for _ in range(3)]
+    table = fit_tables(*zip(*train, strict=True))[0]
+    assert table[0] == ("line_side",)
+    x, y = _keep_above(np.random.default_rng(11))
+    eq(P.cell_table(x, table), y)
+    # green cells inside a blue frame turn red, those outside stay green
+    frame = np.zeros((8, 8), dtype=np.int8)
+    frame[1, 1:6] = frame[5, 1:6] = frame[1:6, 1] = frame[1:6, 5] = 1
+    grids, targets = [], []
+    for cells in (((2, 2), (0, 7), (6, 3)), ((3, 3), (4, 2), (7, 7)), ((2, 4), (6, 6), (0, 0))):
+        x, y = frame.copy(), frame.copy()
+        for r, c in cells:
+            x[r, c], y[r, c] = 3, 2 if 1 < r < 5 and 1 < c < 5 else 3
+        grids.append(x)
+        targets.append(y)
+    table = fit_tables(grids, targets)[0]
+    assert "inside" in table[0]
+    x = frame.copy()
+    x[3, 2] = x[3, 4] = x[7, 1] = 3
+    eq(P.cell_table(x, table), np.where(x == 3, np.where(_inside(x), 2, 3), x))

@@ -1,8 +1,9 @@
 """Cell tables: each cell's new colour looked up from a few of its features, learned from the train pairs.
 
 Where `arcsolve.dsl.learned.rules` keys a cell by its exact neighbourhood, a cell table keys it by
-at most two features that say where it stands: is it 0, which sides see a non-zero cell
-along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
+at most two features that say where it stands: is it 0, on which side of the grid's full
+lines it lies, is it inside a closed shape of another colour, which sides see a non-zero
+cell along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
 does it lie in the bounding box of the rarest colour, how many neighbours it has (and how
 many of another colour), how far the nearest non-zero cell is, how many colours its row
 and column hold, its object's size, rank by size and whether its shape is the only one of
@@ -31,7 +32,7 @@ from arcsolve.dsl.learned.rules import lookup
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
-from arcsolve.dsl.primitives.objects import PROPERTIES, enclosed, labels, objects
+from arcsolve.dsl.primitives.objects import PROPERTIES, enclosed, label, labels, objects
 
 Array = np.ndarray
 CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features, sorted keys, answers
@@ -189,6 +190,8 @@ def features(g: Array) -> MappingProxyType[str, Array]:
     sizes[0] = 0
     named = {
         "zero": g == 0,
+        "line_side": _line_side(g),
+        "inside": _inside(g),
         **{f"has_{name}": look != _NONE for name, look in zip(LOOKS, looks, strict=True)},
         "enclosed": enclosed(g),
         "in_rare_box": _in_rare_box(g, int(looks[LOOKS.index("rarest")].flat[0])),
@@ -213,6 +216,41 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "colour": g,
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
+
+
+def _line_side(g: Array) -> Array:
+    """Where each cell lies against the grid's full lines (a row or column all of one non-zero
+    colour): bit 0 if one lies above it, 1 below, 2 to its left, 3 to its right; 0 on a line's
+    own cells in its direction. Above, below or beside a divider, whatever its colour."""
+    h, w = g.shape
+    rows = ((g == g[:, :1]).all(1) & (g[:, 0] != 0)).nonzero()[0]
+    cols = ((g == g[:1]).all(0) & (g[0] != 0)).nonzero()[0]
+    y, x = np.arange(h)[:, None], np.arange(w)[None, :]
+    side = np.zeros((h, w), dtype=np.int64)
+    if rows.size:
+        side |= (y > rows.min()) * 1 | (y < rows.max()) * 2
+    if cols.size:
+        side |= (x > cols.min()) * 4 | (x < cols.max()) * 8
+    return side
+
+
+def _inside(g: Array) -> Array:
+    """Whether a cell lies inside a closed shape of one colour not its own: cut off from the
+    grid's border by the cells of that colour (through edge neighbours), whatever it holds.
+    Only a colour with 4 cells or more, over 3 rows and 3 columns at least, can close a shape."""
+    inside = np.zeros(g.shape, dtype=bool)
+    counts = np.bincount(g.ravel(), minlength=10)
+    for colour in np.flatnonzero(counts[1:] >= 4) + 1:
+        wall = g == colour
+        rows, cols = wall.any(1).nonzero()[0], wall.any(0).nonzero()[0]
+        if rows[-1] - rows[0] < 2 or cols[-1] - cols[0] < 2:
+            continue
+        lab, n = label(g, ~wall, diagonal=False, by_colour=False)
+        outside = np.zeros(n + 1, dtype=bool)
+        outside[0] = True  # the wall's cells
+        outside[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
+        inside |= ~outside[lab]
+    return inside
 
 
 def _line_colours(g: Array) -> Array:
