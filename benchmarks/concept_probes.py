@@ -15,8 +15,14 @@ them comes from an ARC set. They probe which concepts a solver covers, not how w
 generalizes: a solver's steps may have been written with these tasks in view.
 
 `write` writes three tasks per concept (three train pairs and one test each) as ARC JSON
-files (`<concept>-<k>.json`); `table` reads an eval report and writes, beside it,
-`concepts.json`: the solved count per concept and model.
+files (`<concept>-<k>.json`); `--train-pairs` and `--tests` change those numbers. Fewer
+train pairs and several tests ask more of a solver: the pairs leave more rules open, and a
+task counts as solved only when every test output is right:
+
+    python benchmarks/concept_probes.py write /tmp/probes_2x3 --seed 5 --train-pairs 2 --tests 3
+
+`table` reads an eval report and writes, beside it, `concepts.json`: the solved count per
+concept and model.
 """
 
 from __future__ import annotations
@@ -746,15 +752,17 @@ def draw_pairs(concept: str, rng: Rng, n: int = PAIRS) -> list[tuple[Grid, Grid]
     raise RuntimeError(f"{concept}: could not draw {n} pairs in {DRAWS} tries")
 
 
-def write(folder: Path, seed: int) -> int:
-    """Write TASKS_PER_CONCEPT tasks per concept into `folder`; returns how many."""
+def write(folder: Path, seed: int, train_pairs: int = PAIRS - 1, tests: int = 1) -> int:
+    """Write TASKS_PER_CONCEPT tasks per concept, each of `train_pairs` train pairs and `tests`
+    test pairs, into `folder`; returns how many."""
     folder.mkdir(parents=True, exist_ok=True)
     count = 0
     for index, concept in enumerate(CONCEPTS):
         for k in range(TASKS_PER_CONCEPT):
-            pairs = [{"input": a.tolist(), "output": b.tolist()}
-                     for a, b in draw_pairs(concept, np.random.default_rng([seed, index, k]))]
-            (folder / f"{concept}-{k}.json").write_text(json.dumps({"train": pairs[:-1], "test": pairs[-1:]}))
+            drawn = draw_pairs(concept, np.random.default_rng([seed, index, k]), train_pairs + tests)
+            pairs = [{"input": a.tolist(), "output": b.tolist()} for a, b in drawn]
+            task = {"train": pairs[:train_pairs], "test": pairs[train_pairs:]}
+            (folder / f"{concept}-{k}.json").write_text(json.dumps(task))
             count += 1
     return count
 

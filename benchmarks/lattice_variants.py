@@ -328,8 +328,9 @@ def _panels_from(x: Grid, side: int, tiles: tuple[int, int], rule: Callable, eve
     return _join(rule(*panels) if every else rule(panels[0]), tiles)
 
 
-def write(folder: Path, seed: int) -> int:
-    """Write TASKS_PER_VARIANT tasks per variant into `folder`; returns how many."""
+def write(folder: Path, seed: int, train_pairs: int = PAIRS - 1, tests: int = 1) -> int:
+    """Write TASKS_PER_VARIANT tasks per variant, each of `train_pairs` train pairs and `tests`
+    test pairs, into `folder`; returns how many."""
     folder.mkdir(parents=True, exist_ok=True)
     names = list(variants(np.random.default_rng(0)))
     count = 0
@@ -338,11 +339,11 @@ def write(folder: Path, seed: int) -> int:
             rng = np.random.default_rng([seed, index, k])
             draw, rule, (lo, hi) = variants(rng)[name]
             pairs = []
-            for _ in range(PAIRS):
+            for _ in range(train_pairs + tests):
                 h, w = (int(v) for v in rng.integers(lo, hi + 1, 2))
                 x = np.asarray(draw(rng, h, w))
                 pairs.append({"input": x.tolist(), "output": np.asarray(rule(x)).tolist()})
-            task = {"train": pairs[:-1], "test": pairs[-1:]}
+            task = {"train": pairs[:train_pairs], "test": pairs[train_pairs:]}
             (folder / f"{name}-{k}.json").write_text(json.dumps(task))
             count += 1
     return count
@@ -374,21 +375,27 @@ def table(report: Path, label: str = "variant", per_group: int = TASKS_PER_VARIA
     (report / out_name).write_text(json.dumps({f"{label}s": rows, "total": totals}, indent=1))
 
 
-def write_or_table(doc: str, write: Callable[[Path, int], int], seed: int, label: str = "variant",
+def write_or_table(doc: str, write: Callable[[Path, int, int, int], int], seed: int, label: str = "variant",
                    per_group: int = TASKS_PER_VARIANT, out_name: str = "variants.json") -> None:
     """The command line of a script that writes groups of tasks and tables an eval report of
-    them: `write FOLDER [--seed N]` or `table REPORT`."""
+    them: `write FOLDER [--seed N] [--train-pairs N] [--tests N]` or `table REPORT`."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     writing = commands.add_parser("write", help="write the tasks into a folder")
     writing.add_argument("folder", type=Path)
     writing.add_argument("--seed", type=int, default=seed)
+    writing.add_argument("--train-pairs", type=int, default=PAIRS - 1, help="train pairs per task")
+    writing.add_argument("--tests", type=int, default=1,
+                         help="test pairs per task (a task counts as solved when every test is)")
     reading = commands.add_parser("table", help=f"the solved count per {label}, from an eval report")
     reading.add_argument("report", type=Path)
     args = parser.parse_args()
     if args.command == "write":
+        for option, value in (("--train-pairs", args.train_pairs), ("--tests", args.tests)):
+            if value < 1:
+                writing.error(f"{option} must be at least 1, not {value}")
         try:
-            print(f"{write(args.folder, args.seed)} tasks written to {args.folder}")
+            print(f"{write(args.folder, args.seed, args.train_pairs, args.tests)} tasks written to {args.folder}")
         except OSError as error:  # a file where the folder should be, no room, no permission
             print(f"error: {args.folder}: cannot write the tasks there ({error.strerror})", file=sys.stderr)
             sys.exit(2)

@@ -96,3 +96,22 @@ def test_writing_over_a_file_is_a_clear_error(tmp_path, monkeypatch, capsys):
         load_script("concept_probes").main()
     assert stop.value.code == 2
     assert capsys.readouterr().err == f"error: {tmp_path / 'taken'}: cannot write the tasks there (File exists)\n"
+
+
+def test_tasks_take_the_train_pairs_and_tests_asked_for(probes, written, tmp_path):
+    assert probes.write(tmp_path, seed=1, train_pairs=2, tests=3) == len(probes.CONCEPTS) * probes.TASKS_PER_CONCEPT
+    for path in sorted(tmp_path.glob("*.json")):
+        task, usual = json.loads(path.read_text()), json.loads((written / path.name).read_text())
+        assert len(task["train"]) == 2 and len(task["test"]) == 3, path.name
+        # the same draws as the usual split, then more: the usual task's pairs come first
+        assert task["train"] + task["test"][:2] == usual["train"] + usual["test"], path.name
+
+
+@pytest.mark.parametrize("option", ["--train-pairs", "--tests"])
+def test_a_task_needs_a_train_pair_and_a_test(tmp_path, monkeypatch, capsys, option):
+    monkeypatch.setattr("sys.argv", ["concept_probes.py", "write", str(tmp_path / "probes"), option, "0"])
+    with pytest.raises(SystemExit) as stop:
+        load_script("concept_probes").main()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.endswith(f"error: {option} must be at least 1, not 0\n")
+    assert not (tmp_path / "probes").exists()
