@@ -220,8 +220,9 @@ def features(g: Array) -> MappingProxyType[str, Array]:
 
 def _line_side(g: Array) -> Array:
     """Where each cell lies against the grid's full lines (a row or column all of one non-zero
-    colour): bit 0 if one lies above it, 1 below, 2 to its left, 3 to its right; 0 on a line's
-    own cells in its direction. Above, below or beside a divider, whatever its colour."""
+    colour): bit 0 if a full row lies above it, bit 1 if one lies below it, bits 2 and 3 for a
+    full column to its left and to its right; a line's own cells see only the other lines.
+    Above, below or beside a divider, whatever its colour."""
     h, w = g.shape
     rows = ((g == g[:, :1]).all(1) & (g[:, 0] != 0)).nonzero()[0]
     cols = ((g == g[:1]).all(0) & (g[0] != 0)).nonzero()[0]
