@@ -32,7 +32,7 @@ from arcsolve.dsl.learned.rules import lookup
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
-from arcsolve.dsl.primitives.objects import PROPERTIES, enclosed, label, labels, objects
+from arcsolve.dsl.primitives.objects import PROPERTIES, cut_off, enclosed, labels, objects
 
 Array = np.ndarray
 CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features, sorted keys, answers
@@ -246,11 +246,7 @@ def _inside(g: Array) -> Array:
         rows, cols = wall.any(1).nonzero()[0], wall.any(0).nonzero()[0]
         if rows[-1] - rows[0] < 2 or cols[-1] - cols[0] < 2:
             continue
-        lab, n = label(g, ~wall, diagonal=False, by_colour=False)
-        outside = np.zeros(n + 1, dtype=bool)
-        outside[0] = True  # the wall's cells
-        outside[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
-        inside |= ~outside[lab]
+        inside |= cut_off(g, ~wall)
     return inside
 
 

@@ -64,14 +64,19 @@ def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple
     return np.array(numbers)[runs], n
 
 
+def cut_off(g: Array, open_cells: Array) -> Array:
+    """The `open_cells` that cannot reach the grid's border through open cells (4-connected)."""
+    lab, n = label(g, open_cells, diagonal=False, by_colour=False)
+    outside = np.zeros(n + 1, dtype=bool)
+    outside[0] = True  # the cells that are not open
+    outside[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
+    return ~outside[lab]
+
+
 @grid_memo()
 def enclosed(g: Array) -> Array:
     """The zero cells that cannot reach the grid's border through zero cells (4-connected)."""
-    lab, n = label(g, g == 0, diagonal=False, by_colour=False)
-    outside = np.zeros(n + 1, dtype=bool)
-    outside[0] = True  # the non-zero cells
-    outside[np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))] = True
-    return ~outside[lab]
+    return cut_off(g, g == 0)
 
 
 @dataclass(frozen=True)
