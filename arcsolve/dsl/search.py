@@ -2,19 +2,28 @@
 
 A search state is the tuple of grids a program produces on every train and test input at
 once, so the work is shared across test inputs and equal states (same grids everywhere) are
-explored once. Level by level, every inferred step is applied to every stored state; a
-program is accepted if it reproduces each train output exactly, directly or after a
-cell-wise colour map fitted on the train pairs. One whose test outputs have a size that the
-train pairs' pattern does not allow (a crop giving 6×6 where every train output is 7×7) is
-kept as an unverified guess, and does not end the search; so is one whose colour map or
-learned last step does not hold out a train pair (`arcsolve.dsl.occam.holds_out`: fitted on
-the other pairs, it must predict each one), or that is longer than the train outputs it
-rebuilds (`arcsolve.dsl.occam.significant`), or whose fill of hidden cells (from the grid's
-symmetries or periods) leaves some unfilled in a test output where it filled every one on
-the train pairs (`_leaves_hidden_cells`), or one of whose steps acts on a colour that some
-train grids hold and others lack (`_patches_some_pairs`). Answers rank by description length
-(`arcsolve.dsl.occam.description_length`: steps, parameters and the entries a model
-learned), the verified ones first, one per distinct test prediction. The last step is
+explored once. Level by level, every inferred step is applied to every stored state, but
+for a step that leaves every train grid as it was: the train pairs do not show it, whatever
+it does to a test grid (`_same_grids`). A program is accepted if it reproduces each train
+output exactly, directly or after a cell-wise colour map fitted on the train pairs. It is
+kept as an unverified guess, and does not end the search, if
+
+- its test outputs have a size that the train pairs' pattern does not allow (a crop giving
+  6×6 where every train output is 7×7);
+- its colour map or learned last step does not hold out a train pair
+  (`arcsolve.dsl.occam.holds_out`: fitted on the other pairs, it must predict each one);
+- its fill of hidden cells (from the grid's symmetries or periods) leaves some unfilled in a
+  test output where it filled every one on the train pairs (`_leaves_hidden_cells`);
+- it leaves a test input as it was, where every train pair changes its input;
+- a test output has a colour its test input lacks, where every train output keeps to its
+  input's colours;
+- one of its steps acts on a colour that some train grids hold and others lack
+  (`_patches_some_pairs`);
+- or it is longer than the train outputs it rebuilds (`arcsolve.dsl.occam.significant`).
+
+Answers rank by description length (`arcsolve.dsl.occam.description_length`: steps,
+parameters and the entries a model learned), the verified ones first, one per distinct test
+prediction. The last step is
 evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
 cannot give the target sizes; this cheap pass also looks one step ahead before each level is
 expanded in full, and a level's states are visited closest to the targets first. Step
@@ -215,6 +224,10 @@ class _Search:
             (np.concatenate([g.ravel() for g in self.train_in]) != self.flat_targets).sum())
         self.learned: set[str] = set()  # the learners that have been fitted to the end
         self.pause: tuple[float, Callable[[], None]] | None = None  # (when, what): run once, mid-pass
+        self.every_pair_changes = all(  # then a test input left as it was is one the program missed
+            i.shape != t.shape or not np.array_equal(i, t) for i, t in zip(self.train_in, self.targets, strict=True))
+        self.keeps_colours = all(  # every train output draws only with its input's colours
+            np.isin(t, i).all() for i, t in zip(self.train_in, self.targets, strict=True))
         covers = [Cover(base, self.train_in, self.targets) for base in bases(self.targets)]
         self.covers = [c for c in covers if c.ok]
 
@@ -274,6 +287,12 @@ class _Search:
         doubt = "" if general else "learned, does not hold out a train pair"
         if not doubt and unfilled:
             doubt = "leaves hidden cells in a test output"
+        if not doubt and self.every_pair_changes and any(
+                o.shape == i.shape and np.array_equal(o, i) for o, i in zip(test_out, self.test_in, strict=True)):
+            doubt = "leaves a test input as it was, where every train pair changes its input"
+        if not doubt and self.keeps_colours and not all(
+                np.isin(o, i).all() for o, i in zip(test_out, self.test_in, strict=True)):
+            doubt = "a test output has a colour its input lacks, where no train output does"
         if not doubt and _patches_some_pairs(program, self.train_in):
             doubt = "a step acts on a colour only some train grids hold"
         if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.bits):
@@ -301,6 +320,8 @@ class _Search:
                     break
                 new.append(g)
             else:
+                if _same_grids(new[: self.n_train], keys[: self.n_train]):
+                    continue  # the train pairs do not show the step, whatever it does to a test grid
                 key = hash(tuple((g.shape, g.tobytes()) for g in new))
                 if key in self.seen:
                     continue
@@ -411,6 +432,8 @@ class _Search:
                     break
                 train_out[k] = g
             else:
+                if _same_grids(train_out, keys[: self.n_train]):
+                    continue
                 test_out = [self.apply(step, g, key) for g, key in zip(state[self.n_train :], keys[self.n_train :],
                                                                        strict=True)]
                 if all(g is not None for g in test_out):
@@ -468,6 +491,14 @@ class _Search:
         ]
 
 
+def _same_grids(grids: Sequence[Array], keys: Sequence[tuple]) -> bool:
+    """Whether every grid is the one its key (`grid_key_of`) was taken from: a step that leaves
+    every train grid as it was is one the train pairs do not show, so a program that takes it
+    says nothing more about them than the program without it, and what it does to a test grid
+    is a guess."""
+    return all(g.shape == key[0] and g.tobytes() == key[2] for g, key in zip(grids, keys, strict=True))
+
+
 HIDDEN_COLOUR_KINDS = ("symmetry", "noise", "lost_colour")  # kinds whose last parameter is the hidden cells' colour
 COLOUR_KINDS = ("colour", *HIDDEN_COLOUR_KINDS)  # kinds whose last parameter is the colour a step acts on
 
@@ -505,11 +536,8 @@ def _leaves_hidden_cells(
     hidden colour in an output: where no train output holds that colour, any in a test
     output; else, where inputs and outputs share their sizes, those an earlier step made
     the hidden colour (a cell of another colour in the input), so that a colour that is
-    also drawn, as 0 is where a view renumbers a colour to it, still tells hidden cells.
-    A step before the fill that changes a test input but no train input (a line painted
-    over the hidden cells of the test alone) fills on the test what the train pairs never
-    showed filled, and counts so too."""
-    for at, step in enumerate(program):
+    also drawn, as 0 is where a view renumbers a colour to it, still tells hidden cells."""
+    for step in program:
         primitive = PRIMITIVES.get(step.name)
         if primitive is None or primitive.params not in HIDDEN_COLOUR_KINDS:
             continue
@@ -518,27 +546,6 @@ def _leaves_hidden_cells(
             return True
         if _made_hidden(hidden, train_in, train_out) == 0 and _made_hidden(hidden, test_in, test_out):
             return True
-        if test_in and _acts_on_the_test_alone(program[:at], train_in, test_in):
-            return True
-    return False
-
-
-def _acts_on_the_test_alone(steps: Program, train_in: Sequence[Array], test_in: Sequence[Array]) -> bool:
-    """Does one of the steps, run in order from the inputs, leave every train grid as it was
-    and change a test grid?"""
-    train, test = list(train_in), list(test_in)
-    for step in steps:
-        if step.name not in PRIMITIVES:
-            return False  # a learned step: its grids are not replayed here
-        new_train = [apply_step(step, g) for g in train]
-        new_test = [apply_step(step, g) for g in test]
-        if any(g is None for g in (*new_train, *new_test)):
-            return False
-        if all(np.array_equal(a, b) for a, b in zip(train, new_train, strict=True)) and not all(
-            np.array_equal(a, b) for a, b in zip(test, new_test, strict=True)
-        ):
-            return True
-        train, test = new_train, new_test
     return False
 
 
