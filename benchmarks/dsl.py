@@ -16,6 +16,12 @@ deeper search can be measured where it could add something:
     python benchmarks/dsl.py --dataset arc1/evaluation --time-budget 20 --max-depth 4 \
         --unsolved-in benchmarks/results/dsl_arc1_evaluation_20s.json --limit 40
 
+`--train-pairs N` keeps only the first N train pairs of each task that has more (the tests
+are kept). With two, more programs fit the train pairs by chance, as on sets whose tasks
+give few examples, so the run shows how often the search's first answer generalizes there:
+
+    python benchmarks/dsl.py --dataset arc1/training --train-pairs 2 --max-states 2000 --out /tmp/two.json
+
 The search's speed is reported as the states it reached and the steps it applied
 (`arcsolve.dsl.search.SearchCounts`) per second of the tasks' own time, learners included.
 
@@ -153,6 +159,11 @@ def worker_context() -> multiprocessing.context.BaseContext:
     return context
 
 
+def first_pairs(tasks: list[Task], n: int) -> list[Task]:
+    """Each task with only its first `n` train pairs (a task with fewer is left as it is)."""
+    return [task.model_copy(update={"train": task.train[:n]}) if len(task.train) > n else task for task in tasks]
+
+
 def run_job(job: tuple[Task, float, int, int]) -> dict:
     """run_one on a (task, time budget, depth, states) tuple, the form Pool.imap hands over."""
     return run_one(*job)
@@ -173,8 +184,12 @@ def main() -> None:
     parser.add_argument("--max-depth", type=int,
                         help=f"the search's depth (2 with --max-states, else {MAX_DEPTH}: the last step by the "
                              "last-step pass only)")
+    parser.add_argument("--train-pairs", type=int, default=0,
+                        help="keep only the first N train pairs of each task (0 = all of them)")
     parser.add_argument("--out", type=Path, help="write the summary and every task's programs here (JSON)")
     args = parser.parse_args()
+    if args.train_pairs < 0:
+        parser.error(f"--train-pairs must be 0 (all) or more, not {args.train_pairs}")
     if args.max_depth is not None and args.max_depth < 1:
         parser.error(f"--max-depth must be at least 1, not {args.max_depth}")
     if args.max_states:
@@ -192,6 +207,8 @@ def main() -> None:
         tasks = [task for task in tasks if task.id in unsolved]
     if args.limit:
         tasks = tasks[: args.limit]
+    if args.train_pairs:
+        tasks = first_pairs(tasks, args.train_pairs)
     start = time.perf_counter()
     context = worker_context()
     # multiprocessing's Pool, not concurrent.futures: ProcessPoolExecutor's max_tasks_per_child
@@ -218,7 +235,7 @@ def main() -> None:
           f"precision {'-' if precision is None else f'{precision:.1%}'}), wall {wall:.1f} s, "
           f"memory per task {median:.0f} MB median, {peak:.0f} MB peak{grew}, "
           f"{states_per_s:,.0f} states and {steps_per_s:,.0f} steps per second of a task, "
-          f"jobs {args.jobs}, "
+          f"jobs {args.jobs}, " + (f"first {args.train_pairs} train pairs, " if args.train_pairs else "")
           + (f"at most {states} states to depth {depth}" if args.max_states
              else f"budget {args.time_budget} s/task, depth {depth}"))
     for r in results:
@@ -236,7 +253,8 @@ def main() -> None:
             "peak_growth_mb": None if grew_most is None else round(grew_most),
             "states_per_second": round(states_per_s), "steps_per_second": round(steps_per_s),
             "jobs": args.jobs, "time_budget": None if args.max_states else args.time_budget,
-            "max_states": args.max_states or None, "max_depth": depth, "machine": platform.machine(),
+            "max_states": args.max_states or None, "max_depth": depth, "train_pairs": args.train_pairs or None,
+            "machine": platform.machine(),
             "results": sorted(results, key=lambda r: r["id"]),
         }
         args.out.parent.mkdir(parents=True, exist_ok=True)
