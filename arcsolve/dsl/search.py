@@ -23,12 +23,13 @@ kept as an unverified guess, and does not end the search, if
 
 Answers rank by description length (`arcsolve.dsl.occam.description_length`: steps,
 parameters and the entries a model learned), the verified ones first, one per distinct test
-prediction. The last step is
-evaluated lazily, pair by pair from the smallest input, and skips steps whose shape effect
-cannot give the target sizes; this cheap pass also looks one step ahead before each level is
-expanded in full, and a level's states are visited closest to the targets first. Step
-results are remembered per task, since the full expansion asks again what the lookahead
-asked. The clock is checked at every step.
+prediction.
+
+The last step is evaluated lazily, pair by pair from the smallest input, and skips steps
+whose shape effect cannot give the target sizes; this cheap pass also looks one step ahead
+before each level is expanded in full, and a level's states are visited closest to the
+targets first. Step results are remembered per task, since the full expansion asks again
+what the lookahead asked. The clock is checked at every step.
 
 The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and
 the moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs
