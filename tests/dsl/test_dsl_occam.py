@@ -227,31 +227,27 @@ def test_the_search_keeps_no_step_that_leaves_every_train_grid_as_it_was():
                    for _, state in frontier)
 
 
+def as_given(train, test_input) -> dict:
+    """The search's answers (clock-free, to depth 2) in the task's own colours, by program."""
+    found = search(make_task(train, [test_input]), float("inf"), 2, 2000)
+    return {format_program(f.program): f for f in found if not f.view}
+
+
 def test_a_program_that_leaves_a_test_input_as_it_was_is_a_guess():
     # every train pair turns its 1s into 2s; the test input has no 1, so the step does nothing
     # there (in the colours as given: ranked by frequency, the test's 3 is a 1 too)
     train = [([[1, 0], [0, 1]], [[2, 0], [0, 2]]), ([[0, 1, 1]], [[0, 2, 2]])]
-
-    def as_given(test_input) -> dict:
-        found = search(make_task(train, [test_input]), float("inf"), 2, 2000)
-        return {format_program(f.program): f for f in found if not f.view}
-
-    recolour = as_given([[3, 0], [0, 3]])["recolor{1->2}"]
+    recolour = as_given(train, [[3, 0], [0, 3]])["recolor{1->2}"]
     assert not recolour.verified and recolour.outputs[0].tolist() == [[3, 0], [0, 3]]
     assert recolour.doubt == "leaves a test input as it was, where every train pair changes its input"
-    assert as_given([[1, 3]])["recolor{1->2}"].verified
+    assert as_given(train, [[1, 3]])["recolor{1->2}"].verified
 
 
 def test_a_test_output_with_a_colour_its_input_lacks_is_a_guess_where_no_train_output_has_one():
     # 1 and 2 swap places; the test input holds no 2, so the swap would draw one
     train = [([[1, 2, 0, 1], [0, 2, 1, 0]], [[2, 1, 0, 2], [0, 1, 2, 0]]),
              ([[2, 1, 1, 0], [0, 0, 2, 2]], [[1, 2, 2, 0], [0, 0, 1, 1]])]
-
-    def as_given(test_input) -> dict:
-        found = search(make_task(train, [test_input]), float("inf"), 2, 2000)
-        return {format_program(f.program): f for f in found if not f.view}
-
-    swap = as_given([[1, 1, 0]])["recolor{1->2,2->1}"]
+    swap = as_given(train, [[1, 1, 0]])["recolor{1->2,2->1}"]
     assert not swap.verified and swap.outputs[0].tolist() == [[2, 2, 0]]
     assert swap.doubt == "a test output has a colour its input lacks, where no train output does"
-    assert as_given([[1, 2, 0]])["recolor{1->2,2->1}"].verified
+    assert as_given(train, [[1, 2, 0]])["recolor{1->2,2->1}"].verified
