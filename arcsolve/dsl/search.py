@@ -119,9 +119,10 @@ _END = object()
 @dataclass(frozen=True)
 class Found:
     """A program that reproduces every train pair, and its predictions for the test inputs.
-    It is verified if its test sizes fit the train pairs' pattern, what it learned from the
-    train outputs holds out (`arcsolve.dsl.occam.holds_out`) and it is shorter than they are
-    (`arcsolve.dsl.occam.significant`); else it is a guess."""
+    It is verified if its test sizes fit the train pairs' pattern (`sized`) and no other
+    reason of the module's list makes it a guess (`doubt`, which names the first that does:
+    what it learned does not hold out, it does something to a test input that the train
+    pairs do not show, or it is no shorter than the train outputs it rebuilds)."""
 
     program: Program
     outputs: tuple[Array, ...]
