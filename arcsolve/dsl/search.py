@@ -322,9 +322,10 @@ class _Search:
                     break
                 new.append(g)
             else:
-                if _same_grids(new[: self.n_train], keys[: self.n_train]):
+                shaped = [(g.shape, g.tobytes()) for g in new]  # for the check and the state's key
+                if _same_grids(shaped[: self.n_train], keys[: self.n_train]):
                     continue  # the train pairs do not show the step, whatever it does to a test grid
-                key = hash(tuple((g.shape, g.tobytes()) for g in new))
+                key = hash(tuple(shaped))
                 if key in self.seen:
                     continue
                 self.seen.add(key)
@@ -434,7 +435,7 @@ class _Search:
                     break
                 train_out[k] = g
             else:
-                if _same_grids(train_out, keys[: self.n_train]):
+                if _same_grids([(g.shape, g.tobytes()) for g in train_out], keys[: self.n_train]):
                     continue
                 test_out = [self.apply(step, g, key) for g, key in zip(state[self.n_train :], keys[self.n_train :],
                                                                        strict=True)]
@@ -493,12 +494,12 @@ class _Search:
         ]
 
 
-def _same_grids(grids: Sequence[Array], keys: Sequence[tuple]) -> bool:
-    """Whether every grid is the one its key (`grid_key_of`) was taken from: a step that leaves
-    every train grid as it was is one the train pairs do not show, so a program that takes it
-    says nothing more about them than the program without it, and what it does to a test grid
-    is a guess."""
-    return all(g.shape == key[0] and g.tobytes() == key[2] for g, key in zip(grids, keys, strict=True))
+def _same_grids(shaped: Sequence[tuple[Shape, bytes]], keys: Sequence[tuple]) -> bool:
+    """Whether every grid, given as its shape and bytes, is the one its key (`grid_key_of`) was
+    taken from: a step that leaves every train grid as it was is one the train pairs do not
+    show, so a program that takes it says nothing more about them than the program without
+    it, and what it does to a test grid is a guess."""
+    return all(shape == key[0] and blob == key[2] for (shape, blob), key in zip(shaped, keys, strict=True))
 
 
 HIDDEN_COLOUR_KINDS = ("symmetry", "noise", "lost_colour")  # kinds whose last parameter is the hidden cells' colour
