@@ -1,6 +1,6 @@
 """Tests of the assembling primitives: tilings of transformed copies, blocks redrawn as
 copies of one another, reflections sharing their edge line, patterns continued to a fixed
-size, grown edges."""
+size, grown edges, objects set side by side."""
 
 import numpy as np
 
@@ -117,3 +117,38 @@ def test_grow_edges_is_tried_only_where_the_targets_have_room_around_the_grid():
     x = np.zeros((2, 3), dtype=np.int8)
     assert infer("room_around", [x], [np.zeros((4, 5), dtype=np.int8)]) == [()]
     assert infer("room_around", [x], [np.zeros((4, 4), dtype=np.int8)]) == []
+
+
+def test_join_objects():
+    x = g([[0, 0, 0, 0, 3, 3, 0],
+           [1, 0, 0, 0, 3, 0, 0],
+           [1, 1, 0, 0, 0, 0, 0],
+           [0, 0, 0, 2, 2, 0, 0],
+           [0, 0, 0, 0, 2, 0, 0]])
+    eq(A.join_objects(x, "h", "multi8", "place"), [[1, 0, 2, 2, 3, 3], [1, 1, 0, 2, 3, 0]])
+    eq(A.join_objects(x, "h", "multi8", "large_first"), [[1, 0, 2, 2, 3, 3], [1, 1, 0, 2, 3, 0]])
+    eq(A.join_objects(x, "h", "multi8", "small_first"), [[1, 0, 2, 2, 3, 3], [1, 1, 0, 2, 3, 0]])
+    eq(A.join_objects(x.T, "v", "multi8", "place"), [[1, 1], [0, 1], [2, 0], [2, 2], [3, 3], [3, 0]])
+    y = x.copy()
+    y[0, 6] = 3  # the top object is now the largest
+    eq(A.join_objects(y, "h", "multi8", "large_first"), [[3, 3, 3, 1, 0, 2, 2], [3, 0, 0, 1, 1, 0, 2]])
+    eq(A.join_objects(y, "h", "multi8", "small_first"), [[1, 0, 2, 2, 3, 3, 3], [1, 1, 0, 2, 3, 0, 0]])
+
+
+def test_join_objects_leaves_out_other_objects_cells_and_needs_one_height():
+    x = g([[1, 1, 0, 0],
+           [1, 2, 2, 0],
+           [0, 0, 2, 2]])
+    eq(A.join_objects(x, "h", "colour4", "place"), [[1, 1, 2, 2, 0], [1, 0, 0, 2, 2]])
+    assert A.join_objects(g([[1, 0, 2], [1, 0, 0]]), "h", "multi8", "place") is None  # heights 2 and 1
+    assert A.join_objects(g([[1, 0, 0], [0, 0, 0]]), "h", "multi8", "place") is None  # one object
+
+
+def test_join_objects_is_tried_where_the_joined_objects_have_the_targets_sizes():
+    x = g([[1, 0, 2], [1, 0, 2]])
+    assert infer("join", [x], [np.zeros((2, 2), dtype=np.int8)]) == [
+        ("h", "multi8", "place"), ("h", "multi8", "small_first"), ("h", "multi8", "large_first"),
+        ("h", "colour4", "place"), ("h", "colour4", "small_first"), ("h", "colour4", "large_first")]
+    assert [p[0] for p in infer("join", [x], [np.zeros((4, 1), dtype=np.int8)])] == ["v"] * 6
+    assert infer("join", [x], [np.zeros((3, 1), dtype=np.int8)]) == []
+    assert infer("join", [x], [np.zeros((2, 3), dtype=np.int8)]) == []  # not smaller than the grid

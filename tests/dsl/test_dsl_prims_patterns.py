@@ -91,6 +91,24 @@ def test_extend_tips():
     assert P.extend_tips(g([[0, 4, 0], [4, 4, 4]])) is None  # no cell has a single neighbour
 
 
+def test_extend_tips_of():
+    bars = g([[0, 0, 0, 0, 0, 0],
+              [0, 0, 5, 2, 0, 0],
+              [0, 0, 0, 0, 0, 0],
+              [0, 2, 0, 0, 0, 0],
+              [0, 5, 0, 0, 0, 0],
+              [0, 0, 0, 0, 0, 0]])
+    eq(P.extend_tips_of(bars, 2), [[0, 2, 0, 0, 0, 0],
+                                   [0, 2, 5, 2, 2, 2],
+                                   [0, 2, 0, 0, 0, 0],
+                                   [0, 2, 0, 0, 0, 0],
+                                   [0, 5, 0, 0, 0, 0],
+                                   [0, 0, 0, 0, 0, 0]])
+    # where every end grows, the grey line takes the cell where it crosses the red one
+    assert P.extend_tips(bars)[:, 1].tolist() == [2, 5, 2, 2, 5, 5]
+    assert P.extend_tips_of(bars, 3) is None  # no end of that colour
+
+
 def test_copy_to_markers():
     x = g([[0, 2, 0, 0, 0, 0],
            [2, 1, 2, 0, 0, 0],

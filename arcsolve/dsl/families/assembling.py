@@ -1,7 +1,7 @@
 """Assembling grids from transformed copies of the input: tilings with a pattern of
 mirrors and turns, blocks between separator lines redrawn as turned copies of one another,
-reflections that share their edge line, patterns continued to a fixed size, and edges grown
-outwards.
+reflections that share their edge line, patterns continued to a fixed size, edges grown
+outwards, and objects set side by side.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import fixed_size, same_shapes
 from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
-from arcsolve.dsl.primitives.objects import line_blocks
+from arcsolve.dsl.primitives.objects import Obj, line_blocks, objects
 
 Array = np.ndarray
 
@@ -230,12 +230,66 @@ def _room_around(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple
     return [()] if all(t.shape[0] >= g.shape[0] + 2 and t.shape[1] >= g.shape[1] + 2 for g, t in pairs) else []
 
 
+# --- objects set side by side -----------------------------------------------------------
+
+JOIN_ORDERS = ("place", "small_first", "large_first")
+
+
+def _joined(g: Array, axis: str, conn: str) -> list[Obj] | None:
+    """The objects to set side by side along the axis (h: left to right), by place, if
+    there are two or more and all of them have one extent across it."""
+    objs = objects(g, conn)
+    if len(objs) < 2:
+        return None
+    across, along = (0, 1) if axis == "h" else (1, 0)
+    if len({o.box[across].stop - o.box[across].start for o in objs}) != 1:
+        return None
+    return sorted(objs, key=lambda o: (o.box[along].start, o.box[across].start))
+
+
+def _joined_shape(g: Array, axis: str, conn: str) -> tuple[int, int] | None:
+    """The shape of the objects set side by side along the axis, if they can be."""
+    objs = _joined(g, axis, conn)
+    if objs is None:
+        return None
+    across, along = (0, 1) if axis == "h" else (1, 0)
+    shape = (objs[0].box[across].stop - objs[0].box[across].start,
+             sum(o.box[along].stop - o.box[along].start for o in objs))
+    return shape if axis == "h" else shape[::-1]
+
+
+def join_objects(g: Array, axis: str, conn: str, order: str) -> Array | None:
+    """Set the objects, each cropped to its box, side by side along rows (h) or columns (v), by place or size."""
+    # other objects' cells inside a box are left out; objects of one size keep their order by place
+    objs = _joined(g, axis, conn)
+    if objs is None:
+        return None
+    if order != "place":
+        objs = sorted(objs, key=lambda o: o.size if order == "small_first" else -o.size)  # stable: ties by place
+    pieces = [np.where(o.mask[o.box], g[o.box], 0).astype(g.dtype) for o in objs]
+    return np.hstack(pieces) if axis == "h" else np.vstack(pieces)
+
+
+def _join_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
+    """The (axis, objects, order) whose objects, set side by side, have every target's size,
+    where every target is smaller than its grid."""
+    if any(t.size >= g.size for g, t in zip(grids, targets, strict=True)):
+        return []
+    found = []
+    for axis in ("h", "v"):
+        for conn in ("multi8", "colour4"):
+            if all(_joined_shape(g, axis, conn) == t.shape for g, t in zip(grids, targets, strict=True)):
+                found += [(axis, conn, order) for order in JOIN_ORDERS]
+    return found
+
+
 REGISTRY: tuple = (
     (dihedral_tile, "dihedral_layout", "any"),
     (arrange_blocks, "block_layout", "same"),
     (reflect_tile, "reflect_grow", "any"),
     (continue_pattern, "fixed_size", "any"),
     (grow_edges, "room_around", "any"),
+    (join_objects, "join", "any"),
 )
 
 PARAM_KINDS: dict = {
@@ -244,4 +298,5 @@ PARAM_KINDS: dict = {
     "reflect_grow": lambda grids, targets, facts: _reflect_counts(grids, targets),
     "fixed_size": lambda grids, targets, facts: fixed_size(grids, targets),
     "room_around": lambda grids, targets, facts: _room_around(grids, targets),
+    "join": lambda grids, targets, facts: _join_shapes(grids, targets),
 }

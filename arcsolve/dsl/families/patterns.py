@@ -165,13 +165,12 @@ def connect_diagonal(g: Array) -> Array | None:
     return None if np.array_equal(out, g) else out
 
 
-def extend_tips(g: Array) -> Array | None:
-    """Continue each line end (a cell with one non-zero neighbour of eight) away from it, up to an obstacle."""
+def _extend_tips(g: Array, c: int | None) -> Array | None:
     h, w = g.shape
     solid = np.zeros((h + 2, w + 2), dtype=np.int8)
     solid[1:-1, 1:-1] = g != 0
     behind = [solid[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w] for dy, dx in _AROUND]
-    tips = (g != 0) & (sum(behind) == 1)
+    tips = (g != 0 if c is None else g == c) & (sum(behind) == 1)
     if not tips.any():
         return None
     out = g
@@ -182,6 +181,16 @@ def extend_tips(g: Array) -> Array | None:
         nearest = _behind(g, dy, dx)
         out = np.where((g == 0) & _with_none(sources, False)[nearest], g.ravel()[nearest], out)
     return None if np.array_equal(out, g) else out
+
+
+def extend_tips(g: Array) -> Array | None:
+    """Continue each line end (a cell with one non-zero neighbour of eight) away from it, up to an obstacle."""
+    return _extend_tips(g, None)
+
+
+def extend_tips_of(g: Array, c: int) -> Array | None:
+    """Continue each line end of colour c away from the line, up to an obstacle; the other ends stay."""
+    return _extend_tips(g, c)
 
 
 def copy_to_markers(g: Array) -> Array | None:
@@ -386,6 +395,7 @@ REGISTRY: tuple = (
     (stamp_objects, "stamps", "same"),
     (connect_diagonal, "none", "same"),
     (extend_tips, "none", "same"),
+    (extend_tips_of, "drawn", "same"),
     (copy_to_markers, "none", "same"),
     (fill_squares, "square_holes", "same"),
     (cross_lines, "drawn", "same"),
