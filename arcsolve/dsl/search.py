@@ -315,26 +315,36 @@ class _Search:
             if self.out_of_time():
                 return False
             self.tried += 1
-            new = []
-            for g, key in zip(state, keys, strict=True):
-                g = self.apply(step, g, key)
-                if g is None:
-                    break
-                new.append(g)
-            else:
-                shaped = [(g.shape, g.tobytes()) for g in new]  # for the check and the state's key
-                if _same_grids(shaped[: self.n_train], keys[: self.n_train]):
-                    continue  # the train pairs do not show the step, whatever it does to a test grid
-                key = hash(tuple(shaped))
-                if key in self.seen:
-                    continue
-                self.seen.add(key)
-                prog = program + (step,)
-                self.accept(prog, new[: self.n_train], new[self.n_train :], before=state[: self.n_train])
-                self.collect(prog, new)
-                if len(self.seen) < self.max_states:
-                    frontier.append((prog, tuple(new)))
+            new = self._apply(step, state, keys, 0, self.n_train)
+            if new is None:
+                continue
+            shaped = [(g.shape, g.tobytes()) for g in new]  # for the check and the state's key
+            if _same_grids(shaped, keys[: self.n_train]):
+                continue  # the train pairs do not show the step, whatever it does to a test grid
+            tests = self._apply(step, state, keys, self.n_train, len(state))
+            if tests is None:
+                continue
+            new += tests
+            key = hash((*shaped, *((g.shape, g.tobytes()) for g in tests)))
+            if key in self.seen:
+                continue
+            self.seen.add(key)
+            prog = program + (step,)
+            self.accept(prog, new[: self.n_train], new[self.n_train :], before=state[: self.n_train])
+            self.collect(prog, new)
+            if len(self.seen) < self.max_states:
+                frontier.append((prog, tuple(new)))
         return True
+
+    def _apply(self, step: Step, state: State, keys: Sequence[tuple], start: int, stop: int) -> list[Array] | None:
+        """The step applied to the state's grids start..stop-1; None if it fails on one."""
+        out = []
+        for g, key in zip(state[start:stop], keys[start:stop], strict=True):
+            g = self.apply(step, g, key)
+            if g is None:
+                return None
+            out.append(g)
+        return out
 
     def collect(self, program: Program, state: State) -> None:
         """Offer a state with the target sizes to every base as a piece for overlays."""
