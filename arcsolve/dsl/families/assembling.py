@@ -273,10 +273,15 @@ def join_objects(g: Array, axis: str, conn: str, order: str) -> Array | None:
 def _join_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
     """The (axis, objects, order) whose objects, set side by side, have every target's size,
     where every target is smaller than its grid."""
-    if any(t.size >= g.size for g, t in zip(grids, targets, strict=True)):
+    # cheap tests first: the joined objects hold every non-zero cell, and are no taller (h)
+    # or wider (v) than the grid
+    if any(t.size >= g.size or t.size < np.count_nonzero(g) for g, t in zip(grids, targets, strict=True)):
         return []
     found = []
     for axis in ("h", "v"):
+        across = 0 if axis == "h" else 1
+        if any(t.shape[across] > g.shape[across] for g, t in zip(grids, targets, strict=True)):
+            continue
         for conn in ("multi8", "colour4"):
             if all(_joined_shape(g, axis, conn) == t.shape for g, t in zip(grids, targets, strict=True)):
                 found += [(axis, conn, order) for order in JOIN_ORDERS]
