@@ -447,9 +447,8 @@ class _Search:
             else:
                 if _same_grids([(g.shape, g.tobytes()) for g in train_out], keys[: self.n_train]):
                     continue
-                test_out = [self.apply(step, g, key) for g, key in zip(state[self.n_train :], keys[self.n_train :],
-                                                                       strict=True)]
-                if all(g is not None for g in test_out):
+                test_out = self._apply(step, state, keys, self.n_train, len(state))
+                if test_out is not None:
                     self.accept(program + (step,), train_out, test_out, before=state[: self.n_train])
         return True
 

@@ -166,6 +166,7 @@ def connect_diagonal(g: Array) -> Array | None:
 
 
 def _extend_tips(g: Array, c: int | None) -> Array | None:
+    """Continue the line ends of colour c (of any colour if None) away from their line."""
     h, w = g.shape
     solid = np.zeros((h + 2, w + 2), dtype=np.int8)
     solid[1:-1, 1:-1] = g != 0
