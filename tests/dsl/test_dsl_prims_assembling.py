@@ -1,6 +1,6 @@
 """Tests of the assembling primitives: tilings of transformed copies, blocks redrawn as
 copies of one another, reflections sharing their edge line, patterns continued to a fixed
-size, grown edges, objects set side by side."""
+size, grown edges, objects set side by side, a pattern painted by a key."""
 
 import numpy as np
 
@@ -152,3 +152,52 @@ def test_join_objects_is_tried_where_the_joined_objects_have_the_targets_sizes()
     assert [p[0] for p in infer("join", [x], [np.zeros((4, 1), dtype=np.int8)])] == ["v"] * 6
     assert infer("join", [x], [np.zeros((3, 1), dtype=np.int8)]) == []
     assert infer("join", [x], [np.zeros((2, 3), dtype=np.int8)]) == []  # not smaller than the grid
+
+
+def test_paint_by_key():
+    x = g([[2, 4, 8, 0, 0, 0, 0],
+           [1, 6, 8, 0, 0, 0, 0],
+           [8, 8, 8, 8, 8, 8, 8],
+           [0, 0, 8, 3, 0, 0, 3],
+           [0, 0, 8, 3, 3, 3, 0],
+           [0, 0, 8, 0, 3, 0, 0],
+           [0, 0, 8, 3, 0, 3, 3]])
+    # the 2 x 2 key scaled up to the 4 x 4 pattern, each quarter in its key cell's colour
+    eq(A.paint_by_key(x, "blocks", "pattern"), [[2, 0, 0, 4], [2, 2, 4, 0], [0, 1, 0, 0], [1, 0, 6, 6]])
+    assert A.paint_by_key(x, "blocks", "key") is None  # the quarters are partly set
+    assert A.paint_by_key(x, "objects", "pattern") is None  # the lines join everything: one object
+
+
+def test_paint_by_key_from_corner_cells_and_objects():
+    framed = g([[2, 1, 0, 0, 1, 3],
+                [1, 1, 1, 1, 1, 1],
+                [0, 1, 5, 0, 1, 0],
+                [0, 1, 5, 5, 1, 0],
+                [1, 1, 1, 1, 1, 1],
+                [4, 1, 0, 0, 1, 6]])
+    # four one-cell blocks at the corners make a 2 x 2 key for the pattern in the middle
+    eq(A.paint_by_key(framed, "blocks", "pattern"), [[2, 0], [4, 6]])
+    scaled = g([[5, 5, 0, 0, 0, 0, 0],
+                [5, 5, 0, 0, 0, 0, 0],
+                [0, 0, 5, 5, 0, 0, 0],
+                [0, 0, 5, 5, 0, 0, 0],
+                [0, 0, 0, 0, 0, 0, 0],
+                [0, 0, 0, 0, 0, 7, 8],
+                [0, 0, 0, 0, 0, 9, 1]])
+    # the pattern shrunk to the key's size shows the key where it is set
+    eq(A.paint_by_key(scaled, "objects", "key"), [[7, 0], [0, 1]])
+    eq(A.paint_by_key(scaled, "objects", "pattern"), [[7, 7, 0, 0], [7, 7, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]])
+    assert A.paint_by_key(scaled[:, :6], "objects", "key") is None  # a key of one column: shares half set
+    blurred = scaled.copy()
+    blurred[0, 1] = 0  # a share partly set
+    assert A.paint_by_key(blurred, "objects", "key") is None
+
+
+def test_paint_by_key_is_tried_where_its_answer_has_the_targets_sizes():
+    x = g([[5, 5, 0, 0],
+           [5, 5, 0, 0],
+           [0, 0, 0, 7],
+           [0, 0, 0, 0]])
+    assert infer("key_parts", [x], [np.zeros((1, 1), dtype=np.int8)]) == [("objects", "key")]
+    assert infer("key_parts", [x], [np.zeros((2, 2), dtype=np.int8)]) == [("objects", "pattern")]
+    assert infer("key_parts", [x], [np.zeros((3, 3), dtype=np.int8)]) == []

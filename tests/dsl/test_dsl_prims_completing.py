@@ -1,5 +1,5 @@
 """Tests of the completing primitives: objects made symmetric about their own axes, bands
-of content continued along the grid, diagonal patterns filled."""
+of content continued along the grid, diagonal patterns filled, objects reflected across a wall."""
 
 import numpy as np
 
@@ -185,3 +185,55 @@ def test_colour_ray():
     assert C.colour_ray(x, 5, "ul") is None  # no such colour
     facts = task_facts([x], [C.colour_ray(x, 1, "ul")])
     assert PARAMS["colour_heading"]([x], [x], facts) == [(1, h) for h in ("ul", "ur", "dl", "dr")]
+
+
+def test_reflect_across_wall():
+    x = g([[0, 0, 5, 0, 0, 0, 0],
+           [0, 0, 5, 5, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 2, 2, 2, 2, 2, 0],
+           [0, 2, 0, 0, 0, 2, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 2, 0, 0, 0, 2, 0],
+           [0, 2, 2, 2, 2, 2, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 7, 0, 0]])
+    inside = C.reflect_across_wall(x, 2)
+    eq(inside, [[0, 0, 0, 0, 0, 0, 0],
+                [0, 0, 0, 0, 0, 0, 0],
+                [0, 0, 0, 0, 0, 0, 0],
+                [0, 2, 2, 2, 2, 2, 0],
+                [0, 2, 0, 0, 0, 2, 0],
+                [0, 0, 5, 5, 0, 0, 0],
+                [0, 0, 5, 0, 0, 0, 0],
+                [0, 0, 0, 0, 7, 0, 0],
+                [0, 2, 0, 0, 0, 2, 0],
+                [0, 2, 2, 2, 2, 2, 0],
+                [0, 0, 0, 0, 0, 0, 0],
+                [0, 0, 0, 0, 0, 0, 0]])  # each piece across the nearest bar that spans it, turned over
+    eq(C.reflect_across_wall(inside, 2), x)  # and back out: a reflection undoes itself
+    eq(C.reflect_across_wall(x.T.copy(), 2), inside.T)  # bars in columns alike
+
+
+def test_reflect_across_wall_needs_one_nearest_bar_and_room():
+    twice = g([[2, 2, 2],
+               [0, 0, 0],
+               [0, 1, 0],
+               [0, 0, 0],
+               [2, 2, 2]])
+    assert C.reflect_across_wall(twice, 2) is None  # two bars as near: nothing moves
+    wide = g([[0, 1, 1, 1],
+              [0, 0, 0, 0],
+              [0, 2, 2, 0]])
+    assert C.reflect_across_wall(wide, 2) is None  # the bar does not span the piece
+    edge = g([[0, 0, 0],
+              [2, 2, 2],
+              [0, 0, 0],
+              [0, 1, 0]])
+    assert C.reflect_across_wall(edge, 2) is None  # the image would leave the grid
+    assert C.reflect_across_wall(edge, 3) is None  # no such wall
+    kept = g([[0, 1, 0], [2, 2, 2], [0, 0, 0]])
+    facts = task_facts([kept], [C.reflect_across_wall(kept, 2)])
+    assert PARAMS["mirror_wall"]([kept], [C.reflect_across_wall(kept, 2)], facts) == [(2,)]  # 1 moves, 2 stays

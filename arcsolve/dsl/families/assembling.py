@@ -1,7 +1,8 @@
 """Assembling grids from transformed copies of the input: tilings with a pattern of
 mirrors and turns, blocks between separator lines redrawn as turned copies of one another,
 reflections that share their edge line, patterns continued to a fixed size, edges grown
-outwards, and objects set side by side.
+outwards, objects set side by side, and a pattern of one colour painted by a small key of
+colours.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import fixed_size, same_shapes
+from arcsolve.dsl.primitives.blocks import cut
 from arcsolve.dsl.primitives.geometry import antitranspose, flip_h, flip_v, rot90, rot180, rot270, transpose
 from arcsolve.dsl.primitives.objects import Obj, line_blocks, objects
 
@@ -288,6 +290,106 @@ def _join_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple
     return found
 
 
+# --- a pattern painted by a key --------------------------------------------------------
+
+KEY_PARTS = ("blocks", "objects")  # where the key and the pattern are found (`_key_and_pattern`)
+KEY_SIZES = ("pattern", "key")  # whose size the answer takes
+
+
+def _one_colour(part: Array) -> bool:
+    return np.count_nonzero(np.bincount(part.ravel(), minlength=10)[1:]) == 1
+
+
+def _pattern_first(parts: Sequence[Array]) -> int | None:
+    """The index of the pattern among non-empty parts: the one part of one colour with the
+    most non-zero cells, if one has more than every other."""
+    sizes = [np.count_nonzero(p) if _one_colour(p) else -1 for p in parts]
+    best = max(sizes, default=-1)
+    return sizes.index(best) if best > 0 and sizes.count(best) == 1 else None
+
+
+def _key_from_blocks(g: Array) -> tuple[Array, Array] | None:
+    """Key and pattern among the blocks between separator lines (`cut`): the pattern is the
+    block of one colour with the most cells; the key is the one other non-empty block, or
+    the other non-empty blocks, each one cell, laid out as they lie (four corner cells make a
+    2 x 2 key)."""
+    found = cut(g)
+    if found is None:
+        return None
+    _, blocks = found
+    filled = [(i, j, blk) for i, row in enumerate(blocks) for j, blk in enumerate(row) if blk.any()]
+    at = _pattern_first([blk for _, _, blk in filled])
+    if at is None or len(filled) < 2:
+        return None
+    pattern = filled.pop(at)[2]
+    if len(filled) == 1:
+        return filled[0][2], pattern
+    if any(blk.size != 1 for _, _, blk in filled):
+        return None
+    rows = sorted({i for i, _, _ in filled})
+    cols = sorted({j for _, j, _ in filled})
+    if len(rows) * len(cols) != len(filled):
+        return None  # the cells do not fill a rectangle of blocks
+    key = np.zeros((len(rows), len(cols)), dtype=g.dtype)
+    for i, j, blk in filled:
+        key[rows.index(i), cols.index(j)] = blk.flat[0]
+    return key, pattern
+
+
+def _key_from_objects(g: Array) -> tuple[Array, Array] | None:
+    """Key and pattern as two objects (any colours, 8-connected): the pattern is the larger,
+    of one colour; the key is the other; each is cropped to its box."""
+    objs = objects(g, "multi8")
+    if len(objs) != 2:
+        return None
+    own = [np.where(o.mask[o.box], o.crop(g), 0) for o in objs]  # without the other's cells in its box
+    at = _pattern_first(own)
+    return None if at is None else (own[1 - at], own[at])
+
+
+@grid_memo()
+def _key_and_pattern(g: Array, parts: str) -> tuple[Array, Array] | None:
+    return _key_from_blocks(g) if parts == "blocks" else _key_from_objects(g)
+
+
+def paint_by_key(g: Array, parts: str, size: str) -> Array | None:
+    """Paint a pattern of one colour with a small key, each key cell its share, at the pattern's or the key's size."""
+    # size 'pattern': the key scaled up to the pattern's size shows through the pattern's cells;
+    # size 'key': the pattern shrunk to the key's size (each share wholly set or wholly empty)
+    # shows the key where it is set. The key and the pattern are blocks between separator
+    # lines or two objects (`KEY_PARTS`, `_key_and_pattern`).
+    found = _key_and_pattern(g, parts)
+    if found is None:
+        return None
+    key, pattern = found
+    (kh, kw), (ph, pw) = key.shape, pattern.shape
+    if ph % kh or pw % kw:
+        return None
+    fy, fx = ph // kh, pw // kw
+    mask = pattern != 0
+    if size == "pattern":
+        return np.where(mask, np.repeat(np.repeat(key, fy, 0), fx, 1), 0).astype(g.dtype)
+    shares = mask.reshape(kh, fy, kw, fx).sum((1, 3))
+    if ((shares != 0) & (shares != fy * fx)).any():
+        return None
+    return np.where(shares != 0, key, 0).astype(g.dtype)
+
+
+def _key_sizes(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple[str, str]]:
+    """The (parts, size) whose answer has every target's size; only where each target is
+    smaller than its grid and fits in it, as a part of the grid does."""
+    if any(t.shape[0] > g.shape[0] or t.shape[1] > g.shape[1] or t.shape == g.shape
+           for g, t in zip(grids, targets, strict=True)):
+        return []
+    found = []
+    for parts in KEY_PARTS:
+        for size in KEY_SIZES:
+            outs = [paint_by_key(g, parts, size) for g in grids]
+            if all(o is not None and o.shape == t.shape for o, t in zip(outs, targets, strict=True)):
+                found.append((parts, size))
+    return found
+
+
 REGISTRY: tuple = (
     (dihedral_tile, "dihedral_layout", "any"),
     (arrange_blocks, "block_layout", "same"),
@@ -295,6 +397,7 @@ REGISTRY: tuple = (
     (continue_pattern, "fixed_size", "any"),
     (grow_edges, "room_around", "any"),
     (join_objects, "join", "any"),
+    (paint_by_key, "key_parts", "any"),
 )
 
 PARAM_KINDS: dict = {
@@ -304,4 +407,5 @@ PARAM_KINDS: dict = {
     "fixed_size": lambda grids, targets, facts: fixed_size(grids, targets),
     "room_around": lambda grids, targets, facts: _room_around(grids, targets),
     "join": lambda grids, targets, facts: _join_shapes(grids, targets),
+    "key_parts": lambda grids, targets, facts: _key_sizes(grids, targets),
 }

@@ -4,10 +4,11 @@ patterns continued inside the region they partly fill.
 `mirror_objects` finds each object's own axis or centre (not the grid's) as the one its
 cells agree with most; `mirror_about_core` mirrors an object about the centre of its
 symmetric part of one colour, `mirror_across_marker` across the edge its marker colour
-marks; `corner_rays` continues an L's open corner diagonally; `continue_band` repeats the
-band of rows (or columns) that holds the content along it, with the band's own period;
-`diagonal_fill` fills a grid whose colours repeat along diagonals. The whole-grid
-completions are in `arcsolve.dsl.primitives.completion`.
+marks, `reflect_across_wall` across the nearest straight stretch of a wall colour that
+spans it (into a bracket, or out of one); `corner_rays` continues an L's open corner
+diagonally; `continue_band` repeats the band of rows (or columns) that holds the content
+along it, with the band's own period; `diagonal_fill` fills a grid whose colours repeat
+along diagonals. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
-from arcsolve.dsl.primitives.objects import objects
+from arcsolve.dsl.primitives.objects import label, label_boxes, objects
 
 Array = np.ndarray
 
@@ -248,6 +249,69 @@ def mirror_across_marker(g: Array) -> Array | None:
     return out
 
 
+def _spines(wall: Array) -> Array:
+    """The straight stretches of a wall, one row each of an (m, 4) array: axis (0 along a row,
+    1 along a column), the line's index, and the stretch's start and stop along it, for each
+    run of at least two wall cells."""
+    found = []
+    for axis, mask in ((0, wall), (1, wall.T)):
+        steps = np.diff(np.pad(mask, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+        starts, stops = np.argwhere(steps == 1), np.argwhere(steps == -1)  # paired, in reading order
+        long = stops[:, 1] - starts[:, 1] >= 2
+        found.append(np.column_stack((np.full(long.sum(), axis), starts[long, 0], starts[long, 1], stops[long, 1])))
+    return np.concatenate(found)
+
+
+def reflect_across_wall(g: Array, c: int) -> Array | None:
+    """Reflect each object across the nearest straight stretch of colour c that spans it, into a bracket or out."""
+    # objects: 8-connected cells of colours other than c; a stretch (`_spines`) spans an object
+    # that lies within it along its length, all on one side of it. An object that no stretch
+    # spans, or two as near, stays. None if nothing moves, or an image leaves the grid or
+    # lands on a cell that is not cleared.
+    wall = g == c
+    spines = _spines(wall)
+    lab, n = label(g, (g != 0) & ~wall, diagonal=True, by_colour=False)
+    if not len(spines) or n == 0:
+        return None
+    top, left, bottom, right = (v[:, None] for v in label_boxes(lab, n))  # (n, 1); bottom, right exclusive
+    axis, line, start, stop = spines.T  # (m,)
+    rows = axis == 0
+    along_lo, along_hi = np.where(rows, left, top), np.where(rows, right, bottom)  # (n, m)
+    across_lo, across_hi = np.where(rows, top, left), np.where(rows, bottom, right) - 1
+    spans = (along_lo >= start) & (along_hi <= stop) & ((line < across_lo) | (line > across_hi))
+    far = g.shape[0] + g.shape[1]
+    distance = np.where(spans, np.where(line < across_lo, across_lo - line, line - across_hi), far)
+    nearest = distance.min(1)
+    moves = (nearest < far) & ((distance == nearest[:, None]).sum(1) == 1)
+    if not moves.any():
+        return None
+    ys, xs = np.nonzero(lab)
+    which = lab[ys, xs] - 1
+    ys, xs, which = ys[moves[which]], xs[moves[which]], which[moves[which]]
+    mirror = distance.argmin(1)[which]
+    across = rows[mirror]
+    to_y = np.where(across, 2 * line[mirror] - ys, ys)
+    to_x = np.where(across, xs, 2 * line[mirror] - xs)
+    h, w = g.shape
+    if to_y.min() < 0 or to_x.min() < 0 or to_y.max() >= h or to_x.max() >= w:
+        return None
+    out = g.copy()
+    out[ys, xs] = 0
+    if (out[to_y, to_x] != 0).any() or np.unique(to_y * w + to_x).size != ys.size:
+        return None  # an image lands on another cell, or two images overlap
+    out[to_y, to_x] = g[ys, xs]
+    return out
+
+
+def _mirror_walls(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple[int]]:
+    """The colours every grid holds whose cells every target keeps as they are (same sizes only)."""
+    if not same_shapes(grids, targets):
+        return []
+    colours = set.intersection(*(set(np.unique(g).tolist()) for g in grids)) - {0}
+    return [(c,) for c in sorted(colours)
+            if all(np.array_equal(g == c, t == c) for g, t in zip(grids, targets, strict=True))]
+
+
 def _band_period(band: Array, whole: bool) -> int:
     """The smallest shift p under which the band's columns repeat (each column equal to the
     one p further on), or with `whole` the band's width."""
@@ -353,12 +417,14 @@ REGISTRY: tuple = (
     (diagonal_fill, "none", "same"),
     (corner_rays, "none", "same"),
     (mirror_across_marker, "none", "same"),
+    (reflect_across_wall, "mirror_wall", "same"),
     (colour_ray, "colour_heading", "same"),
 )
 
 PARAM_KINDS: dict = {
     "object_symmetry": _object_symmetries,
     "band": _bands,
+    "mirror_wall": _mirror_walls,
     "colour_heading": lambda grids, targets, facts: list(
         product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), _HEADINGS)
     ),
