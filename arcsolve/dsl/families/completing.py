@@ -270,8 +270,10 @@ def reflect_across_wall(g: Array, c: int) -> Array | None:
     # lands on a cell that is not cleared.
     wall = g == c
     spines = _spines(wall)
+    if not len(spines):
+        return None
     lab, n = label(g, (g != 0) & ~wall, diagonal=True, by_colour=False)
-    if not len(spines) or n == 0:
+    if n == 0:
         return None
     top, left, bottom, right = (v[:, None] for v in label_boxes(lab, n))  # (n, 1); bottom, right exclusive
     axis, line, start, stop = spines.T  # (m,)
