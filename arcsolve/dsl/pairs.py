@@ -31,3 +31,12 @@ def fixed_size(grids: Sequence[np.ndarray], targets: Sequence[np.ndarray]) -> li
     if any(g.shape[0] > h or g.shape[1] > w for g in grids) or all(g.shape == (h, w) for g in grids):
         return []
     return [(h, w)]
+
+
+def still_colours(grids: Sequence[np.ndarray], targets: Sequence[np.ndarray]) -> list[int]:
+    """The non-zero colours that every grid holds and every target keeps in the same cells,
+    in order (none unless every grid has its target's size)."""
+    if not same_shapes(grids, targets):
+        return []
+    held = set.intersection(*(set(np.unique(g).tolist()) for g in grids)) - {0}
+    return [c for c in sorted(held) if all(np.array_equal(g == c, t == c) for g, t in zip(grids, targets, strict=True))]

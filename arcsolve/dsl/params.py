@@ -18,7 +18,7 @@ import numpy as np
 from arcsolve.dsl.compose import stack
 from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.rules import fit_rule
-from arcsolve.dsl.pairs import fixed_size, raw_inputs
+from arcsolve.dsl.pairs import fixed_size, raw_inputs, still_colours
 from arcsolve.dsl.primitives.counting import FEATURES
 from arcsolve.dsl.primitives.geometry import crop_centre
 from arcsolve.dsl.primitives.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
@@ -213,11 +213,7 @@ def _window(grids, targets, facts) -> list[Params]:
 def _still_colours(grids, targets, facts) -> list[Params]:
     """Each direction with each colour that every grid holds and every target keeps in the same
     cells (same-size pairs only): what other cells may fall onto."""
-    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
-        return []
-    still = [c for c in _present(grids)
-             if all((g == c).any() and np.array_equal(g == c, t == c) for g, t in zip(grids, targets, strict=True))]
-    return list(product(DIRECTIONS, still))
+    return list(product(DIRECTIONS, still_colours(grids, targets)))
 
 
 PARAMS: MappingProxyType[str, Inference] = MappingProxyType({

@@ -21,7 +21,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.pairs import same_shapes, still_colours
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
 from arcsolve.dsl.primitives.objects import label, label_boxes, objects
 
@@ -305,15 +305,6 @@ def reflect_across_wall(g: Array, c: int) -> Array | None:
     return out
 
 
-def _mirror_walls(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple[int]]:
-    """The colours every grid holds whose cells every target keeps as they are (same sizes only)."""
-    if not same_shapes(grids, targets):
-        return []
-    colours = set.intersection(*(set(np.unique(g).tolist()) for g in grids)) - {0}
-    return [(c,) for c in sorted(colours)
-            if all(np.array_equal(g == c, t == c) for g, t in zip(grids, targets, strict=True))]
-
-
 def _band_period(band: Array, whole: bool) -> int:
     """The smallest shift p under which the band's columns repeat (each column equal to the
     one p further on), or with `whole` the band's width."""
@@ -426,7 +417,7 @@ REGISTRY: tuple = (
 PARAM_KINDS: dict = {
     "object_symmetry": _object_symmetries,
     "band": _bands,
-    "mirror_wall": _mirror_walls,
+    "mirror_wall": lambda grids, targets, facts: [(c,) for c in still_colours(grids, targets)],
     "colour_heading": lambda grids, targets, facts: list(
         product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), _HEADINGS)
     ),
