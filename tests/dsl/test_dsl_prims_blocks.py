@@ -5,6 +5,7 @@ import numpy as np
 
 from arcsolve.dsl import registry as P
 from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.primitives.blocks import crossing_lines
 from tests.grids import eq, g
 
 
@@ -17,6 +18,22 @@ def test_block_colours():
     noisy = g([[0, 4, 5, 0], [4, 0, 5, 0]])
     eq(P.block_colours(noisy), [[4, 0]])  # an empty block gives 0
     assert P.block_colours(g([[1, 2], [2, 1]])) is None
+
+
+def test_crossing_lines():
+    x = g([[0, 0, 3, 0, 0],
+           [1, 1, 3, 1, 1],  # crossed by the column of 3, which shows there
+           [0, 2, 3, 0, 0],
+           [6, 6, 6, 6, 6],  # crossing the column, and shown there
+           [0, 0, 3, 0, 7]])
+    rows, cols = crossing_lines(x)
+    assert rows.tolist() == [0, 1, 0, 6, 0] and cols.tolist() == [0, 0, 3, 0, 0]
+    x[1, 4] = 2  # a cell that no crossing line explains: row 1 is no line
+    rows, cols = crossing_lines(x)
+    assert rows.tolist() == [0, 0, 0, 6, 0] and cols.tolist() == [0, 0, 3, 0, 0]
+    x[1, 2] = 1  # now column 2 has a cell of row 1's colour, and row 1 is no line
+    rows, cols = crossing_lines(x)
+    assert rows.tolist() == [0, 0, 0, 6, 0] and cols.tolist() == [0, 0, 0, 0, 0]
 
 
 def test_downscale_majority():

@@ -191,6 +191,31 @@ def test_elbow():
     assert PARAMS["elbow"]([x], [x], facts) == [(2, 3, 8, "h"), (2, 3, 8, "v")]
 
 
+def test_reach_lines():
+    """Each cell off the full lines draws its way to the nearest line of its colour."""
+    x = g([[3, 1, 1, 1, 1, 8],
+           [3, 0, 0, 0, 0, 8],
+           [3, 0, 2, 0, 8, 8],
+           [3, 0, 0, 0, 0, 8],
+           [3, 0, 5, 0, 0, 8],
+           [3, 2, 2, 2, 2, 8]])
+    eq(P.reach_lines(x), [[3, 1, 1, 1, 1, 8],
+                          [3, 0, 0, 0, 0, 8],
+                          [3, 0, 2, 0, 8, 8],
+                          [3, 0, 2, 0, 0, 8],
+                          [3, 0, 5, 0, 0, 8],  # no line of 5; the 2's path paints only zeros
+                          [3, 2, 2, 2, 2, 8]])
+    y = g([[4, 0, 0, 0],
+           [4, 0, 4, 0],
+           [4, 0, 0, 0]])
+    eq(P.reach_lines(y), [[4, 0, 0, 0], [4, 4, 4, 0], [4, 0, 0, 0]])
+    assert P.reach_lines(g([[4, 0, 4, 0, 4], [4, 0, 4, 0, 4]])) is None  # every cell is on a line
+    assert P.reach_lines(g([[4, 0, 4, 0, 4], [4, 0, 0, 0, 4]])) is None  # two lines as near
+    assert P.reach_lines(g([[1, 0, 0], [1, 0, 2], [1, 0, 0]])) is None  # nothing to draw
+    assert PARAMS["full_lines"]([x], [x], task_facts([x], [x])) == [()]
+    assert PARAMS["full_lines"]([x, g([[0, 1], [1, 0]])], [x, x], task_facts([x], [x])) == []
+
+
 def test_join_lines():
     x = g([[0, 3, 0, 0, 4],
            [0, 0, 0, 0, 0],

@@ -1,9 +1,18 @@
 """Tests of the picking family: parts, the criteria that pick one, crops and colours of the
 picked part, and the parameter inference that keeps only the choices fitting the targets."""
 
+import numpy as np
 import pytest
 
-from arcsolve.dsl.families.picking import choices, parts, pick_colour, pick_crop
+from arcsolve.dsl.families.picking import (
+    choices,
+    crop_between_lines,
+    crop_colour_around,
+    crop_solid,
+    parts,
+    pick_colour,
+    pick_crop,
+)
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import search
@@ -87,6 +96,79 @@ def test_colour_params_need_one_colour_per_target():
     assert all(pick_colour(Y, *params)[0, 0] == 4 for params in found)
     mixed = [g([[4, 3]]), g([[1, 1]])]
     assert PARAMS["pick_colour"]([Y, X], mixed, task_facts([Y, X], mixed)) == []
+
+
+# Two full rows (1, 2) and two full columns (3, 8), each crossed by the others, with noise
+# of 2 around and between them.
+LINES = g([[0, 0, 3, 0, 0, 8, 0],
+           [1, 1, 3, 1, 1, 8, 1],
+           [0, 2, 3, 0, 2, 8, 0],
+           [0, 0, 3, 0, 0, 8, 2],
+           [2, 2, 2, 2, 2, 8, 2],
+           [0, 0, 3, 0, 0, 8, 0]])
+
+
+def test_crop_between_lines():
+    """The outermost full lines and what lies between them; crossings show either colour."""
+    eq(crop_between_lines(LINES), [[3, 1, 1, 8],
+                                   [3, 0, 2, 8],
+                                   [3, 0, 0, 8],
+                                   [2, 2, 2, 8]])
+    # one line across: that axis stays whole, the other is cut to its two lines
+    rows = g([[0, 4, 0],
+              [5, 5, 5],
+              [0, 0, 4],
+              [5, 5, 5],
+              [4, 0, 0]])
+    eq(crop_between_lines(rows), [[5, 5, 5], [0, 0, 4], [5, 5, 5]])
+    assert crop_between_lines(g([[1, 1, 1], [0, 2, 0], [0, 0, 0]])) is None  # one line only
+    assert crop_between_lines(g([[1, 1], [1, 1]])) is None  # the lines are the whole grid
+    broken = LINES.copy()
+    broken[1, 4] = 0  # a gap: row 1 is no line, so one row line is left and every row stays
+    eq(crop_between_lines(broken), broken[:, 2:6])
+
+
+def test_crop_solid():
+    """The largest rectangle mostly of one colour, found amid noise of every colour."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 10, size=(12, 14))
+    x[3:8, 4:10] = 6
+    x[4, 5], x[6, 8] = 2, 9  # cells of other colours inside
+    out = crop_solid(x)
+    assert out is not None and out.shape == (5, 6)
+    assert (out == 6).sum() == 28
+    assert crop_solid(np.full((5, 5), 3)) is None  # the whole grid
+    twin = np.zeros((7, 9), dtype=x.dtype)
+    twin[1:4, 0:3] = 4
+    twin[1:4, 5:8] = 5
+    assert crop_solid(twin) is None  # two of the largest area
+    twin[1:4, 5:8] = 0
+    eq(crop_solid(twin), [[4, 4, 4]] * 3)
+
+
+def test_crop_colour_around():
+    """A colour's box and the cells framing it on one axis or both."""
+    x = g([[0, 8, 0, 8, 0],
+           [0, 5, 0, 5, 0],
+           [0, 5, 2, 5, 0],
+           [0, 8, 0, 8, 1]])
+    eq(crop_colour_around(x, 5, "v"), [[8, 0, 8], [5, 0, 5], [5, 2, 5], [8, 0, 8]])
+    eq(crop_colour_around(x, 2, "both"), [[5, 0, 5], [5, 2, 5], [8, 0, 8]])
+    assert crop_colour_around(x, 5, "both") is None  # the frame would leave the grid
+    assert crop_colour_around(x, 1, "h") is None  # off the edge
+    assert crop_colour_around(x, 7, "v") is None  # no such colour
+
+
+def test_framed_crop_params_need_the_target_shapes():
+    out = crop_between_lines(LINES)
+    assert PARAMS["lines_crop"]([LINES], [out], task_facts([LINES], [out])) == [()]
+    assert PARAMS["lines_crop"]([LINES], [out[:3]], task_facts([LINES], [out[:3]])) == []
+    assert PARAMS["lines_crop"]([LINES], [LINES], task_facts([LINES], [LINES])) == []  # same size
+    x = g([[0, 8, 0, 8, 0],
+           [0, 5, 0, 5, 0],
+           [0, 8, 0, 8, 1]])
+    t = crop_colour_around(x, 5, "v")
+    assert PARAMS["colour_around"]([x], [t], task_facts([x], [t])) == [(5, "v")]  # 8's box grown is wider
 
 
 @pytest.mark.parametrize("task_id, program", [

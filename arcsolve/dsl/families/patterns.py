@@ -1,7 +1,8 @@
 """Drawing and pattern operations found missing by studying the train tasks the search
 did not solve: stamps learned per kind of object, diagonal connections, line ends
 continued, copies onto marker cells, square holes filled, crossing lines, enclosed regions
-filled by their shape, L-shaped joins, lone cells moved onto the line of their colour.
+filled by their shape, L-shaped joins, lone cells moved onto the line of their colour,
+cells drawn up to the full line of their colour.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.primitives.blocks import crossing_lines
 from arcsolve.dsl.primitives.drawing import lines_along
 from arcsolve.dsl.primitives.objects import Obj, enclosed, label, objects
 
@@ -362,6 +364,26 @@ def join_lines(g: Array) -> Array | None:
     return out
 
 
+def reach_lines(g: Array) -> Array | None:
+    """Draw from each cell off the grid's full lines straight up to the nearest full line of its colour, over zeros."""
+    row, col = crossing_lines(g)
+    free = (row[:, None] == 0) & (col[None, :] == 0) & (g != 0)
+    out = g.copy()
+    for y, x in zip(*np.nonzero(free), strict=True):
+        c = g[y, x]
+        reach = [(abs(int(r) - y), int(r), x) for r in np.flatnonzero(row == c)]
+        reach += [(abs(int(k) - x), y, int(k)) for k in np.flatnonzero(col == c)]
+        if not reach:
+            continue
+        reach.sort()
+        if len(reach) > 1 and reach[0][0] == reach[1][0]:
+            return None  # two lines of its colour equally near
+        _, ty, tx = reach[0]
+        path = out[min(y, ty) : max(y, ty) + 1, min(x, tx) : max(x, tx) + 1]
+        path[path == 0] = c
+    return None if np.array_equal(out, g) else out
+
+
 def _stamps(grids, targets, facts) -> list[tuple]:
     """Stamps fitted on the train inputs themselves (on derived grids a table that merely
     memorises would verify too easily), with colours exact and relative, if the targets
@@ -372,6 +394,11 @@ def _stamps(grids, targets, facts) -> list[tuple]:
         return []
     tables = ((colours, fit_stamps(list(grids), list(targets), colours)) for colours in ("exact", "relative"))
     return [(colours, table) for colours, table in tables if table is not None]
+
+
+def _full_lines_params(grids, targets, facts) -> list[tuple]:
+    """Tried where every train grid has a full line (crossed lines allowed)."""
+    return [()] if all(any(lines.any() for lines in crossing_lines(g)) for g in grids) else []
 
 
 def _hole_params(grids, targets, facts) -> list[tuple]:
@@ -403,10 +430,12 @@ REGISTRY: tuple = (
     (fill_holes, "hole_kinds", "same"),
     (elbow, "elbow", "same"),
     (join_lines, "none", "same"),
+    (reach_lines, "full_lines", "same"),
 )
 PARAM_KINDS: dict = {
     "stamps": _stamps,
     "square_holes": _square_holes_params,
     "hole_kinds": _hole_params,
     "elbow": _elbow_params,
+    "full_lines": _full_lines_params,
 }

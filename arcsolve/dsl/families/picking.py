@@ -5,6 +5,8 @@ A grid splits into non-zero parts in one of several ways (`SPLITS`: the componen
 `objects.objects` finds, or all the cells of each colour), a criterion (`CRITERIA`) picks one
 part, and the result is the part's bounding box with everything in it, or a grid of the
 part's colour. As with `objects.select`, a criterion that ties or finds nothing gives None.
+A framed region is cropped too: the box between the outermost full lines, the largest
+rectangle that is mostly one colour amid noise, or a colour's box with the frame around it.
 
 The parameters are inferred from the targets: a pick is taken to be the last step that
 changes a grid's size (later steps keep it), so only the choices that give every train
@@ -22,6 +24,8 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.memo import grid_memo
+from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.primitives.blocks import crossing_lines
 from arcsolve.dsl.primitives.objects import CROP_SELECTORS, SELECTORS, label_boxes, labels, most_common_key, unique_key
 
 Array = np.ndarray
@@ -140,6 +144,97 @@ def pick_colour(g: Array, split: str, how: str, h: int, w: int) -> Array | None:
     return None if c is None else np.full((h, w), c, dtype=g.dtype)
 
 
+# --- framed regions -------------------------------------------------------------------
+
+_SOLID_SHARE = 2 / 3  # of each row and each column of a solid rectangle, at least, its colour's
+_GROW = MappingProxyType({"v": (1, 0), "h": (0, 1), "both": (1, 1)})  # rows, columns added at each end
+
+
+def _proper(g: Array, box: tuple[slice, slice]) -> Array | None:
+    """The grid cropped to a box, None if the box is the whole grid."""
+    out = g[box]
+    return None if out.shape == g.shape else out
+
+
+def crop_between_lines(g: Array) -> Array | None:
+    """Crop to the outermost full lines (crossed lines allowed), those lines included."""
+    # an axis with one line or none stays whole
+    row, col = crossing_lines(g)
+    ys, xs = np.flatnonzero(row), np.flatnonzero(col)
+    if len(ys) < 2 and len(xs) < 2:
+        return None
+    rows = slice(ys[0], ys[-1] + 1) if len(ys) >= 2 else slice(None)
+    cols = slice(xs[0], xs[-1] + 1) if len(xs) >= 2 else slice(None)
+    return _proper(g, (rows, cols))
+
+
+@grid_memo()
+def _solid_box(g: Array) -> tuple[slice, slice] | None:
+    """The largest rectangle, 3 x 3 at least, whose every row and every column is mostly
+    (`_SOLID_SHARE`) one non-zero colour: a block that stands out from noise around and in
+    it. None if two rectangles share the largest area."""
+    h, w = g.shape
+    best, boxes = 0, set()
+    counts = np.bincount(g.ravel(), minlength=10)
+    for c in sorted(np.flatnonzero(counts[1:] >= 9) + 1, key=lambda c: -counts[c]):
+        if counts[c] < _SOLID_SHARE * best:  # too few cells to make a rectangle as large
+            continue
+        on = (g == c).astype(np.int64)
+        down = np.vstack([np.zeros((1, w), np.int64), on.cumsum(0)])  # cells of c above each row, per column
+        along = np.hstack([np.zeros((h, 1), np.int64), on.cumsum(1)])  # left of each column, per row
+        for height in range(h, 2, -1):
+            if height * w < best:
+                break
+            for top in range(h - height + 1):
+                good = (down[top + height] - down[top]) >= _SOLID_SHARE * height
+                for start, stop in _runs(good):
+                    if height * (stop - start) < best:
+                        continue
+                    part = along[top : top + height, start : stop + 1]
+                    share = part[:, None, :] - part[:, :, None]  # [row, left, right]: cells of c in the span
+                    left, right = np.indices(share.shape[1:])
+                    width = right - left
+                    fits = (width >= 3) & (share >= _SOLID_SHARE * width).all(0)
+                    if not fits.any():
+                        continue
+                    area = np.where(fits, width * height, 0)
+                    top_area = int(area.max())
+                    if top_area < best:
+                        continue
+                    if top_area > best:
+                        best, boxes = top_area, set()
+                    for a, b in zip(*np.nonzero(area == top_area), strict=True):
+                        boxes.add((top, top + height, start + int(a), start + int(b)))
+    if len(boxes) != 1:
+        return None
+    y0, y1, x0, x1 = boxes.pop()
+    return slice(y0, y1), slice(x0, x1)
+
+
+def _runs(good: Array) -> list[tuple[int, int]]:
+    """The runs [start, stop) of True values, 3 long at least."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], good.astype(np.int8), [0]))))
+    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a >= 3]
+
+
+def crop_solid(g: Array) -> Array | None:
+    """Crop to the largest rectangle whose every row and column is mostly one colour (a block amid noise)."""
+    box = _solid_box(g)
+    return None if box is None else _proper(g, box)
+
+
+def crop_colour_around(g: Array, c: int, axis: str) -> Array | None:
+    """Crop to the box of colour c grown by a cell at each end along 'v', 'h' or 'both' (the frame around it)."""
+    ys, xs = np.nonzero(g == c)
+    if ys.size == 0:
+        return None
+    dy, dx = _GROW[axis]
+    y0, y1, x0, x1 = ys.min() - dy, ys.max() + 1 + dy, xs.min() - dx, xs.max() + 1 + dx
+    if y0 < 0 or x0 < 0 or y1 > g.shape[0] or x1 > g.shape[1]:
+        return None
+    return _proper(g, (slice(y0, y1), slice(x0, x1)))
+
+
 # --- parameter inference --------------------------------------------------------------
 
 # The order choices are offered in, which ranks programs of equal cost: by criterion (the odd
@@ -195,11 +290,54 @@ def _colour_choices(grids, targets, facts) -> list[tuple[str, str, int, int]]:
     return found
 
 
+def _cropping(grids, targets) -> bool:
+    """Whether every target fits in its grid and some target is smaller."""
+    pairs = list(zip(grids, targets, strict=True))
+    return (all(t.shape[0] <= g.shape[0] and t.shape[1] <= g.shape[1] for g, t in pairs)
+            and any(t.shape != g.shape for g, t in pairs))
+
+
+def _when_fits(crop: Callable[[Array], Array | None], first: bool = False) -> Callable:
+    """Parameter inference for a crop of no parameter: tried where it gives every train
+    target's shape, and if `first`, only on the train inputs themselves (a costly crop, and
+    one that reads the noise of the task's own grids)."""
+    def fits(grids, targets, facts) -> list[tuple]:
+        if not _cropping(grids, targets) or (first and not raw_inputs(grids, facts)):
+            return []
+        for g, t in sorted(zip(grids, targets, strict=True), key=lambda gt: gt[0].size):
+            out = crop(g)
+            if out is None or out.shape != t.shape:
+                return []
+        return [()]
+    return fits
+
+
+def _around_choices(grids, targets, facts) -> list[tuple[int, str]]:
+    """The colours and axes whose grown box has every train target's shape."""
+    if not _cropping(grids, targets):
+        return []
+    colours = set(range(1, 10))
+    for g in grids:
+        colours &= set(np.unique(g).tolist())
+    found = []
+    for c, axis in product(sorted(colours), _GROW):
+        outs = (crop_colour_around(g, c, axis) for g in grids)
+        if all(out is not None and out.shape == t.shape for out, t in zip(outs, targets, strict=True)):
+            found.append((c, axis))
+    return found
+
+
 REGISTRY: tuple = (
     (pick_crop, "pick_crop", "any"),
     (pick_colour, "pick_colour", "any"),
+    (crop_between_lines, "lines_crop", "any"),
+    (crop_solid, "solid_crop", "any"),
+    (crop_colour_around, "colour_around", "any"),
 )
 PARAM_KINDS: dict = {
     "pick_crop": _crop_choices,
     "pick_colour": _colour_choices,
+    "lines_crop": _when_fits(crop_between_lines),
+    "solid_crop": _when_fits(crop_solid, first=True),
+    "colour_around": _around_choices,
 }

@@ -1,5 +1,6 @@
 """Grids of blocks: blocks between separator lines or of a fixed size summarised to one
-cell each, and Kronecker products that place a whole pattern at the cells of a mask."""
+cell each, full lines that cross one another, and Kronecker products that place a whole
+pattern at the cells of a mask."""
 
 from __future__ import annotations
 
@@ -36,6 +37,29 @@ def cut(g: Array) -> tuple[int, tuple[tuple[Array, ...], ...]] | None:
         if not any((blk == colour).all() for row in blocks for blk in row):
             return colour, blocks
     return None
+
+
+@grid_memo()
+def crossing_lines(g: Array) -> tuple[Array, Array]:
+    """The grid's full lines, each of one non-zero colour, where a line may be crossed by the
+    lines of the other direction (at a crossing either line's colour shows): the colour of
+    each row and of each column that is such a line, 0 for the others."""
+    h, w = g.shape
+    if h < 2 or w < 2:
+        return np.zeros(h, dtype=np.int64), np.zeros(w, dtype=np.int64)
+
+    def majority(lines: Array) -> Array:  # each line's most frequent non-zero colour, if over half its cells
+        counts = (lines[..., None] == np.arange(1, 10)).sum(1)
+        return np.where(counts.max(1) * 2 > lines.shape[1], counts.argmax(1) + 1, 0)
+
+    row, col = majority(g), majority(g.T)
+    while True:  # drop the lines with a cell of another colour that no crossing line explains
+        across = (g == row[:, None]) | ((col[None, :] != 0) & (g == col[None, :]))
+        down = (g == col[None, :]) | ((row[:, None] != 0) & (g == row[:, None]))
+        keep_rows, keep_cols = (row != 0) & across.all(1), (col != 0) & down.all(0)
+        if (keep_rows == (row != 0)).all() and (keep_cols == (col != 0)).all():
+            return row, col
+        row, col = np.where(keep_rows, row, 0), np.where(keep_cols, col, 0)
 
 
 def block_colours(g: Array) -> Array | None:
