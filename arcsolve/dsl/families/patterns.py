@@ -367,7 +367,9 @@ def join_lines(g: Array) -> Array | None:
 def reach_lines(g: Array) -> Array | None:
     """Draw from each cell off the grid's full lines straight up to the nearest full line of its colour, over zeros."""
     row, col = crossing_lines(g)
-    free = (row[:, None] == 0) & (col[None, :] == 0) & (g != 0)
+    free = (row[:, None] == 0) & (col[None, :] == 0) & np.isin(g, np.concatenate((row, col))) & (g != 0)
+    if not free.any():
+        return None
     out = g.copy()
     for y, x in zip(*np.nonzero(free), strict=True):
         c = g[y, x]

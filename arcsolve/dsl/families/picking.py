@@ -316,15 +316,21 @@ def _around_choices(grids, targets, facts) -> list[tuple[int, str]]:
     """The colours and axes whose grown box has every train target's shape."""
     if not _cropping(grids, targets):
         return []
-    colours = set(range(1, 10))
-    for g in grids:
-        colours &= set(np.unique(g).tolist())
-    found = []
-    for c, axis in product(sorted(colours), _GROW):
-        outs = (crop_colour_around(g, c, axis) for g in grids)
-        if all(out is not None and out.shape == t.shape for out, t in zip(outs, targets, strict=True)):
-            found.append((c, axis))
-    return found
+    found = set(product(range(1, 10), _GROW))
+    for g, t in zip(grids, targets, strict=True):
+        p = parts(g, "colours")  # a part per colour present, in colour order
+        present = np.flatnonzero(np.bincount(g.ravel(), minlength=10)[1:]) + 1
+        fits = set()
+        for (i, c), (axis, (dy, dx)) in product(enumerate(present.tolist()), _GROW.items()):
+            shape = (int(p.height[i]) + 2 * dy, int(p.width[i]) + 2 * dx)
+            inside = (p.top[i] >= dy and p.left[i] >= dx and p.top[i] + p.height[i] + dy <= g.shape[0]
+                      and p.left[i] + p.width[i] + dx <= g.shape[1])
+            if shape == t.shape != g.shape and inside:
+                fits.add((c, axis))
+        found &= fits
+        if not found:
+            return []
+    return [choice for choice in product(range(1, 10), _GROW) if choice in found]
 
 
 REGISTRY: tuple = (
