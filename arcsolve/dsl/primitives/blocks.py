@@ -52,7 +52,12 @@ def crossing_lines(g: Array) -> tuple[Array, Array]:
         counts = (lines[..., None] == np.arange(1, 10)).sum(1)
         return np.where(counts.max(1) * 2 > lines.shape[1], counts.argmax(1) + 1, 0)
 
-    row, col = majority(g), majority(g.T)
+    # a line has no zero cell: neither its own colour nor a crossing line's is 0
+    full_rows, full_cols = (g != 0).all(1), (g != 0).all(0)
+    row, col = np.zeros(h, dtype=np.int64), np.zeros(w, dtype=np.int64)
+    if not full_rows.any() and not full_cols.any():
+        return row, col
+    row[full_rows], col[full_cols] = majority(g[full_rows]), majority(g.T[full_cols])
     while True:  # drop the lines with a cell of another colour that no crossing line explains
         across = (g == row[:, None]) | ((col[None, :] != 0) & (g == col[None, :]))
         down = (g == col[None, :]) | ((row[:, None] != 0) & (g == row[:, None]))
