@@ -77,12 +77,13 @@ def _shifts_seen(o: Obj, out: Array) -> set[tuple[int, int]]:
     """Every shift at which the object's cells, with their colours, appear in `out`."""
     ys, xs, cs = o[0], o[1], o[2]
     H, W = out.shape
-    seen = set()
-    for y, x in zip(*np.nonzero(out == cs[0]), strict=True):
-        dy, dx = int(y - ys[0]), int(x - xs[0])
-        if _inside(o, dy, dx, H, W) and (out[ys + dy, xs + dx] == cs).all():
-            seen.add((dy, dx))
-    return seen
+    top, bottom, left, right = o[4]
+    at_y, at_x = np.nonzero(out == cs[0])  # where its first cell may go
+    dy, dx = at_y - ys[0], at_x - xs[0]
+    inside = (top + dy >= 0) & (left + dx >= 0) & (bottom + dy < H) & (right + dx < W)
+    dy, dx = dy[inside], dx[inside]
+    shown = (out[dy[:, None] + ys, dx[:, None] + xs] == cs).all(1)
+    return set(zip(dy[shown].tolist(), dx[shown].tolist(), strict=True))
 
 
 def _offsets(o: Obj, mask: Array) -> tuple[Array, Array]:
