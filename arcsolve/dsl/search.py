@@ -31,16 +31,20 @@ before each level is expanded in full, and a level's states are visited closest 
 targets first. Step results are remembered per task, since the full expansion asks again
 what the lookahead asked. The clock is checked at every step.
 
-The stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and
+Tables from a few features of each cell to its new colour (`arcsolve.dsl.learned.cell_tables`),
+the stamps a task paints around its cells or objects (`arcsolve.dsl.learned.stamping`) and
 the moves of its objects (`arcsolve.dsl.learned.object_moves`) are fitted on the train pairs
-before the deeper search (at half the budget if the first passes still run then); they never
-end the search. When the search is over, a table from a few features of each cell to its new
-colour is fitted on the train pairs (`arcsolve.dsl.learned.cell_tables`). States with the
-target sizes are also kept as pieces (`arcsolve.dsl.compose`): if no program verified, a few
-pieces that are each right where they draw are overlaid. Then, in the time left, tables are
-fitted on the few states nearest the targets (a step that does most of the work, then a
-table that finishes it), and the stamps and moves not yet fitted to the end. The last fifth
-of the budget is kept for these (`END_SHARE`); they stop at 95 % of it.
+before the deeper search (at half the budget if the first passes still run then). A model
+they learn does not end the search as a verified program does, since a shorter program may
+remain to be found; but once none can (every step the search takes costs at least
+`MIN_STEP_COST`, so a table of two keys, of length 2, is shorter than any program of three
+steps), the deeper search is skipped. When the search is over, tables are fitted on the
+states with the target sizes that it found since. States with the target sizes are also kept
+as pieces (`arcsolve.dsl.compose`): if no program verified, a few pieces that are each right
+where they draw are overlaid. Then, in the time left, tables are fitted on the few states
+nearest the targets (a step that does most of the work, then a table that finishes it), and
+the stamps and moves not yet fitted to the end. The last fifth of the budget is kept for
+these (`END_SHARE`); they stop at 95 % of it.
 
 A task may also be searched in other views (`arcsolve.colour_views`), each renumbering every
 pair's colours by a permutation taken from its input: one whose inputs use different colours
@@ -114,6 +118,7 @@ VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered 
 EARLY_SHARE = 0.1  # of the time budget, at most, for the stamps and again for the moves before the deeper search
 EARLY_AT = 0.5  # of the time budget: the stamps and moves go then if the first passes still run
 _END = object()
+MIN_STEP_COST = min(p.cost for p in PRIMITIVES.values() if p.params != "learned")  # of a step the search takes
 
 
 @dataclass(frozen=True)
@@ -225,6 +230,8 @@ class _Search:
         self.input_wrong = self.flat_targets.size if self.resized else int(  # a state kept must beat it
             (np.concatenate([g.ravel() for g in self.train_in]) != self.flat_targets).sum())
         self.learned: set[str] = set()  # the learners that have been fitted to the end
+        self.tabled: set[Program] = set()  # the states whose cell tables have been fitted to the end
+        self.least_steps = 0  # the fewest steps of a program that the search has yet to try (`levels`)
         self.pause: tuple[float, Callable[[], None]] | None = None  # (when, what): run once, mid-pass
         self.every_pair_changes = all(  # then a test input left as it was is one the program missed
             i.shape != t.shape or not np.array_equal(i, t) for i, t in zip(self.train_in, self.targets, strict=True))
@@ -382,8 +389,8 @@ class _Search:
         states nearest the targets (`keep_near`) but for those already fitted; stamps around
         the raw grids' cells and objects (`fit_stamp_models`); moves of their objects
         (`fit_move_models`). A model counts only if it answers every test input. A learner
-        stops at `deadline` (by default the search's `hard_deadline`); stamps or moves fitted
-        to the end are not fitted again."""
+        stops at `deadline` (by default the search's `hard_deadline`); the tables of a state,
+        the stamps or the moves fitted to the end are not fitted again."""
         stop = self.hard_deadline if deadline is None else min(deadline, self.hard_deadline)
         grids = tuple(self.train_in + self.test_in)
         first = {program for program, _ in self.resized_states}  # their tables are fitted already
@@ -397,7 +404,7 @@ class _Search:
         learners += [("stamp_around", stamps, apply_stamps, "stamp_around", (), grids),
                      ("move_objects", moves, apply_moves, "move_objects", (), grids)]
         for learner, fit, apply, name, program, state in learners:
-            if learner not in only or learner in self.learned:
+            if learner not in only or learner in self.learned or learner == "cell_table" and program in self.tabled:
                 continue
             if time.monotonic() > stop:
                 return
@@ -406,6 +413,8 @@ class _Search:
                 if all(o is not None for o in outs):
                     self.accept(program + (Step(name, (model,)),), outs[: self.n_train], outs[self.n_train :],
                                 stops=False, before=state[: self.n_train])
+            if learner == "cell_table" and time.monotonic() <= stop:
+                self.tabled.add(program)
         for learner in only:
             if learner in FITTED_ONCE and time.monotonic() <= stop:
                 self.learned.add(learner)
@@ -484,13 +493,19 @@ class _Search:
                         return
                 if self.verified() or last:
                     return
+                self.least_steps = depth + 1  # the full expansion only finds these programs again
                 yield
             nxt: list = []
             for program, state in frontier:
                 if not self.expand(program, state, nxt):
                     return
             frontier = nxt
+            self.least_steps = depth + 1
             yield
+
+    def least_length(self) -> float:
+        """The least description length of a program that the search has yet to try."""
+        return self.least_steps * MIN_STEP_COST + (VIEW_COST if self.view else 0.0)
 
     def results(self) -> list[Found]:
         """The programs found, with test outputs in the task's own colours."""
@@ -573,26 +588,32 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     """Search a task as given and in its other views (`VIEWS`), if it has any.
 
     The plain view goes first up to its complete programs of length 2. Then, unless a program
-    verified, the stamps and then the object moves its train pairs teach are fitted, each in
-    at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of time when they
-    came last. On large grids those first passes can take the whole budget, so if they still
-    run at `EARLY_AT` of it, the learners go then, in the middle of the pass (`_Search.pause`).
-    Then each other view searches the programs of length 1 and 2 in at most `VIEW_SHARE` of
-    the budget; then the plain view goes on to depth 3 in the time left. Every view stops once
-    one has a verified program. Then each view's cell tables on its inputs are tried
-    (`learn`); if no program of the search verifies, overlays of pieces are tried, whether a
-    table did or not. Last, in the time left: each view's tables on the states nearest its
-    targets, then the stamps and the moves not yet fitted to the end (those of the other
-    views). All of them rank with the programs by description length."""
+    verified, the cell tables, the stamps and the object moves its train pairs teach are
+    fitted, each in at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of
+    time when they came last. On large grids those first passes can take the whole budget, so
+    if they still run at `EARLY_AT` of it, the learners go then, in the middle of the pass
+    (`_Search.pause`). Then each other view searches the programs of length 1 and 2 in at most
+    `VIEW_SHARE` of the budget; then the plain view goes on to depth 3 in the time left,
+    unless a verified answer is already no longer than any program of that depth can be (a
+    view likewise stops after its first pass).
+    Every view stops once one has a verified program. Then each view's cell tables on its
+    inputs (and on the states with the target sizes) not yet fitted are tried (`learn`); if
+    no program of the search verifies, overlays of pieces are tried, whether a table did or
+    not. Last, in the time left: each view's tables on the states nearest its targets, then
+    the stamps and the moves not yet fitted to the end (those of the other views). All of
+    them rank with the programs by description length."""
     views = [plain, *others]
 
     def done() -> bool:
         return any(view.verified() for view in views)
 
+    def beaten(view: _Search) -> bool:  # no program it has yet to try is shorter than a verified answer
+        return _shortest(views) <= view.least_length()
+
     def fit_early() -> None:  # cheap on most tasks (`benchmarks/learners.py` times them)
         if done():
             return
-        for learner in FITTED_ONCE:  # the task as given only: the other views' are rarely needed
+        for learner in ("cell_table", *FITTED_ONCE):  # the task as given only: the other views' are rarely needed
             plain.learn((learner,), deadline=time.monotonic() + EARLY_SHARE * time_budget)
 
     plain.pause = (time.monotonic() + EARLY_AT * time_budget, fit_early)
@@ -608,10 +629,12 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
             break
         other.deadline = min(other.deadline, time.monotonic() + VIEW_SHARE * time_budget)
         for _ in other.levels():
-            pass
-    for _ in run:
-        if done():
-            break
+            if beaten(other):
+                break
+    if not beaten(plain):  # of two answers as long, the one found first ranks first
+        for _ in run:
+            if done() or beaten(plain):
+                break
     searched = done()
     for view in views:
         view.learn(("cell_table",))
@@ -622,6 +645,11 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
         for view in views:
             view.learn((learner,))
     return [f for view in views for f in view.results()]
+
+
+def _shortest(views: Sequence[_Search]) -> float:
+    """The description length of the shortest verified answer the views have found so far."""
+    return min((f.length for view in views for f in view.results() if f.verified), default=float("inf"))
 
 
 def distinct(found: Sequence[Found]) -> list[Found]:

@@ -7,6 +7,7 @@ import numpy as np
 
 from arcsolve.dsl import registry as P
 from arcsolve.dsl import search as search_module
+from arcsolve.dsl.learned.cell_tables import fit_tables
 from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import LEARNERS, _run_views, _Search, distinct, search
@@ -79,7 +80,7 @@ def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_even_if_the_f
     pairs = [stamped([(2, 2, 2), (6, 5, 2)]), stamped([(4, 4, 2)])]
     x, y = stamped([(3, 3, 2), (7, 7, 2)])
     task = make_task([(a.tolist(), b.tolist()) for a, b in pairs], [x.tolist()])
-    calls, fits, finished = [], [], []
+    calls, fits, finished, tables = [], [], [], []
     learn, finish = _Search.learn, _Search.finish
 
     def spy(self, only=LEARNERS, deadline=None):
@@ -96,15 +97,43 @@ def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_even_if_the_f
 
     monkeypatch.setattr(_Search, "learn", spy)
     monkeypatch.setattr(_Search, "finish", finishing)
+    def tabled(grids, targets, deadline=None):
+        tables.append(all(np.array_equal(g, a) for g, (a, _) in zip(grids, pairs, strict=True)))
+        return fit_tables(grids, targets, deadline)
+
     monkeypatch.setattr(search_module, "fit_stamp_models", counted)
+    monkeypatch.setattr(search_module, "fit_tables", tabled)
     found = distinct(_run_views(_Search(task, 4.0, 2, 100), [], 4.0))
-    early = [(("stamp_around",), True), (("move_objects",), True)]
-    assert [c[:2] for c in calls[:3]] == [*early, (("cell_table",), False)]
+    early = [(("cell_table",), True), (("stamp_around",), True), (("move_objects",), True)]
+    assert [c[:2] for c in calls[:4]] == [*early, (("cell_table",), False)]
     assert calls[0][2] > 0  # after the first passes, which ended in a blink
     assert len(fits) == 1  # stamps fitted to the end before the deeper search are not fitted again at the end
+    assert tables.count(True) == 1  # and likewise the tables on the inputs
     assert any(f.outputs[0].tolist() == y.tolist() for f in found[:2])
     calls.clear()
     finished.clear()
     monkeypatch.setattr(search_module, "EARLY_AT", 0.0)  # the first passes run long: the learners go mid-pass
     _run_views(_Search(task, 4.0, 2, 100), [], 4.0)
-    assert [c[:3] for c in calls[:2]] == [(("stamp_around",), True, 0), (("move_objects",), True, 0)]
+    assert [c[:3] for c in calls[:3]] == [(("cell_table",), True, 0), (("stamp_around",), True, 0),
+                                          (("move_objects",), True, 0)]
+
+
+def test_the_search_stops_once_no_program_left_can_be_shorter_than_a_learned_answer(monkeypatch):
+    pairs = [stamped([(2, 2, 2), (6, 5, 2)]), stamped([(4, 4, 2)])]
+    x, y = stamped([(3, 3, 2), (7, 7, 2)])
+    task = make_task([(a.tolist(), b.tolist()) for a, b in pairs], [x.tolist()])
+    finished, finish = [], _Search.finish
+
+    def finishing(self, program, state):
+        finished.append(len(program))
+        return finish(self, program, state)
+
+    monkeypatch.setattr(_Search, "finish", finishing)
+    found = distinct(_run_views(_Search(task, 4.0, 3, 100), [], 4.0))
+    assert "stamp_around{" in format_program(found[0].program) and found[0].length < 3  # one source: 1.5
+    assert found[0].outputs[0].tolist() == y.tolist()
+    assert 1 in finished and 2 not in finished  # programs of 2 steps are searched, of 3 (from 2) are not
+    finished.clear()
+    monkeypatch.setattr(search_module, "MIN_STEP_COST", 0.4)  # were a step this cheap, 3 steps could be shorter
+    _run_views(_Search(task, 4.0, 3, 100), [], 4.0)
+    assert 2 in finished
