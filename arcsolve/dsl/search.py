@@ -590,8 +590,10 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     The plain view goes first up to its complete programs of length 2. Then, unless a program
     verified, the cell tables, the stamps and the object moves its train pairs teach are
     fitted, each in at most `EARLY_SHARE` of the budget: cheap on most tasks, and starved of
-    time when they came last. On large grids those first passes can take the whole budget, so
-    if they still run at `EARLY_AT` of it, the learners go then, in the middle of the pass
+    time when they came last. Tables fitted to the end here are not fitted again in the time
+    kept for the learners at the end, so the plain view's deadline moves later by the time
+    they took. On large grids those first passes can take the whole budget, so if they still
+    run at `EARLY_AT` of it, the learners go then, in the middle of the pass
     (`_Search.pause`). Then each other view searches the programs of length 1 and 2 in at most
     `VIEW_SHARE` of the budget; then the plain view goes on to depth 3 in the time left,
     unless a verified answer is already no longer than any program of that depth can be (a
@@ -613,7 +615,11 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     def fit_early() -> None:  # cheap on most tasks (`benchmarks/learners.py` times them)
         if done():
             return
-        for learner in ("cell_table", *FITTED_ONCE):  # the task as given only: the other views' are rarely needed
+        start = time.monotonic()
+        plain.learn(("cell_table",), deadline=start + EARLY_SHARE * time_budget)
+        if time.monotonic() <= start + EARLY_SHARE * time_budget:  # fitted to the end, so not again at the end:
+            plain.deadline = min(plain.deadline + time.monotonic() - start, plain.hard_deadline)  # time given back
+        for learner in FITTED_ONCE:  # the task as given only: the other views' are rarely needed
             plain.learn((learner,), deadline=time.monotonic() + EARLY_SHARE * time_budget)
 
     plain.pause = (time.monotonic() + EARLY_AT * time_budget, fit_early)
