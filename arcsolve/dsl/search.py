@@ -115,8 +115,8 @@ MAX_NEAR_STATES = 4  # states nearest the targets that cell tables are fitted on
 VIEW_COST = 0.5  # added to a program found in a view with renumbered colours
 SHARED_PASSES = 2  # the plain view's passes before the other views' turns: depth 1, programs of length 2
 VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered colours
-EARLY_SHARE = 0.1  # of the time budget, at most, for the stamps and again for the moves before the deeper search
-EARLY_AT = 0.5  # of the time budget: the stamps and moves go then if the first passes still run
+EARLY_SHARE = 0.1  # of the time budget, at most, for each early learner (tables, stamps, moves)
+EARLY_AT = 0.5  # of the time budget: the early learners go then if the first passes still run
 _END = object()
 MIN_STEP_COST = min(p.cost for p in PRIMITIVES.values() if p.params != "learned")  # of a step the search takes
 
