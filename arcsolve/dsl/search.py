@@ -616,9 +616,10 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
         if done():
             return
         start = time.monotonic()
-        plain.learn(("cell_table",), deadline=start + EARLY_SHARE * time_budget)
-        if time.monotonic() <= start + EARLY_SHARE * time_budget:  # fitted to the end, so not again at the end:
-            plain.deadline = min(plain.deadline + time.monotonic() - start, plain.hard_deadline)  # time given back
+        stop = start + EARLY_SHARE * time_budget
+        plain.learn(("cell_table",), deadline=stop)
+        if time.monotonic() <= stop:  # fitted to the end, so not again at the end: their time goes back
+            plain.deadline = min(plain.deadline + time.monotonic() - start, plain.hard_deadline)
         for learner in FITTED_ONCE:  # the task as given only: the other views' are rarely needed
             plain.learn((learner,), deadline=time.monotonic() + EARLY_SHARE * time_budget)
 

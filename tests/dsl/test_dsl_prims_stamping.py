@@ -97,6 +97,7 @@ def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_even_if_the_f
 
     monkeypatch.setattr(_Search, "learn", spy)
     monkeypatch.setattr(_Search, "finish", finishing)
+
     def tabled(grids, targets, deadline=None):
         tables.append(all(np.array_equal(g, a) for g, (a, _) in zip(grids, pairs, strict=True)))
         return fit_tables(grids, targets, deadline)
