@@ -725,6 +725,35 @@ def diagonal_corners(rng: Rng) -> Pair:
     return g, out
 
 
+
+def mirror_through_marker(rng: Rng) -> Pair:
+    """In one row, a bar jumps to the other side of a maroon marker cell, as far from it."""
+    w, n, gap = int(rng.integers(14, 30)), int(rng.integers(2, 6)), int(rng.integers(0, 4))
+    start = int(rng.integers(0, w))
+    marker = start + n + gap
+    if 2 * marker - start >= w:
+        return None
+    g = np.zeros((1, w), dtype=int)
+    g[0, start : start + n] = _colour(rng, 1, 9)
+    g[0, marker] = 9
+    out = np.zeros_like(g)
+    out[0, marker] = 9
+    out[0, 2 * marker - start - n + 1 : 2 * marker - start + 1] = g[0, start : start + n]
+    return (g, out) if rng.random() < 0.5 else (g[:, ::-1], out[:, ::-1])
+
+
+def colour_by_parity(rng: Rng) -> Pair:
+    """Grey objects of an odd number of cells turn blue, those of an even number red."""
+    g = _canvas(rng, 10, 15)
+    out = g.copy()
+    blobs = _blobs(rng, g, int(rng.integers(3, 6)), lambda i: 5, sides=(1, 4))
+    sizes = [int(b[2].sum()) for b in blobs]
+    if len({s % 2 for s in sizes}) < 2:
+        return None
+    for blob, size in zip(blobs, sizes, strict=True):
+        _paint(out, blob, 1 if size % 2 else 2)
+    return g, out
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -735,7 +764,8 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         move_to_wall, count_cells, draw_border, colour_of_the_key, mark_cells_inside, keep_key_colour,
         colour_on_top, crop_centre, cells_to_walls, fall_onto_floor, recolour_touching_wall, colour_histogram,
         connect_diagonal, fill_marked_rows, holes_by_size, join_objects, and_halves, mark_crossings,
-        count_colours, scale_object, commonest_object_colour, diagonal_corners,
+        count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
+        colour_by_parity,
     )
 }
 

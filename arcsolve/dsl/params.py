@@ -236,6 +236,9 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     ],
     "square_tile": _square_tile,
     "anchor": _anchors,
+    "anchor_keep": lambda grids, targets, facts: [
+        (c, keep) for (c,) in _anchors(grids, targets, facts) for keep in (0, 1)
+    ],
     "cut_pick": lambda grids, targets, facts: [
         (how,) for how in ("fullest", "emptiest", "most_colours", "least_colours", "unique_colours")
     ],

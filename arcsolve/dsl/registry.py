@@ -66,10 +66,11 @@ from arcsolve.dsl.primitives.geometry import (
     upscale,
     upscale_by_colours,
 )
-from arcsolve.dsl.primitives.moving import attract, shoot
+from arcsolve.dsl.primitives.moving import attract, reflect_through, shoot
 from arcsolve.dsl.primitives.objects import enclosed, select, split
 from arcsolve.dsl.primitives.painting import (
     colour_by,
+    colour_by_parity,
     colour_by_size,
     majority_lines,
     majority_objects,
@@ -505,6 +506,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(settle, "settle", shape="same"),
     _p(attract, "anchor", shape="same"),
     _p(shoot, "anchor", shape="same"),
+    _p(reflect_through, "anchor_keep", shape="same"),
     _p(fill_enclosed, "fill_colour", shape="same"),
     _p(extend_lines, "direction", shape="same"),
     _p(extend_diagonals, "diagonal_direction", shape="same"),
@@ -550,6 +552,8 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(feature_cell, "feature"),
     _p(upscale_by_colours),
     *(_p(*row) for family in FAMILIES for row in family.REGISTRY),
+    # rarer than the sizes and ranks above: found after them, and longer to name
+    _p(colour_by_parity, "connectivity", shape="same", cost=1.2),
     # learned steps: their description length grows with what they learned (`arcsolve.dsl.occam`)
     _p(cell_rule, "cell_rule", shape="same"),
     _p(recolor, "learned", shape="same", cost=0.0),  # a colour map costs its entries alone

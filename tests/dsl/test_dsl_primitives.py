@@ -459,6 +459,14 @@ def test_colour_by():
     assert P.colour_by(g([[0, 0]]), "orientation", "colour4") is None  # no object
 
 
+def test_colour_by_parity():
+    x = g([[5, 0, 5, 5, 0, 5, 5, 5],
+           [0, 0, 0, 0, 0, 0, 0, 5]])
+    eq(P.colour_by_parity(x, "colour4"), [[1, 0, 2, 2, 0, 2, 2, 2], [0, 0, 0, 0, 0, 0, 0, 2]])
+    eq(P.colour_by_parity(g([[3, 0, 3]]), "multi8"), [[1, 0, 1]])  # a lone cell each: odd
+    assert P.colour_by_parity(g([[0, 0]]), "multi8") is None  # no object
+
+
 def test_halo():
     x = g([[0, 0, 0, 0], [0, 2, 0, 3], [0, 0, 0, 0]])
     eq(P.halo(x, 2, 1, "box"), [[1, 1, 1, 0], [1, 2, 1, 3], [1, 1, 1, 0]])

@@ -1,5 +1,5 @@
 """Tests of the primitives added after the first registry: blocks and cuts, Kronecker products,
-moving and shooting objects, colour swaps, empty-line painting."""
+moving, shooting and reflecting objects, colour swaps, empty-line painting."""
 
 import numpy as np
 
@@ -127,3 +127,26 @@ def test_shoot():
                        [0, 5, 0, 0, 0],
                        [0, 5, 0, 0, 0]])
     assert P.shoot(g([[3, 0], [0, 4]]), 3) is None  # nothing in line, nothing drawn
+
+
+def test_reflect_through():
+    row = g([[0, 3, 4, 0, 9, 0, 0, 0]])  # in a one-row grid a mirror cell reflects along the row
+    eq(P.reflect_through(row, 9, 0), [[0, 0, 0, 0, 9, 0, 4, 3]])
+    eq(P.reflect_through(row, 9, 1), [[0, 3, 4, 0, 9, 0, 4, 3]])
+    assert P.reflect_through(g([[3, 0, 9, 0]]), 9, 0) is None  # the 3 would land off the grid
+    line = g([[0, 2, 0],
+              [5, 5, 5],
+              [0, 0, 0]])  # a row of 5s reflects up and down
+    eq(P.reflect_through(line, 5, 1), [[0, 2, 0], [5, 5, 5], [0, 2, 0]])
+    column = g([[0, 5, 0, 0],
+                [2, 5, 0, 0]])
+    eq(P.reflect_through(column, 5, 0), [[0, 5, 0, 0], [0, 5, 2, 0]])
+    point = g([[2, 0, 0],
+               [0, 9, 0],
+               [0, 0, 0]])  # a lone cell in a grid of rows and columns: through the point
+    eq(P.reflect_through(point, 9, 0), [[0, 0, 0], [0, 9, 0], [0, 0, 2]])
+    assert P.reflect_through(g([[5, 0, 5], [0, 2, 0]]), 5, 0) is None  # a gapped row is no mirror
+    assert P.reflect_through(g([[5, 5], [5, 0]]), 5, 0) is None  # nor is a corner
+    assert P.reflect_through(g([[2, 9, 2]]), 9, 0) is None  # already symmetric: no change
+    facts = task_facts([row], [P.reflect_through(row, 9, 0)])
+    assert PARAMS["anchor_keep"]([row], [P.reflect_through(row, 9, 0)], facts) == [(9, 0), (9, 1)]

@@ -199,6 +199,48 @@ def test_complete_copies_turned_needs_cells_that_fix_the_turn():
     assert R.complete_copies(part, "shift", 1) is None  # as it is, no place fits both
 
 
+KEYED = g([[1, 1, 1, 1, 0, 0, 0, 0],
+           [1, 4, 4, 1, 0, 0, 0, 0],
+           [1, 1, 1, 1, 4, 0, 0, 0],  # a loose 4 touching the template is not part of it
+           [0, 0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 4, 0],
+           [0, 4, 4, 0, 0, 0, 4, 0],
+           [0, 0, 0, 0, 0, 0, 0, 0],
+           [4, 0, 0, 0, 0, 0, 0, 0]])
+
+
+def test_copy_onto_keys():
+    # the two 4s side by side match the template's key; the lone 4s match nothing
+    eq(R.copy_onto_keys(KEYED, "shift")[3:], [[0, 0, 0, 0, 0, 0, 0, 0],
+                                              [1, 1, 1, 1, 0, 0, 4, 0],
+                                              [1, 4, 4, 1, 0, 0, 4, 0],
+                                              [1, 1, 1, 1, 0, 0, 0, 0],
+                                              [4, 0, 0, 0, 0, 0, 0, 0]])
+    # turned, the template's key also matches the two 4s one above the other
+    eq(R.copy_onto_keys(KEYED, "dihedral")[3:], [[0, 0, 0, 0, 0, 1, 1, 1],
+                                                 [1, 1, 1, 1, 0, 1, 4, 1],
+                                                 [1, 4, 4, 1, 0, 1, 4, 1],
+                                                 [1, 1, 1, 1, 0, 1, 1, 1],
+                                                 [4, 0, 0, 0, 0, 0, 0, 0]])
+    blocked = KEYED.copy()
+    blocked[6, 1] = 2  # a copy's cells go on empty cells only
+    assert R.copy_onto_keys(blocked, "shift") is None
+    assert R.copy_onto_keys(KEYED[:4], "shift") is None  # no key cells that match
+
+
+def test_copy_onto_keys_drops_cells_off_the_grid():
+    x = g([[0, 4, 4, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 1, 1],
+           [0, 0, 0, 0, 4, 4]])  # the template: 11 over 44
+    assert R.copy_onto_keys(x, "shift") is None  # its 1s would be above the grid: nothing drawn
+    x[0] = [0, 0, 0, 0, 0, 0]
+    x[1, 1:3] = 4
+    eq(R.copy_onto_keys(x, "shift")[:2], [[0, 1, 1, 0, 0, 0], [0, 4, 4, 0, 0, 0]])
+    facts = task_facts([x], [x])
+    assert PARAMS["key_copy"]([x], [x], facts) == [("shift",), ("dihedral",)]
+
+
 def test_a_partial_copy_whose_cells_touch_is_not_a_template():
     part = g([[1, 2, 3, 0, 0],
               [4, 0, 0, 0, 0],

@@ -3,8 +3,8 @@ search did not solve: placeholders painted like a template of their shape, cells
 against a wall, lone markers projected onto the object they face, partial rows completed
 by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
-template completed (as it is or scaled up), objects recoloured like the reference shape that
-lines set apart.
+template completed (as it is or scaled up) or drawn wherever its key cells match, objects
+recoloured like the reference shape that lines set apart.
 """
 
 from __future__ import annotations
@@ -142,6 +142,73 @@ def _complete(g: Array, turns: str, keep: int, scales: tuple[int, ...], clip: bo
         out[ty, tx] = cs
         left[ty, tx] = False
     return out
+
+
+def _trimmed(g: Array, mask: Array, keys: Array) -> Array:
+    """A template's cells less the outer lines of its box that hold key colours alone (a loose
+    key cell that touches it), unless that would leave it no key cell."""
+    rows, cols = np.nonzero(mask)
+    key = mask & np.isin(g, keys)
+    cut = mask.copy()
+    for line in (rows.min(), rows.max()):
+        if not (mask[line] & ~key[line]).any():
+            cut[line] = False
+    for line in (cols.min(), cols.max()):
+        if not (mask[:, line] & ~key[:, line]).any():
+            cut[:, line] = False
+    return cut if (cut & key).any() else mask
+
+
+def _keyed_looks(g: Array, turns: str) -> tuple[list[tuple[Array, Array, Array]], Array, Array] | None:
+    """The templates' looks (`_template_looks`, each template `_trimmed`), the key colours
+    (those of the cells outside the templates) and the cells outside them."""
+    templates = _templates(g, turns)
+    if not templates:
+        return None
+    in_template = np.logical_or.reduce([o.mask for o in templates])
+    keys = np.unique(g[(g != 0) & ~in_template])
+    if keys.size == 0:
+        return None
+    looks, seen, inside = [], set(), np.zeros(g.shape, dtype=bool)
+    for o in templates:
+        mask = _trimmed(g, o.mask, keys)
+        inside |= mask
+        ys, xs = np.nonzero(mask)
+        part = np.where(mask, g, 0)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+        for turn in DIHEDRAL.values() if turns == "dihedral" else (DIHEDRAL["id"],):
+            look = turn(part)
+            if (name := bytes(look.shape) + look.tobytes()) not in seen:
+                seen.add(name)
+                ly, lx = np.nonzero(look)
+                looks.append((ly, lx, look[ly, lx]))
+    return looks, keys, np.where(inside, 0, g)
+
+
+def copy_onto_keys(g: Array, turns: str) -> Array | None:
+    """Draw a many-coloured template wherever the cells of its key colours all match, its other cells on empty ones."""
+    # Key colours are those also found outside the templates; a copy's cells off the grid are
+    # dropped, its key cells never. None if no copy is drawn.
+    found = _keyed_looks(g, turns)
+    if found is None:
+        return None
+    looks, keys, loose = found
+    out, h, w, drawn = g.copy(), g.shape[0], g.shape[1], False
+    padded = np.pad(loose, max(h, w), constant_values=-1)  # key cells off the grid match nothing
+    for ys, xs, cs in looks:
+        key = np.isin(cs, keys)
+        if key.all() or not key.any():
+            continue
+        starts = np.argwhere(loose == cs[key][0]) - (ys[key][0], xs[key][0])  # a key cell on each loose one
+        ty = starts[:, :1] + ys[key] + max(h, w)
+        tx = starts[:, 1:] + xs[key] + max(h, w)
+        for dy, dx in starts[(padded[ty, tx] == cs[key]).all(1)]:
+            py, px, pc = ys[~key] + dy, xs[~key] + dx, cs[~key]
+            on = (py >= 0) & (px >= 0) & (py < h) & (px < w)
+            if g[py[on], px[on]].any():
+                continue
+            out[py[on], px[on]] = pc[on]
+            drawn |= bool(on.any())
+    return out if drawn else None
 
 
 @grid_memo()
@@ -433,6 +500,15 @@ def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
     return list(product(("shift", "dihedral"), keeps))
 
 
+def _key_copies(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Copies as they are and turned, where the targets only add to grids of their sizes."""
+    if not same_shapes(grids, targets):
+        return []
+    if not all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True)):
+        return []
+    return [("shift",), ("dihedral",)]
+
+
 def _references(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Where the targets recolour cells of the grids' sizes: each colour that cuts every grid
     into parts and that the targets keep, with the references apart or enclosed, painted their
@@ -464,6 +540,7 @@ REGISTRY: tuple = (
     (edge_crossings, "marked_corner", "same"),
     (complete_copies, "copy_mode", "same"),
     (complete_scaled_copies, "copy_mode", "same"),
+    (copy_onto_keys, "key_copy", "same"),
     (recolour_like, "reference", "same"),
 )
 
@@ -474,5 +551,6 @@ PARAM_KINDS: dict = {
     "bounce": _headings,
     "marked_corner": _marked_corners,
     "copy_mode": _copy_modes,
+    "key_copy": _key_copies,
     "reference": _references,
 }

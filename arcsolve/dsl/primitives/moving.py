@@ -1,4 +1,5 @@
-"""Moving objects: every object slides, or draws its trail, straight towards an anchor colour until it touches it."""
+"""Moving objects: every object slides, or draws its trail, straight towards an anchor colour
+until it touches it, or is reflected across it."""
 
 from __future__ import annotations
 
@@ -112,3 +113,43 @@ def shoot(g: Array, c: int) -> Array | None:
         flat[cells] = np.where(flat[cells] == 0, colours, flat[cells])
         drawn = True
     return out if drawn else None
+
+
+def _mirror_of(anchor: Array) -> tuple[int | None, int | None] | None:
+    """The row and column to reflect across, given the mirror's cells: a cell mirrors in both
+    (in a grid of one row or column, only along it), a row segment in its row only, a column
+    segment in its column only; None for any other shape."""
+    rows, cols = np.nonzero(anchor)
+    y, x = int(rows[0]), int(cols[0])
+    one_row, one_col = bool((rows == y).all()), bool((cols == x).all())
+    h, w = anchor.shape
+    if one_row and one_col:
+        return (None if h == 1 else y), (None if w == 1 else x)
+    if one_row and rows.size == cols.max() - cols.min() + 1:
+        return y, None
+    if one_col and rows.size == rows.max() - rows.min() + 1:
+        return None, x
+    return None
+
+
+def reflect_through(g: Array, c: int, keep: int) -> Array | None:
+    """Reflect all else through the colour-c mirror (a cell or a straight line of cells); keep 1 keeps the originals."""
+    found = _anchor(g, c)
+    if found is None:
+        return None
+    anchor = found[0]
+    mirror = _mirror_of(anchor)
+    if mirror is None:
+        return None
+    ys, xs = np.nonzero((g != 0) & ~anchor)
+    if ys.size == 0:
+        return None
+    my, mx = mirror
+    ty = ys if my is None else 2 * my - ys
+    tx = xs if mx is None else 2 * mx - xs
+    h, w = g.shape
+    if ty.min() < 0 or tx.min() < 0 or ty.max() >= h or tx.max() >= w or anchor[ty, tx].any():
+        return None  # a reflected cell off the grid or on the mirror
+    out = g.copy() if keep else np.where(anchor, g, 0).astype(g.dtype)
+    out[ty, tx] = g[ys, xs]
+    return None if np.array_equal(out, g) else out

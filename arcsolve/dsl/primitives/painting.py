@@ -20,6 +20,16 @@ def colour_by_size(g: Array, conn: str) -> Array:
     return sizes[lab]
 
 
+def colour_by_parity(g: Array, conn: str) -> Array | None:
+    """Paint every object 1 if its size in cells is odd, 2 if even, for a learned colour map."""
+    lab, n = labels(g, conn)
+    if n == 0:
+        return None
+    codes = 2 - np.bincount(lab.ravel(), minlength=n + 1) % 2
+    codes[0] = 0
+    return codes.astype(g.dtype)[lab]
+
+
 def colour_by(g: Array, prop: str, conn: str) -> Array | None:
     """Paint every object with a code for a property (size rank, has a hole, ...), for a learned colour map."""
     objs = objects(g, conn)
