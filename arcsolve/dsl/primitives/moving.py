@@ -116,9 +116,10 @@ def shoot(g: Array, c: int) -> Array | None:
 
 
 def _mirror_of(anchor: Array) -> tuple[int | None, int | None] | None:
-    """The row and column to reflect across, given the mirror's cells: a cell mirrors in both
-    (in a grid of one row or column, only along it), a row segment in its row only, a column
-    segment in its column only; None for any other shape."""
+    """The row and the column to reflect across (None: not across that axis), given the
+    mirror's cells: a cell, across both (in a grid of one row or column, along it only); a
+    run of cells in one row, across that row (up and down); a run in one column, across that
+    column; None for any other shape."""
     rows, cols = np.nonzero(anchor)
     y, x = int(rows[0]), int(cols[0])
     one_row, one_col = bool((rows == y).all()), bool((cols == x).all())
