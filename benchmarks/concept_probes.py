@@ -725,7 +725,6 @@ def diagonal_corners(rng: Rng) -> Pair:
     return g, out
 
 
-
 def mirror_through_marker(rng: Rng) -> Pair:
     """In one row, a bar jumps to the other side of a maroon marker cell, as far from it."""
     w, n, gap = int(rng.integers(14, 30)), int(rng.integers(2, 6)), int(rng.integers(0, 4))
@@ -753,6 +752,7 @@ def colour_by_parity(rng: Rng) -> Pair:
     for blob, size in zip(blobs, sizes, strict=True):
         _paint(out, blob, 1 if size % 2 else 2)
     return g, out
+
 
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn

@@ -37,11 +37,15 @@ _MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` trie
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
     """Each template's cells as (rows, columns, colours) from its box's corner, in every distinct
     look that `turns` allows: as it is ('shift') or turned and mirrored ('dihedral')."""
+    return _looks([np.where(o.mask[o.box], g[o.box], 0) for o in templates], turns)
+
+
+def _looks(parts: Sequence[Array], turns: str) -> list[tuple[Array, Array, Array]]:
+    """`_template_looks` of parts already cut out of the grid (zero off the template)."""
     looks, seen = [], set()
-    for o in templates:
-        box = np.where(o.mask[o.box], g[o.box], 0)
+    for part in parts:
         for turn in DIHEDRAL.values() if turns == "dihedral" else (DIHEDRAL["id"],):
-            look = turn(box)
+            look = turn(part)
             key = bytes(look.shape) + look.tobytes()
             if key not in seen:
                 seen.add(key)
@@ -169,19 +173,13 @@ def _keyed_looks(g: Array, turns: str) -> tuple[list[tuple[Array, Array, Array]]
     keys = np.unique(g[(g != 0) & ~in_template])
     if keys.size == 0:
         return None
-    looks, seen, inside = [], set(), np.zeros(g.shape, dtype=bool)
+    parts, inside = [], np.zeros(g.shape, dtype=bool)
     for o in templates:
         mask = _trimmed(g, o.mask, keys)
         inside |= mask
         ys, xs = np.nonzero(mask)
-        part = np.where(mask, g, 0)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-        for turn in DIHEDRAL.values() if turns == "dihedral" else (DIHEDRAL["id"],):
-            look = turn(part)
-            if (name := bytes(look.shape) + look.tobytes()) not in seen:
-                seen.add(name)
-                ly, lx = np.nonzero(look)
-                looks.append((ly, lx, look[ly, lx]))
-    return looks, keys, np.where(inside, 0, g)
+        parts.append(np.where(mask, g, 0)[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1])
+    return _looks(parts, turns), keys, np.where(inside, 0, g)
 
 
 def copy_onto_keys(g: Array, turns: str) -> Array | None:
@@ -193,14 +191,15 @@ def copy_onto_keys(g: Array, turns: str) -> Array | None:
         return None
     looks, keys, loose = found
     out, h, w, drawn = g.copy(), g.shape[0], g.shape[1], False
-    padded = np.pad(loose, max(h, w), constant_values=-1)  # key cells off the grid match nothing
+    margin = max(h, w)  # more than a template is long
+    padded = np.pad(loose, margin, constant_values=-1)  # key cells off the grid match nothing
     for ys, xs, cs in looks:
         key = np.isin(cs, keys)
         if key.all() or not key.any():
             continue
         starts = np.argwhere(loose == cs[key][0]) - (ys[key][0], xs[key][0])  # a key cell on each loose one
-        ty = starts[:, :1] + ys[key] + max(h, w)
-        tx = starts[:, 1:] + xs[key] + max(h, w)
+        ty = starts[:, :1] + ys[key] + margin
+        tx = starts[:, 1:] + xs[key] + margin
         for dy, dx in starts[(padded[ty, tx] == cs[key]).all(1)]:
             py, px, pc = ys[~key] + dy, xs[~key] + dx, cs[~key]
             on = (py >= 0) & (px >= 0) & (py < h) & (px < w)
@@ -494,7 +493,7 @@ def _copy_modes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
     grids and erasing them where they lose cells (grids of the targets' sizes)."""
     if not same_shapes(grids, targets):
         return []
-    adds = all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True))
+    adds = _only_add(grids, targets)
     loses = any(((g != 0) & (t == 0)).any() for g, t in zip(grids, targets, strict=True))
     keeps = ([1] if adds else []) + ([0] if loses else [])
     return list(product(("shift", "dihedral"), keeps))
@@ -504,9 +503,12 @@ def _key_copies(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
     """Copies as they are and turned, where the targets only add to grids of their sizes."""
     if not same_shapes(grids, targets):
         return []
-    if not all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True)):
-        return []
-    return [("shift",), ("dihedral",)]
+    return [("shift",), ("dihedral",)] if _only_add(grids, targets) else []
+
+
+def _only_add(grids: Sequence[Array], targets: Sequence[Array]) -> bool:
+    """Whether every target differs from its grid (of its size) only on the grid's zero cells."""
+    return all(((t != g) <= (g == 0)).all() for g, t in zip(grids, targets, strict=True))
 
 
 def _references(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
