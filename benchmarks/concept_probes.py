@@ -754,6 +754,104 @@ def colour_by_parity(rng: Rng) -> Pair:
     return g, out
 
 
+def dashed_rays(rng: Rng) -> Pair:
+    """Each cell shoots a ray to the right edge, every other cell of it grey."""
+    g = _canvas(rng, 8, 14)
+    h, w = g.shape
+    rows = rng.choice(h, size=int(rng.integers(1, 4)), replace=False)
+    for y in rows:
+        g[y, int(rng.integers(0, w - 2))] = _colour(rng, 1, 5)
+    out = g.copy()
+    for y in rows:
+        x = int(np.flatnonzero(g[y])[0])
+        out[y, x + 1 :] = [5 if k % 2 == 0 else g[y, x] for k in range(w - x - 1)]
+    return g, out
+
+
+def stretch_to_marker(rng: Rng) -> Pair:
+    """A framed box stretches over the lone cell in line with it, its frame kept."""
+    g = _canvas(rng, 10, 16)
+    h, w = g.shape
+    bh, bw = int(rng.integers(3, 5)), int(rng.integers(3, 5))
+    frame, inside = (int(c) for c in rng.choice(np.arange(1, 10), size=2, replace=False))
+    box = np.full((bh, bw), frame)
+    box[1:-1, 1:-1] = inside
+    y, x = int(rng.integers(0, h - bh + 1)), int(rng.integers(0, w - bw + 1))
+    side = int(rng.integers(4))
+    room = [h - y - bh, y, w - x - bw, x][side]  # rows below, above, columns right, left
+    if room < 2:
+        return None
+    far = int(rng.integers(2, room + 1))
+    g[y : y + bh, x : x + bw] = box
+    if side < 2:
+        my, mx = (y + bh - 1 + far, x + int(rng.integers(bw))) if side == 0 else (y - far, x + int(rng.integers(bw)))
+        top, bottom = min(y, my), max(y + bh, my + 1)
+        grown = np.concatenate([box[:1], np.repeat(box[1:2], bottom - top - 2, 0), box[-1:]])
+        out = np.zeros_like(g)
+        out[top:bottom, x : x + bw] = grown
+    else:
+        my, mx = (y + int(rng.integers(bh)), x + bw - 1 + far) if side == 2 else (y + int(rng.integers(bh)), x - far)
+        left, right = min(x, mx), max(x + bw, mx + 1)
+        grown = np.concatenate([box[:, :1], np.repeat(box[:, 1:2], right - left - 2, 1), box[:, -1:]], 1)
+        out = np.zeros_like(g)
+        out[y : y + bh, left:right] = grown
+    g[my, mx] = _colour(rng, 1, 10)
+    return g, out
+
+
+def mark_midpoint(rng: Rng) -> Pair:
+    """Two blue cells in a row or column, an odd number of cells apart: a green plus halfway."""
+    g = _canvas(rng, 9, 15)
+    h, w = g.shape
+    y, x = int(rng.integers(1, h - 1)), int(rng.integers(1, w - 1))
+    half = int(rng.integers(2, 5))
+    a, b = ((y, x - half), (y, x + half)) if rng.random() < 0.5 else ((y - half, x), (y + half, x))
+    if not all(0 <= r < h and 0 <= c < w for r, c in (a, b)):
+        return None
+    g[a], g[b] = 1, 1
+    out = g.copy()
+    for dy, dx in ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0)):
+        out[y + dy, x + dx] = 3
+    return g, out
+
+
+def colour_bands(rng: Rng) -> Pair:
+    """Bands of colour side by side or stacked, their borders ragged: their colours in order, as a row or a column."""
+    n = int(rng.integers(2, 5))
+    colours = [int(c) for c in rng.choice(np.arange(1, 10), size=n, replace=False)]
+    widths = [int(v) for v in rng.integers(3, 6, n)]
+    h = int(rng.integers(6, 13))
+    g = np.repeat(np.array(colours)[None, :], h, 0).repeat(widths, 1)
+    edges = np.cumsum(widths)[:-1]
+    for y in range(h):  # each border moves by a cell or stays, row by row
+        for k, e in enumerate(edges):
+            shift = int(rng.integers(-1, 2))
+            if shift < 0:
+                g[y, e - 1] = colours[k + 1]
+            elif shift > 0:
+                g[y, e] = colours[k]
+    out = np.array([colours])
+    return (g, out) if rng.random() < 0.5 else (g.T, out.T)
+
+
+def rows_and_columns(rng: Rng) -> Pair:
+    """Red cells draw their columns, blue cells their rows, over the red ones."""
+    g = _canvas(rng, 9, 15)
+    h, w = g.shape
+    ys = rng.choice(h, size=int(rng.integers(2, 5)), replace=False)
+    xs = rng.choice(w, size=len(ys), replace=False)
+    colours = [1, 2, *(int(c) for c in rng.integers(1, 3, len(ys) - 2))]
+    g[ys, xs] = colours
+    out = g.copy()
+    for x, c in zip(xs, colours, strict=True):
+        if c == 2:
+            out[:, x] = np.where(g[:, x] == 0, 2, g[:, x])
+    for y, c in zip(ys, colours, strict=True):
+        if c == 1:
+            out[y] = np.where(g[y] == 0, 1, g[y])
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -765,7 +863,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         colour_on_top, crop_centre, cells_to_walls, fall_onto_floor, recolour_touching_wall, colour_histogram,
         connect_diagonal, fill_marked_rows, holes_by_size, join_objects, and_halves, mark_crossings,
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
-        colour_by_parity,
+        colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
     )
 }
 

@@ -29,6 +29,7 @@ from arcsolve.dsl.learned.cell_tables import fit_table
 from arcsolve.dsl.learned.object_moves import refit_moves
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.learned.stamping import refit_stamps
+from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.program import OVERLAY, Program, Step, apply_step
 from arcsolve.dsl.registry import PRIMITIVES
 
@@ -57,6 +58,7 @@ _SIZES: dict[str, Callable[[tuple], int]] = {
     "cell_table": lambda p: len(p[0][1]),
     "cell_rule": lambda p: len(p[0][0]),
     "stamp_around": lambda p: len(p[0][2]),
+    "line_rays": lambda p: len(p[0]),
     "stamp_objects": lambda p: len(p[1]),
     "move_objects": lambda p: len(p[0][2]),
     "tally_fill": lambda p: len(p[0].order),
@@ -135,6 +137,8 @@ REFITS: dict[str, Refit] = {
         None if (table := fit_table(grids, targets, p[0][0])) is None else (table,)),
     "cell_rule": lambda p, grids, targets, deadline: _one(
         None if (table := fit_rule(grids, targets)) is None else (table,)),
+    "line_rays": lambda p, grids, targets, deadline: _one(
+        None if (axes := fit_ray_axes(grids, targets)) is None else (axes, p[1])),
     "stamp_around": lambda p, grids, targets, deadline: [(m,) for m in refit_stamps(grids, targets, p[0][0])],
     "move_objects": lambda p, grids, targets, deadline: [
         (m,) for m in refit_moves(grids, targets, p[0][0], p[0][1], deadline)],

@@ -20,6 +20,7 @@ from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.pairs import fixed_size, raw_inputs, still_colours
 from arcsolve.dsl.primitives.counting import FEATURES
+from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.primitives.geometry import crop_centre
 from arcsolve.dsl.primitives.objects import CROP_SELECTORS, PROPERTIES, SELECTORS, split
 
@@ -43,6 +44,7 @@ class Facts:
     shifts: tuple[tuple[int, int], ...]
     drawn: tuple[int, ...] = ()  # colours outputs put on an input's zero cells, or new in them (other sizes)
     recoloured: tuple[int, ...] = ()  # colours that non-zero input cells change into (same sizes)
+    full_lines: bool = False  # some output has a row or column without a zero cell
     inputs: tuple[Array, ...] = field(default=(), compare=False, repr=False)  # the train inputs
 
 
@@ -71,8 +73,9 @@ def task_facts(inputs: Sequence[Array], targets: Sequence[Array]) -> Facts:
             recoloured |= {int(c) for c in np.unique(b[(a != 0) & (b != a)])}
         else:  # cells do not correspond: the colours the output has and its input lacks
             drawn |= _colours([b]) - _colours([a])
+    full_lines = any((b != 0).all(1).any() or (b != 0).all(0).any() for b in targets)
     return Facts(tuple(sorted(cin)), tuple(sorted(cout)), tuple(sorted(cin - cout)), shifts,
-                 tuple(sorted(drawn)), tuple(sorted(recoloured)), tuple(inputs))
+                 tuple(sorted(drawn)), tuple(sorted(recoloured)), full_lines, tuple(inputs))
 
 
 def _ratio(big: Sequence[tuple[int, int]], small: Sequence[tuple[int, int]]) -> Params | None:
@@ -253,8 +256,18 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
     "lost_colour": lambda grids, targets, facts: [(c,) for c in facts.lost_colours],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
-    # diagonal rays only draw: offered where the outputs draw on empty cells
+    # diagonal and dashed rays only draw: offered where the outputs draw on empty cells
     "diagonal_direction": lambda grids, targets, facts: [(d,) for d in DIAGONALS] if facts.drawn else [],
+    # rays drawn along whole lines leave a line without a zero cell in the outputs
+    "ray_axes": lambda grids, targets, facts: [
+        (axes, last)
+        for axes in ([fit_ray_axes(grids, targets)] if facts.drawn and facts.full_lines else [])
+        if axes
+        for last in ("h", "v")
+    ],
+    "dashes": lambda grids, targets, facts: (
+        list(product(DIRECTIONS, sorted({0, *facts.drawn}))) if facts.drawn else []
+    ),
     "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",), ("vh",)],
     "bridge": lambda grids, targets, facts: list(product(("h", "v", "hv", "vh"), facts.drawn)),
     "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],
@@ -270,6 +283,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     ),
     "drawn_colour": lambda grids, targets, facts: list(product(facts.drawn, CONNECTIVITIES)),
     "recoloured": lambda grids, targets, facts: [(c,) for c in facts.recoloured],
+    "midpoint": lambda grids, targets, facts: list(product(facts.drawn, ("dot", "plus", "box"))),
     "marked": lambda grids, targets, facts: list(
         product(sorted(set(facts.drawn) | set(facts.recoloured)), CONNECTIVITIES)
     ),

@@ -32,13 +32,22 @@ from arcsolve.dsl.primitives.completion import (
     symmetry_fill_patch,
     symmetry_patch,
 )
-from arcsolve.dsl.primitives.counting import colour_cell, colour_ranking, count_objects, count_row, feature_cell
+from arcsolve.dsl.primitives.counting import (
+    band_colours,
+    colour_cell,
+    colour_ranking,
+    count_objects,
+    count_row,
+    feature_cell,
+)
 from arcsolve.dsl.primitives.drawing import (
     centre_lines,
     fill_bbox,
     halo,
     interior,
+    line_rays,
     mark_centres,
+    mark_midpoints,
     outline_bbox,
     paint_empty_lines,
     rays,
@@ -265,9 +274,14 @@ def settle(g: Array, direction: str, still: int) -> Array | None:
     return None if out is None else _turn(out, -k)
 
 
-def _extend_down(g: Array) -> Array:
+def _last_above(g: Array) -> Array:
+    """Each cell's row of the nearest non-zero cell at or above it in its column (-1 if none)."""
     h = g.shape[0]
-    last = np.maximum.accumulate(np.where(g != 0, np.arange(h)[:, None], -1), axis=0)
+    return np.maximum.accumulate(np.where(g != 0, np.arange(h)[:, None], -1), axis=0)
+
+
+def _extend_down(g: Array) -> Array:
+    last = _last_above(g)
     filled = g[np.maximum(last, 0), np.arange(g.shape[1])]
     return np.where((g == 0) & (last >= 0), filled, g)
 
@@ -276,6 +290,21 @@ def extend_lines(g: Array, direction: str) -> Array:
     """Extend every non-zero cell as a ray towards a side, over zero cells."""
     k = _TO_DOWN[direction]
     return _turn(_extend_down(_turn(g, k)), -k)
+
+
+def _dash_down(g: Array, c: int) -> Array:
+    last = _last_above(g)
+    filled = g[np.maximum(last, 0), np.arange(g.shape[1])]
+    odd = (np.arange(g.shape[0])[:, None] - last) % 2 == 1
+    return np.where((g == 0) & (last >= 0), np.where(odd, np.asarray(c, dtype=g.dtype), filled), g)
+
+
+def extend_dashed(g: Array, direction: str, c: int) -> Array | None:
+    """Extend each non-zero cell as a dashed ray to a side, over zeros: c at odd steps (0: gaps), its colour at even."""
+    if not g.any():
+        return None
+    k = _TO_DOWN[direction]
+    return _turn(_dash_down(_turn(g, k), c), -k)
 
 
 def _extend_down_right(g: Array) -> Array:
@@ -537,9 +566,12 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(colour_by, "property", shape="same"),
     _p(halo, "halo", shape="same"),
     _p(rays, "rays", shape="same"),
+    _p(extend_dashed, "dashes", shape="same"),
+    _p(line_rays, "ray_axes", shape="same"),
     _p(fill_bbox, "drawn_colour", shape="same"),
     _p(outline_bbox, "drawn_colour", shape="same"),
     _p(mark_centres, "marked", shape="same"),
+    _p(mark_midpoints, "midpoint", shape="same"),
     _p(centre_lines, "drawn", shape="same"),
     _p(paint_empty_lines, "drawn", shape="same"),
     _p(interior, "recoloured", shape="same"),
@@ -547,6 +579,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(crop_centre, "window"),
     _p(colour_cell, "rank"),
     _p(colour_ranking, "skip"),
+    _p(band_colours),
     _p(count_row),
     _p(count_objects, "connectivity"),
     _p(feature_cell, "feature"),

@@ -1,5 +1,6 @@
 """The concept probes: deterministic, well-formed tasks, and the DSL steps that cover some of
-them (centres, closed boxes, cells settling on a floor, the topmost object, a grid's centre)."""
+them (centres, closed boxes, cells settling on a floor, the topmost object, a grid's centre,
+dashed rays, boxes stretched to a marker, midpoints, band colours, rows and columns by colour)."""
 
 import json
 
@@ -51,6 +52,11 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("count-cells", "place_on_canvas", 2),
     ("colour-histogram", "place_on_canvas", 3),  # bars, turned to stand on the floor, on the canvas
     ("count-colours", "count_block", 2),
+    ("dashed-rays", "extend_dashed", 2),
+    ("stretch-to-marker", "stretch_to_markers", 2),
+    ("mark-midpoint", "mark_midpoints", 2),
+    ("colour-bands", "band_colours", 2),
+    ("rows-and-columns", "line_rays", 2),
 ])
 def test_the_dsl_solves_a_probe_with_its_step(written, concept, step, depth):
     """Searched without a clock (2000 states): the first answer is verified, uses the step and

@@ -4,6 +4,7 @@ ranking they give, and learned models held to leave-one-pair-out."""
 import numpy as np
 import pytest
 
+from arcsolve.dsl import registry
 from arcsolve.dsl.compose import Cover
 from arcsolve.dsl.families.tallying import Classes
 from arcsolve.dsl.learned.cell_tables import fit_tables
@@ -87,6 +88,21 @@ def test_a_cell_table_that_memorises_each_pair_is_rejected_by_leave_one_out():
     spread = [g([[1, 1, 1]]), g([[0, 2, 2]]), g([[0, 0, 3]])]
     [table, *_] = fit_tables(inputs, spread)
     assert holds_out((Step("cell_table", (table,)),), inputs, spread, spread)
+
+
+def test_line_rays_hold_out_only_where_every_pair_shows_each_colour():
+    inputs = [g([[0, 2, 0], [0, 0, 0], [3, 0, 0]]), g([[2, 0, 0], [0, 0, 3], [0, 0, 0]]),
+              g([[0, 0, 0], [0, 3, 0], [0, 0, 2]])]
+    axes = ((2, "v"), (3, "h"))
+    targets = [registry.line_rays(x, axes, "h") for x in inputs]
+    step = Step("line_rays", (axes, "h"))
+    assert learned_size(step) == 2
+    assert holds_out((step,), inputs, targets, targets)
+    # 4 is seen in one pair only: fitted on the other two, the table does not know it
+    odd = [*inputs[:2], g([[0, 0, 0], [0, 3, 0], [0, 0, 4]])]
+    odd_axes = ((2, "v"), (3, "h"), (4, "v"))
+    odd_targets = [registry.line_rays(x, odd_axes, "h") for x in odd]
+    assert not holds_out((Step("line_rays", (odd_axes, "h")),), odd, odd_targets, odd_targets)
 
 
 def test_the_search_keeps_an_answer_that_does_not_hold_out_as_a_guess():

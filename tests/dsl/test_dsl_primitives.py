@@ -13,6 +13,7 @@ from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.occam import description_length
 from arcsolve.dsl.params import DIAGONALS, PARAMS, task_facts
+from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.primitives.objects import label, objects, select, split
 from arcsolve.dsl.program import OVERLAY, Step, format_program, run_program
 from tests.grids import eq, flood_labels, g
@@ -226,6 +227,19 @@ def test_extend_lines():
     x = g([[0, 5, 0], [0, 0, 0], [0, 7, 0], [0, 0, 0]])
     eq(P.extend_lines(x, "down"), [[0, 5, 0], [0, 5, 0], [0, 7, 0], [0, 7, 0]])
     eq(P.extend_lines(x, "right"), [[0, 5, 5], [0, 0, 0], [0, 7, 7], [0, 0, 0]])
+
+
+def test_extend_dashed():
+    x = g([[0, 2, 0, 0, 0], [0, 0, 0, 0, 0], [3, 0, 0, 0, 0]])
+    eq(P.extend_dashed(x, "right", 5), [[0, 2, 5, 2, 5], [0, 0, 0, 0, 0], [3, 5, 3, 5, 3]])
+    eq(P.extend_dashed(x, "left", 5), [[5, 2, 0, 0, 0], [0, 0, 0, 0, 0], [3, 0, 0, 0, 0]])
+    eq(P.extend_dashed(x, "down", 0), [[0, 2, 0, 0, 0], [0, 0, 0, 0, 0], [3, 2, 0, 0, 0]])  # 0: dotted
+    # a ray starts again from each cell it meets, which keeps its own colour
+    eq(P.extend_dashed(g([[1, 0, 0, 4, 0, 0]]), "right", 5), [[1, 5, 1, 4, 5, 4]])
+    assert P.extend_dashed(g([[0, 0], [0, 0]]), "down", 5) is None
+    x, y = g([[2, 0, 0]]), g([[2, 5, 2]])
+    assert ("right", 5) in PARAMS["dashes"]([x], [y], task_facts([x], [y]))
+    assert PARAMS["dashes"]([x], [x], task_facts([x], [x])) == []  # nothing drawn, no dashes
 
 
 def test_extend_diagonals():
@@ -485,6 +499,34 @@ def test_rays():
     assert P.rays(x, 4, "h") is None
 
 
+def test_line_rays():
+    x = g([[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 3, 0]])
+    axes = ((2, "v"), (3, "h"))
+    eq(P.line_rays(x, axes, "h"), [[0, 2, 0, 0], [0, 2, 0, 0], [0, 2, 0, 0], [3, 3, 3, 3]])
+    eq(P.line_rays(x, axes, "v"), [[0, 2, 0, 0], [0, 2, 0, 0], [0, 2, 0, 0], [3, 2, 3, 3]])  # v drawn last wins
+    eq(P.line_rays(x, ((2, "hv"), (3, "")), "h"), [[0, 2, 0, 0], [2, 2, 2, 2], [0, 2, 0, 0], [0, 2, 3, 0]])
+    assert P.line_rays(x, ((2, "v"),), "h") is None  # a colour the table does not know
+    assert P.line_rays(g([[2, 0], [3, 0]]), ((2, "v"), (3, "v")), "h") is None  # two colours on one line
+    # the table is fitted from the targets: 2 draws columns and 3 rows, in every pair
+    y = P.line_rays(x, axes, "h")
+    assert fit_ray_axes([x], [y]) == axes
+    assert PARAMS["ray_axes"]([x], [y], task_facts([x], [y])) == [(axes, "h"), (axes, "v")]
+    assert fit_ray_axes([x], [P.rays(x, 0, "v")]) is None  # every colour alike: plain rays
+    cut = y.copy()
+    cut[3, 0] = cut[0, 1] = 0  # no output line left without a zero cell: whole-line rays are not tried
+    assert PARAMS["ray_axes"]([x], [cut], task_facts([x], [cut])) == []
+
+
+def test_mark_midpoints():
+    x = g([[0, 0, 0, 0, 0], [1, 0, 0, 0, 1], [0, 0, 0, 0, 0], [0, 2, 0, 0, 0], [0, 0, 0, 0, 0], [0, 2, 0, 0, 5]])
+    eq(P.mark_midpoints(x, 3, "plus"), [[0, 0, 3, 0, 0], [1, 3, 3, 3, 1], [0, 0, 3, 0, 0],
+                                        [0, 2, 0, 0, 0], [3, 3, 3, 0, 0], [0, 2, 0, 0, 5]])
+    eq(P.mark_midpoints(x, 3, "dot"), [[0, 0, 0, 0, 0], [1, 0, 3, 0, 1], [0, 0, 0, 0, 0],
+                                       [0, 2, 0, 0, 0], [0, 3, 0, 0, 0], [0, 2, 0, 0, 5]])
+    assert P.mark_midpoints(g([[1, 0, 0, 1]]), 3, "dot") is None  # no cell halfway
+    assert P.mark_midpoints(g([[1, 1, 0, 1]]), 3, "dot") is None  # three cells of a colour
+
+
 def test_centre_lines():
     x = g([[0, 0, 0, 0, 0], [0, 0, 0, 1, 0], [0, 0, 1, 1, 1], [0, 0, 0, 1, 0], [0, 0, 0, 0, 0]])
     eq(P.centre_lines(x, 6), [[0, 0, 0, 6, 0], [0, 0, 0, 1, 0], [6, 6, 1, 1, 1], [0, 0, 0, 1, 0], [0, 0, 0, 6, 0]])
@@ -546,6 +588,15 @@ def test_colour_ranking():
     eq(P.colour_ranking(x, 1), [[3], [1]])
     assert P.colour_ranking(g([[1, 2]]), 0) is None  # a tie
     assert P.colour_ranking(g([[1, 1, 0]]), 1) is None  # nothing left
+
+
+def test_band_colours():
+    side_by_side = g([[4, 4, 2, 2, 2, 8], [4, 2, 2, 2, 8, 8], [4, 4, 4, 2, 8, 8]])  # ragged borders
+    eq(P.band_colours(side_by_side), [[4, 2, 8]])
+    eq(P.band_colours(side_by_side.T), [[4], [2], [8]])
+    assert P.band_colours(g([[1, 2, 1]])) is None  # a colour in two bands
+    assert P.band_colours(g([[1, 1], [1, 1]])) is None  # one band
+    assert P.band_colours(g([[1, 2], [2, 1]])) is None  # bands both ways
 
 
 def test_count_row():

@@ -1,5 +1,6 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
-wall, markers projected onto objects, rows completed by analogy, bouncing rays."""
+wall, markers projected onto objects, objects stretched to markers, rows completed by
+analogy, bouncing rays."""
 
 import numpy as np
 import pytest
@@ -63,6 +64,26 @@ def test_wall_params():
     y = g([[0, 5, 0], [5, 5, 5], [5, 0, 0]])
     assert PARAMS["wall"]([x], [y], task_facts([x], [y])) == [(5, 0), (5, 1)]
     assert PARAMS["wall"]([y], [x], task_facts([y], [x])) == []  # its 5s are no band
+
+
+def test_stretch_to_markers():
+    frame = g([[0, 0, 0, 0, 0, 0],
+               [0, 2, 2, 2, 0, 0],
+               [0, 2, 1, 2, 0, 0],
+               [0, 2, 2, 2, 0, 0],
+               [0, 0, 0, 0, 0, 0],
+               [0, 0, 8, 0, 0, 0]])
+    eq(R.stretch_to_markers(frame), [[0, 0, 0, 0, 0, 0],
+                                     [0, 2, 2, 2, 0, 0],
+                                     [0, 2, 1, 2, 0, 0],
+                                     [0, 2, 1, 2, 0, 0],
+                                     [0, 2, 1, 2, 0, 0],
+                                     [0, 2, 2, 2, 0, 0]])
+    # towards the left and upwards, the far edge stays the far edge
+    eq(R.stretch_to_markers(g([[5, 0, 3, 3, 4]])), [[3, 3, 3, 3, 4]])
+    eq(R.stretch_to_markers(g([[0, 5], [0, 0], [0, 6], [0, 7]])), [[0, 6], [0, 7], [0, 7], [0, 7]])
+    assert R.stretch_to_markers(g([[5, 0, 0], [0, 0, 0], [0, 3, 3]])) is None  # the lone cell faces nothing
+    assert R.stretch_to_markers(g([[3, 3, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])) is None  # no lone cell
 
 
 def test_project_markers():

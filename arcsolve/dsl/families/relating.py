@@ -1,6 +1,7 @@
 """One part of the grid acting on the others, found missing by studying the train tasks the
 search did not solve: placeholders painted like a template of their shape, cells piled up
-against a wall, lone markers projected onto the object they face, partial rows completed
+against a wall, lone markers projected onto the object they face, objects stretched until
+they reach the lone cell beyond them, partial rows completed
 by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
 template completed (as it is or scaled up) or drawn wherever its key cells match, objects
@@ -375,6 +376,48 @@ def project_markers(g: Array) -> Array | None:
     return None if (markers & ~landed).any() else out
 
 
+def _stretched(part: Array, extra: int) -> Array:
+    """The part made `extra` rows longer downwards by repeating its last row but one (its
+    only row if it has one): a frame keeps its far edge."""
+    inner = part[-2:-1] if len(part) > 1 else part
+    return np.concatenate([part[:-1], np.repeat(inner, extra, axis=0), part[-1:]])
+
+
+def stretch_to_markers(g: Array) -> Array | None:
+    """Stretch each object over the lone cell beyond a side of its box: its line before the far edge repeats."""
+    objs = objects(g, "multi8")
+    markers = [o for o in objs if o.size == 1]
+    bodies = [o for o in objs if o.size > 1]
+    if not markers or not bodies:
+        return None
+    out = g.copy()
+    for m in markers:
+        y, x = m.box[0].start, m.box[1].start
+        facing = []
+        for o in bodies:
+            rows, cols = o.box
+            if cols.start <= x < cols.stop and not rows.start <= y < rows.stop:
+                facing.append((o, "v", y))
+            elif rows.start <= y < rows.stop and not cols.start <= x < cols.stop:
+                facing.append((o, "h", x))
+        if len(facing) != 1:
+            return None
+        o, axis, at = facing[0]
+        part = np.where(o.mask[o.box], g[o.box], 0)
+        span = o.box[0] if axis == "v" else o.box[1]
+        if axis == "h":
+            part = part.T
+        if at >= span.stop:  # ahead: grows down (or right) to the marker
+            grown, reach = _stretched(part, at - span.stop + 1), slice(span.start, at + 1)
+        else:
+            grown, reach = _stretched(part[::-1], span.start - at)[::-1], slice(at, span.stop)
+        out[m.box] = 0
+        box = (reach, o.box[1]) if axis == "v" else (o.box[0], reach)
+        grown = grown if axis == "v" else grown.T
+        out[box] = np.where(grown != 0, grown, out[box])
+    return out
+
+
 def complete_rows(g: Array, axis: str) -> Array | None:
     """Complete each partly filled row ('h') or column ('v') like the first full one, its colours renamed."""
     t = g if axis == "h" else g.T
@@ -537,6 +580,7 @@ REGISTRY: tuple = (
     (paint_placeholders, "placeholder", "same"),
     (pile, "wall", "same"),
     (project_markers, "none", "same"),
+    (stretch_to_markers, "none", "same"),
     (complete_rows, "template_line", "same"),
     (bounce_rays, "bounce", "same"),
     (edge_crossings, "marked_corner", "same"),

@@ -1,5 +1,6 @@
 """Outputs made from counts: a cell of the most frequent colour, colours ranked by how often
-they occur, a row as long as the number of cells or of objects, a cell coding a count or a symmetry."""
+they occur, the colours of bands in order, a row as long as the number of cells or of
+objects, a cell coding a count or a symmetry."""
 
 from __future__ import annotations
 
@@ -36,6 +37,29 @@ def colour_ranking(g: Array, skip: int) -> Array | None:
     if len(colours) <= skip or len({int(counts[c - 1]) for c in colours}) != len(colours):
         return None
     return np.array(colours[skip:], dtype=g.dtype)[:, None]
+
+
+def _band_order(g: Array) -> tuple[list[int], int] | None:
+    """The columns' most frequent colours, run by run from the left, and how many cells
+    they cover, if each colour makes one run and there are two or more (None otherwise)."""
+    k = max(10, int(g.max()) + 1)
+    w = g.shape[1]
+    counts = np.bincount((np.arange(w) * k + g).ravel(), minlength=w * k).reshape(w, k)
+    tops = counts.argmax(1)
+    runs = tops[np.concatenate(([True], tops[1:] != tops[:-1]))].tolist()
+    if len(runs) < 2 or len(set(runs)) < len(runs):
+        return None
+    return runs, int(counts.max(1).sum())
+
+
+def band_colours(g: Array) -> Array | None:
+    """The colours of the grid's bands in order: a row for side-by-side bands, a column for stacked ones."""
+    across, down = _band_order(g), _band_order(g.T)
+    if across and down and across[1] != down[1]:  # bands both ways: those that fit the cells better
+        across, down = (across, None) if across[1] > down[1] else (None, down)
+    if (across is None) == (down is None):
+        return None
+    return np.array([across[0]], dtype=g.dtype) if across else np.array(down[0], dtype=g.dtype)[:, None]
 
 
 def count_row(g: Array) -> Array | None:

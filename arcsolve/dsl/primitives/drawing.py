@@ -1,5 +1,6 @@
-"""Drawing on a grid: halos around cells, rays to the grid's edges, filled or outlined
-bounding boxes, their centres, the insides of solid shapes. Each draws only over zero cells
+"""Drawing on a grid: halos around cells, rays to the grid's edges (along the axes each
+colour has, too), filled or outlined bounding boxes, their centres, the midpoints between
+two cells of a colour, the insides of solid shapes. Each draws only over zero cells
 unless it says otherwise."""
 
 from __future__ import annotations
@@ -117,6 +118,49 @@ def rays(g: Array, src: int, dirs: str) -> Array | None:
     return out
 
 
+def line_rays(g: Array, axes: tuple[tuple[int, str], ...], last: str) -> Array | None:
+    """Full rows ('h'), columns ('v') or both through each cell, by a learned table of its colour's axes; last wins."""
+    table = dict(axes)
+    present = [int(c) for c in np.unique(g) if c]
+    if not present or any(c not in table for c in present):
+        return None
+    out = g.copy()
+    for axis in ("v", "h") if last == "h" else ("h", "v"):
+        lines = g.T if axis == "v" else g
+        colour = np.zeros(lines.shape[0], dtype=g.dtype)
+        for c in present:
+            if axis in table[c]:
+                has = (lines == c).any(1)
+                if (has & (colour != 0)).any():  # two colours want one line
+                    return None
+                colour[has] = c
+        drawn = colour[None, :] if axis == "v" else colour[:, None]
+        out = np.where((g == 0) & (drawn != 0), drawn, out)
+    return out
+
+
+def fit_ray_axes(grids: list[Array], targets: list[Array]) -> tuple[tuple[int, str], ...] | None:
+    """`line_rays`' table: each input colour's axes ('h', 'v', 'hv' or ''), those where most
+    empty cells of the rows or columns through its cells take its colour in the targets (of
+    those that no other colour takes); None if the shapes change or every colour has the
+    same axes (plain rays)."""
+    if any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+        return None
+    hits, totals = np.zeros((2, 10), dtype=np.int64), np.zeros((2, 10), dtype=np.int64)
+    for g, t in zip(grids, targets, strict=True):
+        for i, (a, b) in enumerate(((g, t), (g.T, t.T))):
+            rows = np.arange(a.shape[0])[:, None] * 10
+            has = np.bincount((rows + a).ravel(), minlength=a.shape[0] * 10).reshape(-1, 10) > 0
+            empty = a == 0
+            took = np.bincount((rows + b)[empty], minlength=a.shape[0] * 10).reshape(-1, 10)  # by target colour
+            hits[i] += (has * took).sum(0)
+            totals[i] += (has * (took[:, :1] + took)).sum(0)  # cells left empty or taking the colour
+    present = sorted({int(c) for g in grids for c in np.unique(g)} - {0})
+    axes = tuple((c, "".join(axis for i, axis in enumerate("hv") if totals[i, c] and 2 * hits[i, c] > totals[i, c]))
+                 for c in present)
+    return axes if len({axis for _, axis in axes}) > 1 else None
+
+
 def centre_lines(g: Array, c: int) -> Array | None:
     """Colour c over the zeros of each object's middle row and column, grid-wide (None if one has no middle)."""
     objs = objects(g, "multi8")
@@ -169,6 +213,20 @@ def mark_centres(g: Array, c: int, conn: str) -> Array | None:
             return None
         out[(rows.start + rows.stop) // 2, (cols.start + cols.stop) // 2] = c
     return out
+
+
+def mark_midpoints(g: Array, c: int, shape: str) -> Array | None:
+    """Colour c over zeros halfway between the two cells of each colour that has two, and its 'plus' or 'box' cells."""
+    centres = np.zeros(g.shape, dtype=bool)
+    for colour in np.unique(g[g != 0]):
+        ys, xs = np.nonzero(g == colour)
+        if len(ys) == 2 and (ys[0] + ys[1]) % 2 == 0 and (xs[0] + xs[1]) % 2 == 0:
+            centres[(ys[0] + ys[1]) // 2, (xs[0] + xs[1]) // 2] = True
+    if not centres.any():
+        return None
+    if shape != "dot":
+        centres |= _neighbours(centres, NEIGHBOURS[shape])
+    return np.where(centres & (g == 0), np.asarray(c, dtype=g.dtype), g)
 
 
 def interior(g: Array, c: int) -> Array:
