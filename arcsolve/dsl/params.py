@@ -45,6 +45,7 @@ class Facts:
     drawn: tuple[int, ...] = ()  # colours outputs put on an input's zero cells, or new in them (other sizes)
     recoloured: tuple[int, ...] = ()  # colours that non-zero input cells change into (same sizes)
     full_lines: bool = False  # some output has a row or column without a zero cell
+    dashes: tuple[int, ...] = ()  # colours outputs draw between two cells of another colour (`_dashes`)
     inputs: tuple[Array, ...] = field(default=(), compare=False, repr=False)  # the train inputs
 
 
@@ -60,22 +61,34 @@ def _content_offset(a: Array, b: Array) -> tuple[int, int] | None:
     return int(by - ay), int(bx - ax)
 
 
+def _dashes(a: Array, b: Array) -> set[int]:
+    """The colours c (0 too) that output b has between two cells of one other colour, in a row
+    or column, where input a is empty under c and under one of the two: the gaps of dashes."""
+    found = set()
+    for out, empty in ((b, a == 0), (b.T, a.T == 0)):
+        left, mid, right = out[:, :-2], out[:, 1:-1], out[:, 2:]
+        hit = (left == right) & (left != 0) & (mid != left) & empty[:, 1:-1] & (empty[:, :-2] | empty[:, 2:])
+        found |= {int(c) for c in np.unique(mid[hit])}
+    return found
+
+
 def task_facts(inputs: Sequence[Array], targets: Sequence[Array]) -> Facts:
     """Colours and content offsets of the train pairs."""
     cin, cout = _colours(inputs), _colours(targets)
     offsets = {_content_offset(a, b) for a, b in zip(inputs, targets, strict=True)}
     moved = [o for o in offsets if o not in (None, (0, 0))]
     shifts = tuple(dict.fromkeys(UNIT_SHIFTS + (tuple(moved) if len(offsets) == 1 else ())))
-    drawn, recoloured = set(), set()
+    drawn, recoloured, dashes = set(), set(), set()
     for a, b in zip(inputs, targets, strict=True):
         if a.shape == b.shape:
             drawn |= {int(c) for c in np.unique(b[(a == 0) & (b != 0)])}
+            dashes |= _dashes(a, b)
             recoloured |= {int(c) for c in np.unique(b[(a != 0) & (b != a)])}
         else:  # cells do not correspond: the colours the output has and its input lacks
             drawn |= _colours([b]) - _colours([a])
     full_lines = any((b != 0).all(1).any() or (b != 0).all(0).any() for b in targets)
     return Facts(tuple(sorted(cin)), tuple(sorted(cout)), tuple(sorted(cin - cout)), shifts,
-                 tuple(sorted(drawn)), tuple(sorted(recoloured)), full_lines, tuple(inputs))
+                 tuple(sorted(drawn)), tuple(sorted(recoloured)), full_lines, tuple(sorted(dashes)), tuple(inputs))
 
 
 def _ratio(big: Sequence[tuple[int, int]], small: Sequence[tuple[int, int]]) -> Params | None:
@@ -256,7 +269,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "noise": lambda grids, targets, facts: [(c,) for c in sorted({0, *facts.lost_colours})],
     "lost_colour": lambda grids, targets, facts: [(c,) for c in facts.lost_colours],
     "direction": lambda grids, targets, facts: [(d,) for d in DIRECTIONS],
-    # diagonal and dashed rays only draw: offered where the outputs draw on empty cells
+    # diagonal rays only draw: offered where the outputs draw on empty cells
     "diagonal_direction": lambda grids, targets, facts: [(d,) for d in DIAGONALS] if facts.drawn else [],
     # rays drawn along whole lines leave a line without a zero cell in the outputs
     "ray_axes": lambda grids, targets, facts: [
@@ -265,9 +278,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
         if axes
         for last in ("h", "v")
     ],
-    "dashes": lambda grids, targets, facts: (
-        list(product(DIRECTIONS, sorted({0, *facts.drawn}))) if facts.drawn else []
-    ),
+    "dashes": lambda grids, targets, facts: list(product(DIRECTIONS, facts.dashes)),
     "axis": lambda grids, targets, facts: [("h",), ("v",), ("hv",), ("vh",)],
     "bridge": lambda grids, targets, facts: list(product(("h", "v", "hv", "vh"), facts.drawn)),
     "connectivity": lambda grids, targets, facts: [(c,) for c in CONNECTIVITIES],

@@ -12,7 +12,7 @@ from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay, s
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.occam import description_length
-from arcsolve.dsl.params import DIAGONALS, PARAMS, task_facts
+from arcsolve.dsl.params import DIAGONALS, DIRECTIONS, PARAMS, task_facts
 from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.primitives.objects import label, objects, select, split
 from arcsolve.dsl.program import OVERLAY, Step, format_program, run_program
@@ -240,6 +240,10 @@ def test_extend_dashed():
     x, y = g([[2, 0, 0]]), g([[2, 5, 2]])
     assert ("right", 5) in PARAMS["dashes"]([x], [y], task_facts([x], [y]))
     assert PARAMS["dashes"]([x], [x], task_facts([x], [x])) == []  # nothing drawn, no dashes
+    solid = g([[2, 2, 2]])
+    assert PARAMS["dashes"]([x], [solid], task_facts([x], [solid])) == []  # a solid ray shows no gaps
+    dotted = g([[2, 0, 2]])
+    assert PARAMS["dashes"]([x], [dotted], task_facts([x], [dotted])) == [(d, 0) for d in DIRECTIONS]
 
 
 def test_extend_diagonals():

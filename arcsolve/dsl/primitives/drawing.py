@@ -215,18 +215,25 @@ def mark_centres(g: Array, c: int, conn: str) -> Array | None:
     return out
 
 
-def mark_midpoints(g: Array, c: int, shape: str) -> Array | None:
-    """Colour c over zeros halfway between the two cells of each colour that has two, and its 'plus' or 'box' cells."""
+@grid_memo()
+def _midpoint_cells(g: Array, shape: str) -> Array | None:
+    """The cells halfway between the two cells of each colour that has two, with their `shape`
+    neighbours ('dot': none); None if no colour has two cells with a cell halfway."""
+    counts = np.bincount(g.ravel(), minlength=10)
     centres = np.zeros(g.shape, dtype=bool)
-    for colour in np.unique(g[g != 0]):
+    for colour in np.flatnonzero(counts[1:] == 2) + 1:
         ys, xs = np.nonzero(g == colour)
-        if len(ys) == 2 and (ys[0] + ys[1]) % 2 == 0 and (xs[0] + xs[1]) % 2 == 0:
+        if (ys[0] + ys[1]) % 2 == 0 and (xs[0] + xs[1]) % 2 == 0:
             centres[(ys[0] + ys[1]) // 2, (xs[0] + xs[1]) // 2] = True
     if not centres.any():
         return None
-    if shape != "dot":
-        centres |= _neighbours(centres, NEIGHBOURS[shape])
-    return np.where(centres & (g == 0), np.asarray(c, dtype=g.dtype), g)
+    return centres | _neighbours(centres, NEIGHBOURS[shape]) if shape != "dot" else centres
+
+
+def mark_midpoints(g: Array, c: int, shape: str) -> Array | None:
+    """Colour c over zeros halfway between the two cells of each colour that has two, and its 'plus' or 'box' cells."""
+    cells = _midpoint_cells(g, shape)
+    return None if cells is None else np.where(cells & (g == 0), np.asarray(c, dtype=g.dtype), g)
 
 
 def interior(g: Array, c: int) -> Array:
