@@ -274,15 +274,16 @@ def settle(g: Array, direction: str, still: int) -> Array | None:
     return None if out is None else _turn(out, -k)
 
 
-def _last_above(g: Array) -> Array:
-    """Each cell's row of the nearest non-zero cell at or above it in its column (-1 if none)."""
+def _nearest_above(g: Array) -> tuple[Array, Array]:
+    """Each cell's row of the nearest non-zero cell at or above it in its column (-1 if none),
+    and that cell's colour (the top cell's where there is none)."""
     h = g.shape[0]
-    return np.maximum.accumulate(np.where(g != 0, np.arange(h)[:, None], -1), axis=0)
+    last = np.maximum.accumulate(np.where(g != 0, np.arange(h)[:, None], -1), axis=0)
+    return last, g[np.maximum(last, 0), np.arange(g.shape[1])]
 
 
 def _extend_down(g: Array) -> Array:
-    last = _last_above(g)
-    filled = g[np.maximum(last, 0), np.arange(g.shape[1])]
+    last, filled = _nearest_above(g)
     return np.where((g == 0) & (last >= 0), filled, g)
 
 
@@ -293,8 +294,7 @@ def extend_lines(g: Array, direction: str) -> Array:
 
 
 def _dash_down(g: Array, c: int) -> Array:
-    last = _last_above(g)
-    filled = g[np.maximum(last, 0), np.arange(g.shape[1])]
+    last, filled = _nearest_above(g)
     odd = (np.arange(g.shape[0])[:, None] - last) % 2 == 1
     return np.where((g == 0) & (last >= 0), np.where(odd, np.asarray(c, dtype=g.dtype), filled), g)
 
