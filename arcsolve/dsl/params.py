@@ -287,7 +287,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "shift": lambda grids, targets, facts: list(facts.shifts),
     "property": lambda grids, targets, facts: list(product(PROPERTIES, CONNECTIVITIES)),
     "halo": lambda grids, targets, facts: list(
-        product(_present(grids), facts.drawn, ("plus", "diag", "box"))
+        product([*_present(grids), 0], facts.drawn, ("plus", "diag", "box"))
     ),
     "rays": lambda grids, targets, facts: list(
         product([0, *sorted(set(_present(grids)) & set(facts.drawn))], ("h", "v", "hv", "diag"))

@@ -39,6 +39,7 @@ from arcsolve.dsl.primitives.counting import (
     count_objects,
     count_row,
     feature_cell,
+    keep_ranked_colour,
 )
 from arcsolve.dsl.primitives.drawing import (
     centre_lines,
@@ -556,6 +557,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(erase_colour, "colour", shape="same"),
     _p(keep_object, "select", shape="same"),
     _p(erase_object, "select", shape="same"),
+    _p(keep_ranked_colour, "rank", shape="same"),
     _p(denoise, shape="same"),
     _p(keep_blocks, shape="same"),
     _p(drop_empty),

@@ -16,6 +16,8 @@ from arcsolve.dsl.params import DIAGONALS, DIRECTIONS, PARAMS, task_facts
 from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.primitives.objects import label, objects, select, split
 from arcsolve.dsl.program import OVERLAY, Step, format_program, run_program
+from arcsolve.dsl.search import search
+from arcsolve.loaders import load_tasks
 from tests.grids import eq, flood_labels, g
 
 A = np.array([[1, 2, 0], [0, 3, 0]])  # 2x3, not square, not symmetric
@@ -491,6 +493,8 @@ def test_halo():
     eq(P.halo(x, 2, 4, "diag"), [[4, 0, 4, 0], [0, 2, 0, 3], [4, 0, 4, 0]])
     eq(P.halo(x, 3, 7, "plus"), [[0, 0, 0, 7], [0, 2, 7, 3], [0, 0, 0, 7]])
     assert P.halo(x, 5, 1, "box") is None
+    eq(P.halo(x, 0, 6, "plus"), [[0, 6, 0, 6], [6, 2, 6, 3], [0, 6, 0, 6]])  # around every colour
+    assert P.halo(g([[0, 0]]), 0, 1, "box") is None
 
 
 def test_rays():
@@ -584,6 +588,21 @@ def test_colour_cell():
     eq(P.colour_cell(g([[4, 4, 2]]), "least"), [[2]])
     eq(P.colour_cell(x, "least"), [[2]])
     assert P.colour_cell(g([[1, 2]]), "most") is None and P.colour_cell(g([[0]]), "most") is None
+
+
+def test_keep_ranked_colour():
+    x = g([[1, 1, 2], [0, 0, 0], [1, 3, 3]])
+    eq(P.keep_ranked_colour(x, "most"), [[1, 1, 0], [0, 0, 0], [1, 0, 0]])
+    eq(P.keep_ranked_colour(x, "least"), [[0, 0, 2], [0, 0, 0], [0, 0, 0]])
+    assert P.keep_ranked_colour(g([[1, 2]]), "least") is None  # a tie
+    assert P.keep_ranked_colour(g([[0, 0]]), "most") is None
+
+
+def test_search_rings_the_rarest_colour_whatever_it_is():
+    [task] = load_tasks("31aa019c")
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == "keep_ranked_colour{least} | halo{0,2,box}"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
 
 
 def test_colour_ranking():

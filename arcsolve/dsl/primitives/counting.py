@@ -1,6 +1,6 @@
-"""Outputs made from counts: a cell of the most frequent colour, colours ranked by how often
-they occur, the colours of bands in order, a row as long as the number of cells or of
-objects, a cell coding a count or a symmetry."""
+"""Outputs made from counts: a cell of the most frequent colour, only that colour kept,
+colours ranked by how often they occur, the colours of bands in order, a row as long as the
+number of cells or of objects, a cell coding a count or a symmetry."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ def _colour_counts(g: Array) -> Array:
     return np.bincount(g.ravel(), minlength=10)[1:]
 
 
-def colour_cell(g: Array, how: str) -> Array | None:
-    """A 1x1 grid of the most or least frequent non-zero colour (None on a tie)."""
+def _ranked_colour(g: Array, how: str) -> int | None:
+    """The most or least frequent non-zero colour (None on a tie or with no colour)."""
     counts = _colour_counts(g)
     present = counts[counts > 0]
     if present.size == 0:
@@ -27,7 +27,19 @@ def colour_cell(g: Array, how: str) -> Array | None:
     best = present.max() if how == "most" else present.min()
     if (present == best).sum() != 1:
         return None
-    return np.array([[int(np.flatnonzero(counts == best)[0]) + 1]], dtype=g.dtype)
+    return int(np.flatnonzero(counts == best)[0]) + 1
+
+
+def colour_cell(g: Array, how: str) -> Array | None:
+    """A 1x1 grid of the most or least frequent non-zero colour (None on a tie)."""
+    c = _ranked_colour(g, how)
+    return None if c is None else np.array([[c]], dtype=g.dtype)
+
+
+def keep_ranked_colour(g: Array, how: str) -> Array | None:
+    """Erase every colour but the most or least frequent non-zero one (None on a tie)."""
+    c = _ranked_colour(g, how)
+    return None if c is None else np.where(g == c, g, np.zeros_like(g))
 
 
 def colour_ranking(g: Array, skip: int) -> Array | None:

@@ -52,15 +52,16 @@ def _neighbours(mask: Array, offsets) -> Array:
 
 @grid_memo()
 def _halo_cells(g: Array, src: int, shape: str) -> Array | None:
-    """The zero cells that have a cell of colour src among their `shape` neighbours (None if no src)."""
-    mask = g == src
+    """The zero cells that have a cell of colour src (any non-zero colour if src is 0) among their
+    `shape` neighbours (None if no such cell)."""
+    mask = g == src if src else g != 0
     if not mask.any():
         return None
     return _neighbours(mask, NEIGHBOURS[shape]) & (g == 0)
 
 
 def halo(g: Array, src: int, c: int, shape: str) -> Array | None:
-    """Colour c into the zero cells next to a cell of colour src ('plus', 'diag' or 'box' neighbours)."""
+    """Colour c into the zero cells next to a cell of colour src (0: any) by 'plus', 'diag' or 'box'."""
     cells = _halo_cells(g, src, shape)
     return None if cells is None else np.where(cells, np.asarray(c, dtype=g.dtype), g)
 
