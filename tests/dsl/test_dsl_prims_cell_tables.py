@@ -29,6 +29,7 @@ from arcsolve.dsl.learned.cell_tables import (
 )
 from arcsolve.dsl.program import format_program
 from arcsolve.dsl.search import _run_views, _Search, distinct, search
+from arcsolve.loaders import load_tasks
 from tests.dsl.test_dsl_search import make_task
 from tests.grids import eq, g
 
@@ -288,6 +289,36 @@ def test_object_rank_lone_shape_and_line_features():
     assert feats["other_neighbours"].sum() == 0  # no two colours touch
     assert features(g([[1, 2]]))["other_neighbours"].tolist() == [[1, 1]]
     assert feats["row3"][:, 0].tolist() == [0, 1, 2, 0]
+
+
+def test_parities_counted_from_each_objects_own_corner():
+    x = g([[0, 2, 2, 2, 0], [0, 0, 0, 0, 0], [3, 3, 3, 3, 0], [3, 3, 3, 3, 0]])
+    feats = features(x)
+    assert feats["object_column_parity"][0].tolist() == [0, 0, 1, 0, 0]  # from column 1
+    assert feats["object_column_parity"][2].tolist() == [0, 1, 0, 1, 0]  # from column 0
+    assert feats["object_row_parity"][:, 0].tolist() == [0, 0, 0, 1]  # from row 2
+
+
+def test_a_table_cuts_holes_at_every_other_cell_of_each_objects_middle_row():
+    def bar(left: int, width: int, h: int = 5, w: int = 12) -> tuple[np.ndarray, np.ndarray]:
+        x = np.zeros((h, w), dtype=np.int8)
+        x[1:4, left : left + width] = 4
+        y = x.copy()
+        y[2, left + 1 : left + width - 1 : 2] = 0
+        return x, y
+
+    train = [bar(0, 7), bar(3, 9), bar(2, 5)]  # the holes fall on odd and on even grid columns
+    tables = fit_tables([x for x, _ in train], [y for _, y in train])
+    assert tables
+    x, y = bar(1, 11)
+    eq(P.cell_table(x, tables[0]), y)
+
+
+def test_search_cuts_holes_counted_from_each_bars_own_end():
+    [task] = load_tasks("3bdb4ada")
+    found = search(task, time_budget=3.0)
+    assert "object_column_parity" in format_program(found[0].program)
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
 
 
 def test_a_table_paints_the_rarest_colour_whatever_it_is():

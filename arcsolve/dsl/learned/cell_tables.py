@@ -214,6 +214,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "edge": (rows == 0) | (cols == 0) | (rows == h - 1) | (cols == w - 1),
         "lines": (g != 0).any(1)[:, None] * 2 + (g != 0).any(0)[None, :],  # its row, its column has content
         "colour": g,
+        **_object_parities(lab, n, rows, cols),
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
 
@@ -289,6 +290,17 @@ def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
         lone[1:] = np.array(PROPERTIES["unique_shape"](g, objs)) == 1
     return {"largest": largest[lab], "smallest": smallest[lab], "object_edge": edge[lab],
             "size_rank": rank[lab], "lone_shape": lone[lab]}
+
+
+def _object_parities(lab: Array, n: int, rows: Array, cols: Array) -> dict[str, Array]:
+    """Each object cell's row and column parity counted from its object's top row and left
+    column (one colour, 4-connected; 0 off objects)."""
+    top, left = np.full(n + 1, 99), np.full(n + 1, 99)
+    np.minimum.at(top, lab.ravel(), rows.ravel())
+    np.minimum.at(left, lab.ravel(), cols.ravel())
+    on = lab > 0
+    return {"object_row_parity": on & ((rows - top[lab]) % 2 == 1),
+            "object_column_parity": on & ((cols - left[lab]) % 2 == 1)}
 
 
 def _answers(g: Array, target: Array) -> Array:
