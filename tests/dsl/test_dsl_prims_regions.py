@@ -166,6 +166,7 @@ def test_cut_across():
     ("83302e8f", "fill_regions{smallest,3} | recolor{0->4}"),  # sealed cells of a lattice, the open rest
     ("2bee17df", "fill_lanes{3}"),
     ("855e0971", "cut_across"),
+    ("d4f3cd78", "spill{8}"),
 ])
 def test_search_solves_arc_tasks_by_regions(task_id, program):
     [task] = load_tasks(task_id)
@@ -179,3 +180,26 @@ def test_search_paints_regions_by_the_sides_they_reach():
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program).startswith("paint_sides{")
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_spill():
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 5, 5, 0, 5, 0],
+           [0, 5, 0, 0, 5, 0],
+           [0, 5, 5, 5, 5, 0],
+           [0, 0, 0, 0, 0, 0]])
+    eq(R.spill(x, 8), [[0, 0, 0, 8, 0, 0],
+                       [0, 5, 5, 8, 5, 0],
+                       [0, 5, 8, 8, 5, 0],
+                       [0, 5, 5, 5, 5, 0],
+                       [0, 0, 0, 0, 0, 0]])  # filled, and poured up out of the gap to the edge
+    eq(R.spill(x.T.copy(), 8), R.spill(x, 8).T)
+    blocked = x.copy()
+    blocked[0, 3] = 2
+    assert R.spill(blocked, 8)[0, 3] == 2 and R.spill(blocked, 8)[2, 2] == 8  # the pour stops at a cell
+    closed = x.copy()
+    closed[1, 3] = 5
+    assert R.spill(closed, 8) is None  # no gap
+    corner = x.copy()
+    corner[1, 3], corner[1, 1] = 5, 0
+    assert R.spill(corner, 8) is None  # a gap at a corner has no one way out

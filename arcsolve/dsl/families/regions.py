@@ -6,7 +6,8 @@ them with the two colours of a seed, alternating like a checkerboard; `fill_regi
 the largest or the smallest regions; `paint_sides` paints each region by the set of the
 grid's sides it reaches, as the train pairs showed; `fill_lanes` paints the straight lanes
 that cross a region from wall to wall. `cut_across` is the same idea turned round: a zero
-cell inside a coloured region cuts a line across that region.
+cell inside a coloured region cuts a line across that region. `spill` fills a box outline
+that has a gap and pours the colour out of the gap.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import raw_inputs, same_shapes
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
-from arcsolve.dsl.primitives.objects import label, label_boxes
+from arcsolve.dsl.primitives.objects import label, label_boxes, objects
 
 Array = np.ndarray
 
@@ -173,6 +174,47 @@ def cut_across(g: Array) -> Array | None:
     return None if np.array_equal(out, g) else out
 
 
+def _gap_side(ring: Array, gap: Array) -> tuple[int, int] | None:
+    """The outward step (dy, dx) of the one side of a box outline whose gap cells all lie on
+    it, none at a corner (None otherwise)."""
+    h, w = ring.shape
+    ys, xs = np.nonzero(gap)
+    corner = ((ys == 0) | (ys == h - 1)) & ((xs == 0) | (xs == w - 1))
+    if ys.size == 0 or corner.any():
+        return None
+    for (dy, dx), on in (((-1, 0), ys == 0), ((1, 0), ys == h - 1), ((0, -1), xs == 0), ((0, 1), xs == w - 1)):
+        if on.all():
+            return dy, dx
+    return None
+
+
+def spill(g: Array, c: int) -> Array | None:
+    """Colour c inside each box outline of one colour with a gap in one side, and out of the gap to an obstacle."""
+    out = g.copy()
+    h, w = g.shape
+    for o in objects(g, "colour4"):
+        (y0, y1), (x0, x1) = (o.box[0].start, o.box[0].stop), (o.box[1].start, o.box[1].stop)
+        if y1 - y0 < 3 or x1 - x0 < 3:
+            continue
+        ring = np.ones((y1 - y0, x1 - x0), dtype=bool)
+        ring[1:-1, 1:-1] = False
+        mask = o.mask[o.box]
+        gap = ring & ~mask
+        if (mask & ~ring).any() or (g[o.box][gap] != 0).any():
+            continue  # not an outline, or something else fills its gap
+        step = _gap_side(ring, gap)
+        if step is None:
+            continue
+        inside = out[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1]
+        inside[inside == 0] = c
+        for y, x in zip(*np.nonzero(gap), strict=True):
+            y, x = y + y0, x + x0
+            while 0 <= y < h and 0 <= x < w and out[y, x] == 0:
+                out[y, x] = c
+                y, x = y + step[0], x + step[1]
+    return None if np.array_equal(out, g) else out
+
+
 def _touching(grids, targets, facts) -> list[tuple]:
     """The colours the targets draw on zero cells that the grids already have."""
     if not same_shapes(grids, targets):
@@ -246,6 +288,7 @@ REGISTRY: tuple = (
     (paint_sides, "sides", "same"),
     (fill_lanes, "lanes", "same"),
     (cut_across, "cuts", "same"),
+    (spill, "lanes", "same"),
 )
 
 PARAM_KINDS: dict = {
