@@ -852,6 +852,65 @@ def rows_and_columns(rng: Rng) -> Pair:
     return g, out
 
 
+def ring_the_rarest(rng: Rng) -> Pair:
+    """Of scattered cells, the one whose colour no other cell has stays, ringed in red."""
+    g = _canvas(rng, 8, 13)
+    h, w = g.shape
+    colours = [int(c) for c in rng.choice([1, 3, 4, 5, 6, 7, 8, 9], size=int(rng.integers(3, 6)), replace=False)]
+    cells = rng.choice(h * w, size=1 + 2 * (len(colours) - 1) + int(rng.integers(0, 4)), replace=False)
+    g.flat[cells[0]] = colours[0]
+    for k, cell in enumerate(cells[1:]):  # two cells at least of every other colour
+        g.flat[cell] = colours[1 + k % (len(colours) - 1)]
+    y, x = divmod(int(cells[0]), w)
+    out = np.zeros_like(g)
+    out[max(0, y - 1) : y + 2, max(0, x - 1) : x + 2] = 2
+    out[y, x] = colours[0]
+    return g, out
+
+
+def holes_in_bars(rng: Rng) -> Pair:
+    """Every other cell of each bar's middle row is cut out, counted from the bar's left end."""
+    g = _canvas(rng, 9, 15)
+    n, bars = int(rng.integers(1, 4)), []
+    for _ in range(DRAWS):
+        if len(bars) == n:
+            break
+        w = int(rng.integers(4, min(11, g.shape[1]) + 1))
+        y, x = int(rng.integers(0, g.shape[0] - 2)), int(rng.integers(0, g.shape[1] - w + 1))
+        if _free(g, y, x, 3, w, 1):
+            g[y : y + 3, x : x + w] = _colour(rng)
+            bars.append((y, x, w))
+    out = g.copy()
+    for y, x, w in bars:
+        out[y + 1, x + 1 : x + w - 1 : 2] = 0
+    return (g, out) if bars else None
+
+
+def spill_out(rng: Rng) -> Pair:
+    """A box outline with a gap in one side fills with azure, which pours out of the gap to the edge."""
+    g = _canvas(rng, 10, 15)
+    h, w = g.shape
+    bh, bw = (int(v) for v in rng.integers(4, 7, 2))
+    y, x = int(rng.integers(1, h - bh)), int(rng.integers(1, w - bw))
+    g[y : y + bh, x : x + bw] = _colour(rng, 1, 8)
+    g[y + 1 : y + bh - 1, x + 1 : x + bw - 1] = 0
+    side = int(rng.integers(4))  # top, bottom, left, right
+    along = int(rng.integers(1, (bw if side < 2 else bh) - 1))
+    gy, gx = [(y, x + along), (y + bh - 1, x + along), (y + along, x), (y + along, x + bw - 1)][side]
+    g[gy, gx] = 0
+    out = g.copy()
+    out[y + 1 : y + bh - 1, x + 1 : x + bw - 1] = 8
+    if side == 0:
+        out[: gy + 1, gx] = 8
+    elif side == 1:
+        out[gy:, gx] = 8
+    elif side == 2:
+        out[gy, : gx + 1] = 8
+    else:
+        out[gy, gx:] = 8
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -864,6 +923,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         connect_diagonal, fill_marked_rows, holes_by_size, join_objects, and_halves, mark_crossings,
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
+        ring_the_rarest, holes_in_bars, spill_out,
     )
 }
 
