@@ -6,6 +6,9 @@ import numpy as np
 
 from arcsolve.dsl.families import patterns as P
 from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search
+from arcsolve.loaders import load_tasks
 from tests.grids import eq, g
 
 
@@ -134,6 +137,33 @@ def test_copy_to_markers():
     assert P.copy_to_markers(g([[4, 0, 0], [0, 0, 5]])) is None  # no object of several cells
 
 
+def test_copy_to_keys():
+    x = g([[2, 1, 0, 0, 0, 0, 0],
+           [1, 1, 0, 0, 3, 4, 4],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 3],
+           [0, 2, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0]])
+    eq(P.copy_to_keys(x, "none"), [[2, 1, 0, 0, 0, 0, 0],
+                                   [1, 1, 0, 0, 3, 4, 4],
+                                   [0, 0, 0, 0, 0, 0, 0],
+                                   [0, 0, 0, 0, 0, 0, 3],
+                                   [0, 2, 1, 0, 0, 0, 0],
+                                   [0, 1, 1, 0, 0, 0, 0]])  # each key gets its own template, clipped
+    eq(P.copy_to_keys(x, "2")[4:], [[1, 2, 0, 0, 0, 0, 0],
+                                    [1, 1, 0, 0, 0, 0, 0]])  # the 2-template mirrored
+    eq(P.copy_to_keys(x, "2+3")[3], [0, 0, 0, 0, 4, 4, 3])  # 3's template mirrored, to the key's left
+    assert P.copy_to_keys(g([[2, 1, 0, 0], [0, 0, 0, 5]]), "none") is None  # no template has a 5
+    assert P.copy_to_keys(g([[2, 1, 0, 2, 1], [0, 0, 0, 0, 0], [0, 0, 2, 0, 0]]), "none") is None  # two do
+
+
+def test_key_mirrors_are_offered_for_each_key_colour():
+    x = g([[2, 1, 0, 0, 0], [0, 0, 0, 3, 0], [0, 0, 0, 0, 0], [3, 5, 0, 2, 0]])
+    y = P.copy_to_keys(x, "none")
+    assert PARAMS["key_mirrors"]([x], [y], task_facts([x], [y])) == [("none",), ("2",), ("3",), ("2+3",)]
+    assert PARAMS["key_mirrors"]([x], [x[:2]], task_facts([x], [x[:2]])) == []  # the size changes
+
+
 def test_fill_squares():
     x = g([[0, 0, 0, 5],
            [0, 0, 0, 0],
@@ -235,3 +265,10 @@ def test_join_lines():
                             [2, 0, 0, 0, 0]])
     assert P.join_lines(g([[5, 5, 5], [0, 0, 0]])) is None  # no lone cell
     assert P.join_lines(g([[1, 1, 1], [0, 0, 0], [0, 1, 0], [0, 0, 0], [1, 1, 1]])) is None  # two lines as near
+
+
+def test_search_copies_each_template_onto_its_keys_the_red_ones_mirrored():
+    [task] = load_tasks("3e980e27")
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == "copy_to_keys{2}"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

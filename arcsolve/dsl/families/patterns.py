@@ -196,6 +196,20 @@ def extend_tips_of(g: Array, c: int) -> Array | None:
     return _extend_tips(g, c)
 
 
+def _pattern(g: Array, o: Obj) -> Array:
+    """An object's cells in its bounding box, 0 elsewhere."""
+    return np.where(o.mask[o.box], g[o.box], 0)
+
+
+def _draw_at(out: Array, pattern: Array, y: int, x: int) -> None:
+    """Draw a pattern's non-zero cells with its cell (0, 0) at (y, x), clipped to the grid."""
+    h, w = out.shape
+    cells = np.argwhere(pattern != 0)
+    at = cells + (y, x)
+    inside = (at >= 0).all(1) & (at[:, 0] < h) & (at[:, 1] < w)
+    out[at[inside, 0], at[inside, 1]] = pattern[cells[inside, 0], cells[inside, 1]]
+
+
 def copy_to_markers(g: Array) -> Array | None:
     """Copy the one object of several cells onto each lone cell, aligned on its cell of that colour or its centre."""
     objs = objects(g, "multi8")
@@ -203,11 +217,8 @@ def copy_to_markers(g: Array) -> Array | None:
     markers = [o for o in objs if o.size == 1]
     if len(shapes) != 1 or not markers:
         return None
-    shape = shapes[0]
-    pattern = np.where(shape.mask[shape.box], g[shape.box], 0)
+    pattern = _pattern(g, shapes[0])
     ph, pw = pattern.shape
-    cells = np.argwhere(pattern != 0)
-    h, w = g.shape
     out = g.copy()
     for marker in markers:
         y, x = marker.box[0].start, marker.box[1].start
@@ -219,9 +230,28 @@ def copy_to_markers(g: Array) -> Array | None:
         else:
             return None
         out[y, x] = 0
-        at = cells + (y - ay, x - ax)
-        inside = (at >= 0).all(1) & (at[:, 0] < h) & (at[:, 1] < w)
-        out[at[inside, 0], at[inside, 1]] = pattern[cells[inside, 0], cells[inside, 1]]
+        _draw_at(out, pattern, y - ay, x - ax)
+    return out
+
+
+def copy_to_keys(g: Array, mirrored: str) -> Array | None:
+    """Copy onto each lone cell the object with one cell of its colour, aligned there; keys in `mirrored` flip it."""
+    objs = objects(g, "multi8")
+    shapes = [o for o in objs if o.size > 1]
+    markers = [o for o in objs if o.size == 1]
+    if not shapes or not markers:
+        return None
+    patterns = [_pattern(g, o) for o in shapes]
+    out = g.copy()
+    for marker in markers:
+        y, x = marker.box[0].start, marker.box[1].start
+        key = g[y, x]
+        holders = [p for p in patterns if np.count_nonzero(p == key) == 1]
+        if len(holders) != 1:
+            return None  # no template, or several, for this key
+        pattern = holders[0][:, ::-1] if str(key) in mirrored.split("+") else holders[0]
+        [(ay, ax)] = np.argwhere(pattern == key)
+        _draw_at(out, pattern, y - ay, x - ax)
     return out
 
 
@@ -416,6 +446,22 @@ def _elbow_params(grids, targets, facts) -> list[tuple]:
             for c in facts.drawn for first in ("h", "v")]
 
 
+def _key_mirrors(grids, targets, facts) -> list[tuple]:
+    """No key mirrored ('none'), each lone cells' colour alone, or all of them ('2+3'); where
+    every grid has a lone cell and an object of several cells, and the targets keep the sizes
+    and draw."""
+    if not facts.drawn or any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+        return []
+    keys: set[int] = set()
+    for g in grids:
+        sizes = [o.size for o in objects(g, "multi8")]
+        if 1 not in sizes or max(sizes) < 2:
+            return []
+        keys |= {o.colours[0] for o in objects(g, "multi8") if o.size == 1}
+    keys_sorted = [str(k) for k in sorted(keys)]
+    return [("none",), *((k,) for k in keys_sorted), *([("+".join(keys_sorted),)] if len(keys) > 1 else [])]
+
+
 def _square_holes_params(grids, targets, facts) -> list[tuple]:
     """Square sizes 2 and 3 in each colour that the targets draw on zero cells."""
     return [(k, c) for k in (2, 3) for c in facts.drawn]
@@ -427,6 +473,7 @@ REGISTRY: tuple = (
     (extend_tips, "none", "same"),
     (extend_tips_of, "drawn", "same"),
     (copy_to_markers, "none", "same"),
+    (copy_to_keys, "key_mirrors", "same"),
     (fill_squares, "square_holes", "same"),
     (cross_lines, "drawn", "same"),
     (fill_holes, "hole_kinds", "same"),
@@ -437,6 +484,7 @@ REGISTRY: tuple = (
 PARAM_KINDS: dict = {
     "stamps": _stamps,
     "square_holes": _square_holes_params,
+    "key_mirrors": _key_mirrors,
     "hole_kinds": _hole_params,
     "elbow": _elbow_params,
     "full_lines": _full_lines_params,
