@@ -911,6 +911,39 @@ def spill_out(rng: Rng) -> Pair:
     return g, out
 
 
+def copy_to_keys(rng: Rng) -> Pair:
+    """Two shapes each hold one cell of a key colour; each lone key cell gets a copy of its shape."""
+    g = _canvas(rng, 12, 16)
+    h, w = g.shape
+    body, *keys = (int(c) for c in rng.choice(np.arange(1, 10), size=3, replace=False))
+    shapes = []
+    for key in keys:
+        for _ in range(DRAWS):
+            mask = _blob(rng, 3, 3)
+            shape = np.where(mask, body, 0)
+            cells = np.argwhere(mask)
+            shape[tuple(cells[int(rng.integers(len(cells)))])] = key
+            y, x = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 2))
+            if _free(g, y, x, 3, 3, 1):
+                g[y : y + 3, x : x + 3] = shape
+                shapes.append(shape)
+                break
+    if len(shapes) < 2:
+        return None
+    out, copies = g.copy(), 0
+    for _ in range(DRAWS):
+        if copies == 3:
+            break
+        shape = shapes[copies % 2]
+        y, x = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 2))
+        if _free(out, y, x, 3, 3, 1):
+            [(ky, kx)] = np.argwhere(shape == keys[copies % 2])
+            g[y + ky, x + kx] = keys[copies % 2]
+            out[y : y + 3, x : x + 3] = np.where(shape != 0, shape, out[y : y + 3, x : x + 3])
+            copies += 1
+    return (g, out) if copies == 3 else None
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -923,7 +956,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         connect_diagonal, fill_marked_rows, holes_by_size, join_objects, and_halves, mark_crossings,
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
-        ring_the_rarest, holes_in_bars, spill_out,
+        ring_the_rarest, holes_in_bars, spill_out, copy_to_keys,
     )
 }
 

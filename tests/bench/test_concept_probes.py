@@ -1,7 +1,8 @@
 """The concept probes: deterministic, well-formed tasks, and the DSL steps that cover some of
 them (centres, closed boxes, cells settling on a floor, the topmost object, a grid's centre,
 dashed rays, boxes stretched to a marker, midpoints, band colours, rows and columns by colour,
-the rarest colour ringed, holes cut in bars, a box spilling out of its gap)."""
+the rarest colour ringed, holes cut in bars, a box spilling out of its gap, shapes copied onto
+their keys)."""
 
 import json
 
@@ -58,9 +59,10 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("mark-midpoint", "mark_midpoints", 2),
     ("colour-bands", "band_colours", 2),
     ("rows-and-columns", "line_rays", 2),
-    ("ring-the-rarest", "keep_ranked_colour", 2),
+    ("ring-the-rarest", "halo", 2),  # around any colour (src 0), after the rarest is kept
     ("holes-in-bars", "cell_table", 2),
     ("spill-out", "spill", 2),
+    ("copy-to-keys", "copy_to_keys", 2),
 ])
 def test_the_dsl_solves_a_probe_with_its_step(written, concept, step, depth):
     """Searched without a clock (2000 states): the first answer is verified, uses the step and
