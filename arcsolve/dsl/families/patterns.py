@@ -1,8 +1,8 @@
 """Drawing and pattern operations found missing by studying the train tasks the search
 did not solve: stamps learned per kind of object, diagonal connections, line ends
-continued, copies onto marker cells, square holes filled, crossing lines, enclosed regions
-filled by their shape, L-shaped joins, lone cells moved onto the line of their colour,
-cells drawn up to the full line of their colour.
+continued, copies onto marker cells (one template, or one per key colour), square holes
+filled, crossing lines, enclosed regions filled by their shape, L-shaped joins, lone cells
+moved onto the line of their colour, cells drawn up to the full line of their colour.
 """
 
 from __future__ import annotations

@@ -8,11 +8,12 @@ does it lie in the bounding box of the rarest colour, how many neighbours it has
 many of another colour), how far the nearest non-zero cell is, how many colours its row
 and column hold, its object's size, rank by size and whether its shape is the only one of
 its kind, the parity of its row and column (counted from either end) and their remainder
-by 3; its own colour is the last feature tried. The table gives each key an *answer*: keep
-the cell's colour, take the colour first seen in one direction (or the one seen on both
-sides), its object's main or marker colour, the non-zero colour that the grid's mirror
-images or half turn put on it, the colour of the nearest non-zero cells, the grid's rarest
-or commonest colour, or paint one colour. So a table fitted on inputs drawn in red and
+by 3, its own colour, and last the parity of its row and column counted from its object's
+corner. The table gives each key an *answer*: keep the cell's colour, take the colour
+first seen in one direction (or the one seen on both sides), its object's main or marker
+colour, the non-zero colour that the grid's mirror images or half turn put on it, the
+colour of the nearest non-zero cells, the grid's rarest or commonest colour, or paint one
+colour. So a table fitted on inputs drawn in red and
 blue also answers for green. It is fitted on the train inputs themselves (`fit_tables`):
 every key must have one answer that explains all its cells, and the fewest features that
 allow that are used. Applied to a grid with a key the train pairs never showed, a table
