@@ -14,7 +14,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.pairs import raw_inputs
+from arcsolve.dsl.pairs import raw_inputs, same_shapes
 from arcsolve.dsl.primitives.blocks import crossing_lines
 from arcsolve.dsl.primitives.drawing import lines_along
 from arcsolve.dsl.primitives.objects import Obj, enclosed, label, objects
@@ -242,6 +242,7 @@ def copy_to_keys(g: Array, mirrored: str) -> Array | None:
     if not shapes or not markers:
         return None
     patterns = [_pattern(g, o) for o in shapes]
+    flipped = set(mirrored.split("+"))
     out = g.copy()
     for marker in markers:
         y, x = marker.box[0].start, marker.box[1].start
@@ -249,7 +250,7 @@ def copy_to_keys(g: Array, mirrored: str) -> Array | None:
         holders = [p for p in patterns if np.count_nonzero(p == key) == 1]
         if len(holders) != 1:
             return None  # no template, or several, for this key
-        pattern = holders[0][:, ::-1] if str(key) in mirrored.split("+") else holders[0]
+        pattern = holders[0][:, ::-1] if str(key) in flipped else holders[0]
         [(ay, ax)] = np.argwhere(pattern == key)
         _draw_at(out, pattern, y - ay, x - ax)
     return out
@@ -450,14 +451,15 @@ def _key_mirrors(grids, targets, facts) -> list[tuple]:
     """No key mirrored ('none'), each lone cells' colour alone, or all of them ('2+3'); where
     every grid has a lone cell and an object of several cells, and the targets keep the sizes
     and draw."""
-    if not facts.drawn or any(g.shape != t.shape for g, t in zip(grids, targets, strict=True)):
+    if not facts.drawn or not same_shapes(grids, targets):
         return []
     keys: set[int] = set()
     for g in grids:
-        sizes = [o.size for o in objects(g, "multi8")]
+        objs = objects(g, "multi8")
+        sizes = [o.size for o in objs]
         if 1 not in sizes or max(sizes) < 2:
             return []
-        keys |= {o.colours[0] for o in objects(g, "multi8") if o.size == 1}
+        keys |= {o.colours[0] for o in objs if o.size == 1}
     keys_sorted = [str(k) for k in sorted(keys)]
     return [("none",), *((k,) for k in keys_sorted), *([("+".join(keys_sorted),)] if len(keys) > 1 else [])]
 

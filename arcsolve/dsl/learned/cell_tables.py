@@ -33,7 +33,7 @@ from arcsolve.dsl.learned.rules import lookup
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
-from arcsolve.dsl.primitives.objects import PROPERTIES, cut_off, enclosed, labels, objects
+from arcsolve.dsl.primitives.objects import PROPERTIES, cut_off, enclosed, label_boxes, labels, objects
 
 Array = np.ndarray
 CellTable = tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]  # features, sorted keys, answers
@@ -296,9 +296,8 @@ def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
 def _object_parities(lab: Array, n: int, rows: Array, cols: Array) -> dict[str, Array]:
     """Each object cell's row and column parity counted from its object's top row and left
     column (one colour, 4-connected; 0 off objects)."""
-    top, left = np.full(n + 1, 99), np.full(n + 1, 99)
-    np.minimum.at(top, lab.ravel(), rows.ravel())
-    np.minimum.at(left, lab.ravel(), cols.ravel())
+    top, left, _, _ = label_boxes(lab, n)  # indexed by label - 1
+    top, left = np.concatenate(([0], top)), np.concatenate(([0], left))
     on = lab > 0
     return {"object_row_parity": on & ((rows - top[lab]) % 2 == 1),
             "object_column_parity": on & ((cols - left[lab]) % 2 == 1)}
