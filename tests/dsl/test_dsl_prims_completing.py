@@ -5,6 +5,9 @@ import numpy as np
 
 from arcsolve.dsl.families import completing as C
 from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search
+from arcsolve.loaders import load_tasks
 from tests.grids import eq, g
 
 
@@ -237,3 +240,44 @@ def test_reflect_across_wall_needs_one_nearest_bar_and_room():
     kept = g([[0, 1, 0], [2, 2, 2], [0, 0, 0]])
     facts = task_facts([kept], [C.reflect_across_wall(kept, 2)])
     assert PARAMS["mirror_wall"]([kept], [C.reflect_across_wall(kept, 2)], facts) == [(2,)]  # 1 moves, 2 stays
+
+
+def test_repeat_runs():
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 1, 0, 0, 0],
+           [0, 0, 0, 2, 0, 0, 0],
+           [0, 0, 3, 1, 2, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 5]])
+    eq(C.repeat_runs(x, "h"), [[0, 0, 0, 0, 0, 0, 0],
+                               [0, 0, 0, 1, 0, 0, 0],
+                               [0, 0, 0, 2, 0, 0, 0],
+                               [1, 2, 3, 1, 2, 3, 1],
+                               [0, 0, 0, 0, 0, 0, 0],
+                               [0, 0, 0, 0, 0, 0, 5]])  # period 3, in phase with the run
+    eq(C.repeat_runs(x, "v"), [[0, 0, 0, 1, 0, 0, 0],
+                               [0, 0, 0, 1, 0, 0, 0],
+                               [0, 0, 0, 2, 0, 0, 0],
+                               [0, 0, 3, 1, 2, 0, 0],
+                               [0, 0, 0, 1, 0, 0, 0],
+                               [0, 0, 0, 2, 0, 0, 5]])  # the column's run 1, 2, 1 has period 3
+    eq(C.repeat_runs(x, "hv"), np.where(C.repeat_runs(x, "v") != x, C.repeat_runs(x, "v"), C.repeat_runs(x, "h")))
+    assert C.repeat_runs(g([[1, 1, 0, 0]]), "h") is None  # a run of one colour is not a pattern
+    assert C.repeat_runs(g([[1, 2, 0, 3, 4, 0]]), "h") is None  # two runs in a row
+    assert C.repeat_runs(g([[1, 2], [0, 0]]), "v") is None  # no column with a run: nothing changes
+    clash = g([[0, 0, 0],
+               [0, 1, 2],
+               [3, 0, 0],
+               [4, 0, 0]])
+    assert C.repeat_runs(clash, "h")[1, 0] == 2 and C.repeat_runs(clash, "v")[1, 0] == 4
+    assert C.repeat_runs(clash, "hv") is None  # row 1 and column 0 disagree on cell (1, 0)
+    facts = task_facts([x], [x])
+    assert PARAMS["run_axes"]([x], [x], facts) == [("h",), ("v",), ("hv",)]
+    assert PARAMS["run_axes"]([x], [x[:2]], facts) == []  # another size
+
+
+def test_search_repeats_the_runs_of_a_cross():
+    [task] = load_tasks("e21d9049")
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == "repeat_runs{hv}"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

@@ -7,7 +7,8 @@ symmetric part of one colour, `mirror_across_marker` across the edge its marker 
 marks, `reflect_across_wall` across the nearest straight stretch of a wall colour that
 spans it (into a bracket, or out of one); `corner_rays` continues an L's open corner
 diagonally; `continue_band` repeats the band of rows (or columns) that holds the content
-along it, with the band's own period; `diagonal_fill` fills a grid whose colours repeat
+along it, with the band's own period; `repeat_runs` repeats each row's or column's run of
+several colours along its line; `diagonal_fill` fills a grid whose colours repeat
 along diagonals. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
 """
 
@@ -329,6 +330,38 @@ def continue_band(g: Array, axis: str, whole: bool) -> Array | None:
     return None if np.array_equal(out, g) else np.ascontiguousarray(out)
 
 
+def _repeated_rows(t: Array) -> Array | None:
+    """Each row's one run of several colours (adjacent non-zero cells) repeated over the row's
+    zeros with the run's length as period; None if a row holds two such runs."""
+    out = t.copy()
+    nz = t != 0
+    mixed = nz[:, 1:] & nz[:, :-1] & (t[:, 1:] != t[:, :-1])  # two adjacent colours
+    x = np.arange(t.shape[1])
+    for y in np.flatnonzero(mixed.any(1)):
+        row = t[y]
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], nz[y].view(np.int8), [0]))))
+        runs = [(s, e) for s, e in zip(edges[::2], edges[1::2], strict=True) if mixed[y, s : e - 1].any()]
+        if len(runs) > 1:
+            return None
+        (s, e), = runs
+        out[y] = np.where(row == 0, row[s + (x - s) % (e - s)], row)
+    return out
+
+
+def repeat_runs(g: Array, axis: str) -> Array | None:
+    """Repeat each row's (h), column's (v) or both's (hv) run of several colours along its line over zeros."""
+    rows = _repeated_rows(g) if "h" in axis else g
+    columns = _repeated_rows(g.T) if "v" in axis else g.T
+    if rows is None or columns is None:
+        return None
+    columns = columns.T
+    across, down = rows != g, columns != g
+    if (across & down & (rows != columns)).any():
+        return None  # a row and a column disagree on a cell
+    out = np.where(down, columns, rows)
+    return None if np.array_equal(out, g) else np.ascontiguousarray(out)
+
+
 def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
     """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
     class known, as the colours of the p classes; None if there is none below 10."""
@@ -412,11 +445,13 @@ REGISTRY: tuple = (
     (mirror_across_marker, "none", "same"),
     (reflect_across_wall, "mirror_wall", "same"),
     (colour_ray, "colour_heading", "same"),
+    (repeat_runs, "run_axes", "same"),
 )
 
 PARAM_KINDS: dict = {
     "object_symmetry": _object_symmetries,
     "band": _bands,
+    "run_axes": lambda grids, targets, facts: [(a,) for a in ("h", "v", "hv")] if same_shapes(grids, targets) else [],
     "mirror_wall": lambda grids, targets, facts: [(c,) for c in still_colours(grids, targets)],
     "colour_heading": lambda grids, targets, facts: list(
         product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), _HEADINGS)
