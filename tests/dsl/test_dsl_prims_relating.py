@@ -358,7 +358,7 @@ def training():
 
 
 @pytest.mark.parametrize("task_id", ["321b1fc6", "4093f84a", "1f642eb9", "82819916", "a3df8b1e", "2281f1f4",
-                                     "72322fa7", "0e206a2e", "36d67576"])
+                                     "72322fa7", "0e206a2e", "36d67576", "8d510a79"])
 def test_training_tasks_are_solved_through_relating(training, task_id):
     task = training[task_id]
     solution = solve(task, SolveConfig(time_budget=3.0))
@@ -366,3 +366,35 @@ def test_training_tasks_are_solved_through_relating(training, task_id):
     assert solution.candidates[0].grids == tuple(p.output for p in task.test)
     names = {fn.__name__ for fn, _, _ in R.REGISTRY}
     assert any(name in solution.candidates[0].detail for name in names)
+
+
+def test_wall_rays():
+    x = g([[0, 1, 0, 0, 0],
+           [0, 0, 0, 2, 0],
+           [5, 5, 5, 5, 5],
+           [0, 0, 0, 0, 0],
+           [0, 2, 0, 1, 0],
+           [0, 0, 0, 0, 0]])
+    eq(R.wall_rays(x, 2, True), [[0, 1, 0, 0, 0],
+                                 [0, 0, 0, 2, 0],
+                                 [5, 5, 5, 5, 5],
+                                 [0, 2, 0, 0, 0],
+                                 [0, 2, 0, 1, 0],
+                                 [0, 0, 0, 0, 0]])  # each 2 towards the wall: the upper one touches it
+    eq(R.wall_rays(x, 1, False), [[0, 1, 0, 0, 0],
+                                  [0, 0, 0, 2, 0],
+                                  [5, 5, 5, 5, 5],
+                                  [0, 0, 0, 0, 0],
+                                  [0, 2, 0, 1, 0],
+                                  [0, 0, 0, 1, 0]])  # each 1 away from it, to the edge
+    eq(R.wall_rays(x.T.copy(), 1, False), R.wall_rays(x, 1, False).T)  # a wall of full columns
+    blocked = x.copy()
+    blocked[0, 3] = 4
+    eq(R.wall_rays(blocked, 2, False)[:2], [[0, 1, 0, 4, 0], [0, 0, 0, 2, 0]])  # stopped by the 4
+    assert R.wall_rays(g([[0, 2, 0], [0, 0, 0]]), 2, True) is None  # no full line
+    assert R.wall_rays(g([[5, 5], [0, 0], [0, 2], [0, 0], [5, 5]]), 2, True) is None  # halfway
+    two = g([[0, 0], [5, 5], [0, 3], [0, 0], [0, 0], [5, 5]])
+    eq(R.wall_rays(two, 3, False), [[0, 0], [5, 5], [0, 3], [0, 3], [0, 3], [5, 5]])  # away, up to the far wall
+    facts = task_facts([x], [R.wall_rays(R.wall_rays(x, 2, True), 1, False)])
+    assert PARAMS["wall_ray"]([x], [x], facts) == [(1, True), (1, False), (2, True), (2, False)]
+    assert PARAMS["wall_ray"]([x[:2]], [x[:2]], task_facts([x[:2]], [x[:2]])) == []  # no full line

@@ -5,7 +5,8 @@ they reach the lone cell beyond them, partial rows completed
 by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
 template completed (as it is or scaled up) or drawn wherever its key cells match, objects
-recoloured like the reference shape that lines set apart.
+recoloured like the reference shape that lines set apart, rays drawn from cells towards the
+nearest full line or away from it.
 """
 
 from __future__ import annotations
@@ -576,6 +577,43 @@ def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> 
     return list(product(corners, facts.drawn))
 
 
+def _full_rows(g: Array) -> Array:
+    """The rows that one non-zero colour fills."""
+    return np.flatnonzero((g[:, 0] != 0) & (g == g[:, :1]).all(1))
+
+
+def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
+    """From each `colour` cell, a ray to the nearest full line (toward) or away from it, up to an obstacle."""
+    t, walls = g, _full_rows(g)
+    if walls.size == 0:
+        t, walls = g.T, _full_rows(g.T)
+        if walls.size == 0:
+            return None
+    out = t.copy()
+    h = t.shape[0]
+    for y, x in zip(*np.nonzero(t == colour), strict=True):
+        above, below = walls[walls < y], walls[walls > y]
+        up = y - above[-1] if above.size else h
+        down = below[0] - y if below.size else h
+        if up == down:
+            continue  # on a wall, or halfway between two
+        step = (-1 if up < down else 1) * (1 if toward else -1)
+        y += step
+        while 0 <= y < h and t[y, x] == 0:
+            out[y, x] = colour
+            y += step
+    out = out if t is g else out.T
+    return None if np.array_equal(out, g) else np.ascontiguousarray(out)
+
+
+def _wall_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour of the inputs that the outputs draw, towards and away from the walls, where
+    every input has a full line and the outputs keep the size."""
+    if not same_shapes(grids, targets) or not all(_full_rows(g).size or _full_rows(g.T).size for g in grids):
+        return []
+    return list(product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), (True, False)))
+
+
 REGISTRY: tuple = (
     (paint_placeholders, "placeholder", "same"),
     (pile, "wall", "same"),
@@ -588,6 +626,7 @@ REGISTRY: tuple = (
     (complete_scaled_copies, "copy_mode", "same"),
     (copy_onto_keys, "key_copy", "same"),
     (recolour_like, "reference", "same"),
+    (wall_rays, "wall_ray", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -599,4 +638,5 @@ PARAM_KINDS: dict = {
     "copy_mode": _copy_modes,
     "key_copy": _key_copies,
     "reference": _references,
+    "wall_ray": _wall_ray_colours,
 }
