@@ -276,8 +276,29 @@ def test_repeat_runs():
     assert PARAMS["run_axes"]([x], [x[:2]], facts) == []  # another size
 
 
+
+def test_seed_stripes():
+    x = g([[0, 1, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 2, 0, 0, 0, 0]])
+    eq(C.seed_stripes(x), [[0, 1, 0, 2, 0, 1, 0, 2],
+                           [0, 1, 0, 2, 0, 1, 0, 2],
+                           [0, 1, 0, 2, 0, 1, 0, 2]])  # columns on a wide grid, every 2, colours in turn
+    eq(C.seed_stripes(x.T.copy()), C.seed_stripes(x).T)  # rows on a tall one
+    assert C.seed_stripes(g([[1, 0, 0], [0, 0, 2], [0, 0, 0]])) is None  # square: no longer side
+    assert C.seed_stripes(g([[1, 0, 2, 0, 0, 3, 0, 0]])) is None  # unequal gaps
+    assert C.seed_stripes(g([[1, 0, 0, 0], [1, 0, 0, 0]])) is None  # two cells on one line
+
+
 def test_search_repeats_the_runs_of_a_cross():
     [task] = load_tasks("e21d9049")
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program) == "repeat_runs{hv}"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_search_continues_stripes_from_two_seeds():
+    [task] = load_tasks("0a938d79")
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == "seed_stripes"
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

@@ -8,7 +8,8 @@ marks, `reflect_across_wall` across the nearest straight stretch of a wall colou
 spans it (into a bracket, or out of one); `corner_rays` continues an L's open corner
 diagonally; `continue_band` repeats the band of rows (or columns) that holds the content
 along it, with the band's own period; `repeat_runs` repeats each row's or column's run of
-several colours along its line; `diagonal_fill` fills a grid whose colours repeat
+several colours along its line; `seed_stripes` draws lines through cells spaced evenly along
+the grid and repeats them to its far edge; `diagonal_fill` fills a grid whose colours repeat
 along diagonals. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
 """
 
@@ -362,6 +363,28 @@ def repeat_runs(g: Array, axis: str) -> Array | None:
     return None if np.array_equal(out, g) else np.ascontiguousarray(out)
 
 
+@grid_memo()
+def seed_stripes(g: Array) -> Array | None:
+    """Lines across the shorter side through cells equally spaced along the longer, repeated in turn to the far edge."""
+    h, w = g.shape
+    if h == w:
+        return None
+    t = g if w > h else g.T
+    ys, xs = np.nonzero(t)
+    order = np.argsort(xs)
+    xs, colours = xs[order], t[ys, xs][order]
+    if xs.size < 2 or np.unique(xs).size != xs.size:
+        return None
+    gaps = np.diff(xs)
+    if (gaps != gaps[0]).any():
+        return None
+    at = np.arange(xs[0], t.shape[1], gaps[0])
+    out = np.zeros_like(t)
+    out[:, at] = colours[np.arange(at.size) % colours.size]
+    out = out if t is g else out.T
+    return None if np.array_equal(out, g) else np.ascontiguousarray(out)
+
+
 def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
     """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
     class known, as the colours of the p classes; None if there is none below 10."""
@@ -446,6 +469,7 @@ REGISTRY: tuple = (
     (reflect_across_wall, "mirror_wall", "same"),
     (colour_ray, "colour_heading", "same"),
     (repeat_runs, "run_axes", "same"),
+    (seed_stripes, "none", "same"),
 )
 
 PARAM_KINDS: dict = {
