@@ -944,6 +944,64 @@ def copy_to_keys(rng: Rng) -> Pair:
     return (g, out) if copies == 3 else None
 
 
+def repeat_cross(rng: Rng) -> Pair:
+    """A cross whose arms hold several colours repeats each arm's pattern along its row and column."""
+    g = _canvas(rng, 9, 15)
+    h, w = g.shape
+    y, x = int(rng.integers(2, h - 2)), int(rng.integers(2, w - 2))
+    g[y, x] = _colour(rng)
+    for axis in (0, 1):  # the row, then the column
+        before, after = (int(v) for v in rng.integers(0, 3, 2))
+        if before + after == 0:
+            after = 1
+        for k in range(-before, after + 1):
+            if k:
+                cell = (y, x + k) if axis == 0 else (y + k, x)
+                g[cell] = _colour(rng)
+    out = g.copy()
+    for line in (out[y], out[:, x]):  # views of the row, then the column
+        run = np.flatnonzero(line)
+        if np.unique(line[run]).size < 2:
+            return None
+        line[:] = line[run[0] + (np.arange(line.size) - run[0]) % run.size]
+    return g, out
+
+
+def rays_from_line(rng: Rng) -> Pair:
+    """Across a grey line, red cells draw towards it and blue cells away from it, to the edge."""
+    g = _canvas(rng, 9, 15)
+    h, w = g.shape
+    wall = int(rng.integers(2, h - 2))
+    g[wall] = 5
+    xs = rng.choice(w, size=int(rng.integers(2, min(6, w) + 1)), replace=False)
+    out = g.copy()
+    for x in xs:
+        y = int(rng.choice([r for r in range(h) if r != wall]))
+        colour = int(rng.integers(1, 3))
+        g[y, x] = out[y, x] = colour
+        if colour == 2:  # towards the line
+            out[min(y, wall) + 1 : max(y, wall), x] = 2
+        elif y < wall:  # away from it
+            out[:y, x] = 1
+        else:
+            out[y + 1 :, x] = 1
+    return (g, out) if rng.random() < 0.5 else (g.T, out.T)
+
+
+def stripes_from_seeds(rng: Rng) -> Pair:
+    """Two cells on a long grid start lines across it, which repeat in turn, evenly spaced, to the far edge."""
+    h, w = int(rng.integers(5, 10)), int(rng.integers(14, 24))
+    g = np.zeros((h, w), dtype=int)
+    first, gap = int(rng.integers(0, w // 3)), int(rng.integers(2, 5))
+    colours = [int(c) for c in rng.choice(np.arange(1, 10), size=2, replace=False)]
+    g[int(rng.integers(h)), first] = colours[0]
+    g[int(rng.integers(h)), first + gap] = colours[1]
+    out = np.zeros_like(g)
+    for k, x in enumerate(range(first, w, gap)):
+        out[:, x] = colours[k % 2]
+    return (g, out) if rng.random() < 0.5 else (g.T, out.T)
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -956,7 +1014,8 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         connect_diagonal, fill_marked_rows, holes_by_size, join_objects, and_halves, mark_crossings,
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
-        ring_the_rarest, holes_in_bars, spill_out, copy_to_keys,
+        ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
+        stripes_from_seeds,
     )
 }
 

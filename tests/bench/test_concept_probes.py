@@ -2,7 +2,8 @@
 them (centres, closed boxes, cells settling on a floor, the topmost object, a grid's centre,
 dashed rays, boxes stretched to a marker, midpoints, band colours, rows and columns by colour,
 the rarest colour ringed, holes cut in bars, a box spilling out of its gap, shapes copied onto
-their keys)."""
+their keys, a cross's patterns repeated, rays towards and away from a line, stripes from two
+seeds)."""
 
 import json
 
@@ -63,6 +64,9 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("holes-in-bars", "cell_table", 2),
     ("spill-out", "spill", 2),
     ("copy-to-keys", "copy_to_keys", 2),
+    ("repeat-cross", "repeat_runs", 2),
+    ("rays-from-line", "wall_rays", 2),
+    ("stripes-from-seeds", "seed_stripes", 2),
 ])
 def test_the_dsl_solves_a_probe_with_its_step(written, concept, step, depth):
     """Searched without a clock (2000 states): the first answer is verified, uses the step and

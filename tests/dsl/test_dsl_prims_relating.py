@@ -392,7 +392,8 @@ def test_wall_rays():
     blocked[0, 3] = 4
     eq(R.wall_rays(blocked, 2, False)[:2], [[0, 1, 0, 4, 0], [0, 0, 0, 2, 0]])  # stopped by the 4
     assert R.wall_rays(g([[0, 2, 0], [0, 0, 0]]), 2, True) is None  # no full line
-    assert R.wall_rays(g([[5, 5], [0, 0], [0, 2], [0, 0], [5, 5]]), 2, True) is None  # halfway
+    halfway = g([[5, 5], [0, 0], [0, 2], [0, 0], [5, 5]])
+    eq(R.wall_rays(halfway, 2, True), halfway)  # no nearest line: unchanged, so a program goes on
     two = g([[0, 0], [5, 5], [0, 3], [0, 0], [0, 0], [5, 5]])
     eq(R.wall_rays(two, 3, False), [[0, 0], [5, 5], [0, 3], [0, 3], [0, 3], [5, 5]])  # away, up to the far wall
     facts = task_facts([x], [R.wall_rays(R.wall_rays(x, 2, True), 1, False)])

@@ -602,8 +602,7 @@ def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
         while 0 <= y < h and t[y, x] == 0:
             out[y, x] = colour
             y += step
-    out = out if t is g else out.T
-    return None if np.array_equal(out, g) else np.ascontiguousarray(out)
+    return out if t is g else np.ascontiguousarray(out.T)  # unchanged where no ray has room
 
 
 def _wall_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
