@@ -598,10 +598,10 @@ def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
         if up == down:
             continue  # on a wall, or halfway between two
         step = (-1 if up < down else 1) * (1 if toward else -1)
-        y += step
-        while 0 <= y < h and t[y, x] == 0:
-            out[y, x] = colour
-            y += step
+        ray = y + step
+        while 0 <= ray < h and t[ray, x] == 0:
+            out[ray, x] = colour
+            ray += step
     return out if t is g else np.ascontiguousarray(out.T)  # unchanged where no ray has room
 
 
