@@ -1,5 +1,7 @@
 """Tests of the completing primitives: objects made symmetric about their own axes, bands
-of content continued along the grid, diagonal patterns filled, objects reflected across a wall."""
+of content continued along the grid, runs of several colours repeated along their lines,
+stripes repeated from evenly spaced cells, diagonal patterns filled, objects reflected
+across a wall."""
 
 import numpy as np
 
@@ -274,7 +276,6 @@ def test_repeat_runs():
     facts = task_facts([x], [x])
     assert PARAMS["run_axes"]([x], [x], facts) == [("h",), ("v",), ("hv",)]
     assert PARAMS["run_axes"]([x], [x[:2]], facts) == []  # another size
-
 
 
 def test_seed_stripes():

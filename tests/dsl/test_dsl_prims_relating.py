@@ -1,6 +1,6 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
 wall, markers projected onto objects, objects stretched to markers, rows completed by
-analogy, bouncing rays."""
+analogy, bouncing rays, rays towards or away from full lines."""
 
 import numpy as np
 import pytest
