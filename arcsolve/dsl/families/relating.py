@@ -21,6 +21,7 @@ import numpy as np
 from arcsolve.dsl.families.assembling import DIHEDRAL
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.primitives.blocks import full_rows
 from arcsolve.dsl.primitives.objects import label, label_boxes, labels, objects
 
 Array = np.ndarray
@@ -577,16 +578,11 @@ def _marked_corners(grids: Sequence[Array], targets: Sequence[Array], facts) -> 
     return list(product(corners, facts.drawn))
 
 
-def _full_rows(g: Array) -> Array:
-    """The rows that one non-zero colour fills."""
-    return np.flatnonzero((g[:, 0] != 0) & (g == g[:, :1]).all(1))
-
-
 def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
     """From each `colour` cell, a ray to the nearest full line (toward) or away from it, up to an obstacle."""
-    t, walls = g, _full_rows(g)
+    t, walls = g, full_rows(g)
     if walls.size == 0:
-        t, walls = g.T, _full_rows(g.T)
+        t, walls = g.T, full_rows(g.T)
         if walls.size == 0:
             return None
     out = t.copy()
@@ -608,7 +604,7 @@ def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
 def _wall_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour of the inputs that the outputs draw, towards and away from the walls, where
     every input has a full line and the outputs keep the size."""
-    if not same_shapes(grids, targets) or not all(_full_rows(g).size or _full_rows(g.T).size for g in grids):
+    if not same_shapes(grids, targets) or not all(full_rows(g).size or full_rows(g.T).size for g in grids):
         return []
     return list(product(sorted(set(facts.drawn) & set(facts.in_colours) - {0}), (True, False)))
 

@@ -32,6 +32,7 @@ import numpy as np
 from arcsolve.dsl.learned.rules import lookup
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.primitives.blocks import full_rows
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
 from arcsolve.dsl.primitives.objects import PROPERTIES, cut_off, enclosed, label_boxes, labels, objects
 
@@ -226,8 +227,7 @@ def _line_side(g: Array) -> Array:
     full column to its left and to its right; a line's own cells see only the other lines.
     Above, below or beside a divider, whatever its colour."""
     h, w = g.shape
-    rows = ((g == g[:, :1]).all(1) & (g[:, 0] != 0)).nonzero()[0]
-    cols = ((g == g[:1]).all(0) & (g[0] != 0)).nonzero()[0]
+    rows, cols = full_rows(g), full_rows(g.T)
     y, x = np.arange(h)[:, None], np.arange(w)[None, :]
     side = np.zeros((h, w), dtype=np.int64)
     if rows.size:

@@ -39,6 +39,11 @@ def cut(g: Array) -> tuple[int, tuple[tuple[Array, ...], ...]] | None:
     return None
 
 
+def full_rows(g: Array) -> Array:
+    """The indices of the rows that one non-zero colour fills (of the columns, given g.T)."""
+    return np.flatnonzero((g[:, 0] != 0) & (g == g[:, :1]).all(1))
+
+
 @grid_memo()
 def crossing_lines(g: Array) -> tuple[Array, Array]:
     """The grid's full lines, each of one non-zero colour, where a line may be crossed by the
