@@ -1002,6 +1002,34 @@ def stripes_from_seeds(rng: Rng) -> Pair:
     return (g, out) if rng.random() < 0.5 else (g.T, out.T)
 
 
+def lower_halves(rng: Rng) -> Pair:
+    """Upright bars turn azure in their lower half; the middle cell of a bar of odd height stays."""
+    g = _canvas(rng, 7, 12)
+    h, w = g.shape
+    colour = _colour(rng, 1, 8)
+    out = g.copy()
+    xs = rng.choice(np.arange(0, w, 2), size=int(rng.integers(2, min(5, (w + 1) // 2) + 1)), replace=False)
+    for x in xs:
+        length = int(rng.integers(2, h + 1))
+        top = int(rng.integers(0, h - length + 1))
+        g[top : top + length, x] = out[top : top + length, x] = colour
+        out[top + length - length // 2 : top + length, x] = 8
+    return g, out
+
+
+_MARK_COLOURS = (2, 4, 3)  # the colour of a row whose grey cell is in column 0, 1, 2
+
+
+def rows_by_mark(rng: Rng) -> Pair:
+    """Each row holds one grey cell; the whole row takes the colour that the cell's column names."""
+    h, w = int(rng.integers(3, 7)), 3
+    g = np.zeros((h, w), dtype=int)
+    marks = rng.integers(0, w, size=h)
+    g[np.arange(h), marks] = 5
+    out = np.array(_MARK_COLOURS)[marks][:, None].repeat(w, 1)
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1015,7 +1043,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
-        stripes_from_seeds,
+        stripes_from_seeds, lower_halves, rows_by_mark,
     )
 }
 

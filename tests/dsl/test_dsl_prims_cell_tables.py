@@ -299,6 +299,49 @@ def test_parities_counted_from_each_objects_own_corner():
     assert feats["object_row_parity"][:, 0].tolist() == [0, 0, 0, 1]  # from row 2
 
 
+def test_halves_counted_in_each_objects_own_box():
+    x = g([[2, 0, 0], [2, 0, 3], [2, 0, 3], [2, 0, 3], [2, 0, 3]])
+    feats = features(x)
+    assert feats["object_row_half"][:, 0].tolist() == [1, 1, 2, 3, 3]  # five rows: a middle one
+    assert feats["object_row_half"][:, 2].tolist() == [0, 1, 1, 3, 3]  # four rows from row 1
+    assert feats["object_column_half"][:, 0].tolist() == [2] * 5  # one column is its own middle
+    assert features(g([[4, 4, 4, 4]]))["object_column_half"].tolist() == [[1, 1, 3, 3]]
+
+
+def test_a_table_recolours_the_lower_half_of_every_bar():
+    def bars(heights: list[int]) -> tuple[np.ndarray, np.ndarray]:
+        x = np.zeros((8, 2 * len(heights)), dtype=np.int8)
+        y = x.copy()
+        for i, height in enumerate(heights):
+            x[8 - height :, 2 * i] = 2
+            y[8 - height :, 2 * i] = 2
+            y[8 - height // 2 :, 2 * i] = 8
+        return x, y
+
+    train = [bars([6, 5, 4]), bars([7, 3, 2, 6])]
+    tables = fit_tables([x for x, _ in train], [y for _, y in train])
+    assert tables and "object_row_half" in tables[0][0]
+    x, y = bars([5, 8, 2, 7, 4])
+    eq(P.cell_table(x, tables[0]), y)
+
+
+def test_marks_are_the_first_filled_column_of_each_row_and_row_of_each_column():
+    x = g([[0, 0, 5], [0, 0, 0], [7, 0, 5]])
+    feats = features(x)
+    assert feats["row_mark"][:, 1].tolist() == [2, 15, 0]  # an empty row has none
+    assert feats["column_mark"][0].tolist() == [2, 15, 0]
+    wide = np.zeros((1, 20), dtype=np.int8)
+    wide[0, 17] = 1
+    assert features(wide)["row_mark"][0, 0] == 15  # past the last value a key holds
+
+
+def test_search_paints_each_row_by_where_its_mark_lies():
+    [task] = load_tasks("a85d4709")
+    found = search(task, time_budget=3.0)
+    assert "row_mark" in format_program(found[0].program)
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
 def test_a_table_cuts_holes_at_every_other_cell_of_each_objects_middle_row():
     def bar(left: int, width: int, h: int = 5, w: int = 12) -> tuple[np.ndarray, np.ndarray]:
         x = np.zeros((h, w), dtype=np.int8)

@@ -8,8 +8,9 @@ does it lie in the bounding box of the rarest colour, how many neighbours it has
 many of another colour), how far the nearest non-zero cell is, how many colours its row
 and column hold, its object's size, rank by size and whether its shape is the only one of
 its kind, the parity of its row and column (counted from either end) and their remainder
-by 3, its own colour, and last the parity of its row and column counted from its object's
-corner. The table gives each key an *answer*: keep the cell's colour, take the colour
+by 3, its own colour, the parity of its row and column counted from its object's corner
+and the half of its object's box it lies in, and last where its row's first non-zero cell
+lies and its column's. The table gives each key an *answer*: keep the cell's colour, take the colour
 first seen in one direction (or the one seen on both sides), its object's main or marker
 colour, the non-zero colour that the grid's mirror images or half turn put on it, the
 colour of the nearest non-zero cells, the grid's rarest or commonest colour, or paint one
@@ -217,6 +218,8 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "lines": (g != 0).any(1)[:, None] * 2 + (g != 0).any(0)[None, :],  # its row, its column has content
         "colour": g,
         **_object_parities(lab, n, rows, cols),
+        "row_mark": np.broadcast_to(_first_marks(g)[:, None], (h, w)),
+        "column_mark": np.broadcast_to(_first_marks(g.T)[None, :], (h, w)),
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
 
@@ -295,12 +298,28 @@ def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
 
 def _object_parities(lab: Array, n: int, rows: Array, cols: Array) -> dict[str, Array]:
     """Each object cell's row and column parity counted from its object's top row and left
-    column (one colour, 4-connected; 0 off objects)."""
-    top, left, _, _ = label_boxes(lab, n)  # indexed by label - 1
-    top, left = np.concatenate(([0], top)), np.concatenate(([0], left))
+    column, and the half of its object's box it lies in: 1 the top (left) half, 2 the middle
+    row (column) of an odd box, 3 the bottom (right) half (one colour, 4-connected; 0 off
+    objects)."""
+    top, left, bottom, right = (np.concatenate(([0], a)) for a in label_boxes(lab, n))  # by label
     on = lab > 0
     return {"object_row_parity": on & ((rows - top[lab]) % 2 == 1),
-            "object_column_parity": on & ((cols - left[lab]) % 2 == 1)}
+            "object_column_parity": on & ((cols - left[lab]) % 2 == 1),
+            "object_row_half": on * _half(rows - top[lab], bottom[lab] - top[lab]),
+            "object_column_half": on * _half(cols - left[lab], right[lab] - left[lab])}
+
+
+def _half(offset: Array, size: Array) -> Array:
+    """1 for an offset in the first half of a span of that size, 2 for its middle (odd spans),
+    3 for the second half."""
+    twice = 2 * offset + 1
+    return np.where(twice < size, 1, np.where(twice == size, 2, 3))
+
+
+def _first_marks(g: Array) -> Array:
+    """Each row's first non-zero column, from the left; 15 for an empty row and from column 15 on."""
+    filled = g != 0
+    return np.where(filled.any(1), np.minimum(filled.argmax(1), _BASE - 1), _BASE - 1)
 
 
 def _answers(g: Array, target: Array) -> Array:
