@@ -217,7 +217,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "edge": (rows == 0) | (cols == 0) | (rows == h - 1) | (cols == w - 1),
         "lines": (g != 0).any(1)[:, None] * 2 + (g != 0).any(0)[None, :],  # its row, its column has content
         "colour": g,
-        **_object_parities(lab, n, rows, cols),
+        **_object_places(lab, n, rows, cols),
         "row_mark": np.broadcast_to(_first_marks(g)[:, None], (h, w)),
         "column_mark": np.broadcast_to(_first_marks(g.T)[None, :], (h, w)),
     }
@@ -296,7 +296,7 @@ def _object_features(g: Array, lab: Array, sizes: Array) -> dict[str, Array]:
             "size_rank": rank[lab], "lone_shape": lone[lab]}
 
 
-def _object_parities(lab: Array, n: int, rows: Array, cols: Array) -> dict[str, Array]:
+def _object_places(lab: Array, n: int, rows: Array, cols: Array) -> dict[str, Array]:
     """Each object cell's row and column parity counted from its object's top row and left
     column, and the half of its object's box it lies in: 1 the top (left) half, 2 the middle
     row (column) of an odd box, 3 the bottom (right) half (one colour, 4-connected; 0 off
