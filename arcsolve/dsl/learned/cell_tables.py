@@ -1,24 +1,23 @@
 """Cell tables: each cell's new colour looked up from a few of its features, learned from the train pairs.
 
-Where `arcsolve.dsl.learned.rules` keys a cell by its exact neighbourhood, a cell table keys it by
-at most two features that say where it stands: is it 0, on which side of the grid's full
-lines it lies, is it inside a closed shape of another colour, which sides see a non-zero
-cell along its row, column or diagonals, does one colour lie on both sides, is it enclosed,
-does it lie in the bounding box of the rarest colour, how many neighbours it has (and how
-many of another colour), how far the nearest non-zero cell is, how many colours its row
-and column hold, its object's size, rank by size and whether its shape is the only one of
-its kind, the parity of its row and column (counted from either end) and their remainder
-by 3, its own colour, the parity of its row and column counted from its object's corner
-and the half of its object's box it lies in, and last where its row's first non-zero cell
-lies and its column's. The table gives each key an *answer*: keep the cell's colour, take the colour
-first seen in one direction (or the one seen on both sides), its object's main or marker
-colour, the non-zero colour that the grid's mirror images or half turn put on it, the
+Where `arcsolve.dsl.learned.rules` keys a cell by its exact neighbourhood, a cell table keys
+it by at most two features that say where it stands: is it 0, on which side of the grid's
+full lines it lies, is it inside a closed shape of another colour, which sides see a
+non-zero cell along its row, column or diagonals, does one colour lie on both sides, is it
+enclosed, does it lie in the bounding box of the rarest colour, how many neighbours it has
+(and how many of another colour), how far the nearest non-zero cell is, how many colours its
+row and column hold, its object's size, rank by size and whether its shape is the only one
+of its kind, the parity of its row and column (counted from either end) and their remainder
+by 3, its own colour, the parity of its row and column counted from its object's corner and
+the half of its object's box it lies in, and last where its row's first non-zero cell lies
+and its column's. The table gives each key an *answer*: keep the cell's colour, take the
+colour first seen in one direction (or the one seen on both sides), its object's main or
+marker colour, the non-zero colour that the grid's mirror images or half turn put on it, the
 colour of the nearest non-zero cells, the grid's rarest or commonest colour, or paint one
-colour. So a table fitted on inputs drawn in red and
-blue also answers for green. It is fitted on the train inputs themselves (`fit_tables`):
-every key must have one answer that explains all its cells, and the fewest features that
-allow that are used. Applied to a grid with a key the train pairs never showed, a table
-gives no answer rather than a guess.
+colour. So a table fitted on inputs drawn in red and blue also answers for green. It is
+fitted on the train inputs themselves (`fit_tables`): every key must have one answer that
+explains all its cells, and the fewest features that allow that are used. Applied to a grid
+with a key the train pairs never showed, a table gives no answer rather than a guess.
 """
 
 from __future__ import annotations
