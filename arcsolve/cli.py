@@ -31,6 +31,12 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+def say(message: str, err: bool = False) -> None:
+    """Print a message (rich markup allowed) on stdout, or on stderr with `err`, never broken
+    into lines at the terminal's width, so that a path in it can be copied whole."""
+    (err_console if err else console).print(message, highlight=False, soft_wrap=True)
+
+
 def examples(*lines: str) -> str:
     """A help screen's epilog: one example command per line."""
     return "[bold]Examples[/]\n\n" + "\n\n".join(f"  [cyan]{escape(line)}[/]" for line in lines)
@@ -219,7 +225,7 @@ def make_config(
 
 def print_error(message: str) -> None:
     """One line on stderr; the message is printed as it is (brackets in paths and ids included)."""
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    say(f"[bold red]error:[/] {escape(message)}", err=True)
 
 
 def fail(message: str) -> typer.Exit:
@@ -253,7 +259,7 @@ def reports_errors(command):
 
 def _version(value: bool) -> None:
     if value:
-        console.print(f"arcsolve {__version__}")
+        say(f"arcsolve {__version__}")
         raise typer.Exit()
 
 
@@ -297,7 +303,7 @@ def show(
     for task in shown:
         console.print(task_table(task, show_test_outputs=reveal))
     if len(loaded) > limit:
-        console.print(f"[dim]… {plural(len(loaded) - limit, 'more task')} (use --limit)[/]")
+        say(f"[dim]… {plural(len(loaded) - limit, 'more task')} (use --limit)[/]")
     for path, fmt in ((png, "png"), (svg, "svg")):
         if path is not None and shown:
             rows = [
@@ -306,7 +312,7 @@ def show(
                 for label, cells in task_rows(task, reveal)
             ]
             save_image(rows, repr(shown[0]) if len(shown) == 1 else f"{len(shown)} tasks", path, fmt)
-            console.print(f"wrote {escape(str(path))}")
+            say(f"wrote {escape(str(path))}")
 
 
 @app.command(
@@ -328,13 +334,13 @@ def validate(
         except ArcsolveError as exc:  # nothing to check there: no such file, an empty folder
             problems.append(exc)
     for problem in problems:
-        err_console.print(f"[red]✗[/] {escape(str(problem))}", highlight=False, soft_wrap=True)
+        say(f"[red]✗[/] {escape(str(problem))}", err=True)
     if problems:
-        err_console.print(f"{plural(len(problems), 'problem')}, {plural(checked, 'valid task')}")
+        say(f"{plural(len(problems), 'problem')}, {plural(checked, 'valid task')}", err=True)
         raise typer.Exit(2)
     if checked == 0:
         raise fail(f"no tasks found in {', '.join(paths)}")
-    console.print(f"[green]✓[/] {plural(checked, 'valid task')}")
+    say(f"[green]✓[/] {plural(checked, 'valid task')}")
 
 
 @app.command(
@@ -394,12 +400,10 @@ def solve(
         drawn.extend((f"{task.id} · {label}", cells) for label, cells in rows)
         if done.score is not None:
             verdict = "[green]correct[/]" if done.score.solved else "[red]wrong[/]"
-            console.print(
-                f"{escape(task.id)}: {verdict} ({sum(done.score.correct)}/{len(task.test)} test outputs)"
-            )
+            say(f"{escape(task.id)}: {verdict} ({sum(done.score.correct)}/{len(task.test)} test outputs)")
         if explain:
             for i, line in enumerate(done.explanation()):
-                console.print(f"{escape(task.id)} test {i}: {escape(line)}", highlight=False)
+                say(f"{escape(task.id)} test {i}: {escape(line)}")
 
     summary = SolveSummary()
     try:
@@ -409,18 +413,18 @@ def solve(
         )
     except KeyboardInterrupt:
         kept = f" ({plural(len(summary.written), 'task')} written to {escape(str(out))})" if out else ""
-        err_console.print(f"interrupted after {plural(summary.tasks, 'task')}{kept}", highlight=False)
+        say(f"interrupted after {plural(summary.tasks, 'task')}{kept}", err=True)
         raise typer.Exit(130) from None
     if len(loaded) > 1:
         scored = ""
         if summary.scored:
             scored = f"solved {summary.solved}/{plural(summary.scored, 'task')} with known outputs, "
-        console.print(f"total: {scored}{plural(summary.tasks, 'task')} in {summary.seconds:.1f} s", highlight=False)
+        say(f"total: {scored}{plural(summary.tasks, 'task')} in {summary.seconds:.1f} s")
     if out is not None:
-        console.print(f"wrote {escape(str(out))}", highlight=False)
+        say(f"wrote {escape(str(out))}")
     if png is not None and drawn:
         save_image(drawn, f"{plural(summary.tasks, 'task')} · {model}", png, "png")
-        console.print(f"wrote {escape(str(png))}", highlight=False)
+        say(f"wrote {escape(str(png))}")
 
 
 SubsetOpt = Annotated[
@@ -484,7 +488,7 @@ def eval_(
     )
 
     def reused(name: str, count: int) -> None:
-        console.print(f"{escape(name)}: reused {plural(count, 'result')} from {escape(str(report))}", highlight=False)
+        say(f"{escape(name)}: reused {plural(count, 'result')} from {escape(str(report))}")
 
     try:
         with EvalProgress(total=len(chosen), console=console) as progress:
@@ -496,16 +500,14 @@ def eval_(
             ))
     except KeyboardInterrupt:
         if report is None:
-            err_console.print("interrupted; nothing kept (give --report to make a run resumable)")
+            say("interrupted; nothing kept (give --report to make a run resumable)", err=True)
         else:
-            err_console.print(
-                f"interrupted; rerun the same command to resume ({plural(progress.done, 'task')} kept)"
-            )
+            say(f"interrupted; rerun the same command to resume ({plural(progress.done, 'task')} kept)", err=True)
         raise typer.Exit(130) from None
     console.print(summary_table(reports))
     console.print(comparison_table(reports, ann))
     if report is not None:
-        console.print(f"report written to {escape(str(report))}/", highlight=False)
+        say(f"report written to {escape(str(report))}/")
 
 
 @app.command(
@@ -570,7 +572,7 @@ def export(
     loaded = load_many([str(challenges or dataset)])
 
     def reused(count: int, path: Path) -> None:
-        console.print(f"reused {plural(count, 'result')} from {escape(str(path))}", highlight=False)
+        say(f"reused {plural(count, 'result')} from {escape(str(path))}")
 
     try:
         with EvalProgress(total=len(loaded), console=console) as progress:
@@ -579,16 +581,15 @@ def export(
                 jobs=default_jobs(jobs, device), batch=default_batch(batch, device), ray_address=ray_address,
             ))
     except KeyboardInterrupt:
-        err_console.print(
+        say(
             f"interrupted; {escape(str(out))} is complete and valid; rerun the same command to resume "
             f"({plural(progress.done, 'task')} kept)",
-            highlight=False,
+            err=True,
         )
         raise typer.Exit(130) from None
-    console.print(
+    say(
         f"wrote {escape(str(out))}: {plural(len(loaded), 'task')} ({summary.resumed} resumed, "
-        f"{len(summary.unreached)} not reached)",
-        highlight=False,
+        f"{len(summary.unreached)} not reached)"
     )
 
 
@@ -623,7 +624,7 @@ def score(
     for task_id, task_score in result.per_task.items():
         table.add_row(escape(task_id), f"{sum(task_score.correct)}/{len(task_score.correct)}")
     console.print(table)
-    console.print(
+    say(
         f"score {result.score:.4f} ({result.correct}/{result.test_outputs} test outputs, "
         f"{plural(result.tasks_solved, 'task')} solved)"
     )
@@ -676,8 +677,9 @@ def bench_solve(
     loaded = load_many(tasks or list(DEFAULT_TASKS))
     config = make_config(device, seed, steps, 5.0, None, 0.9)
     result = run_solve_bench(loaded, model, config, out, console)
-    console.print(
-        f"median {result['median_seconds']:.1f} s/task, solved {result['solved']}/{result['tasks']}; wrote {out}"
+    say(
+        f"median {result['median_seconds']:.1f} s/task, solved {result['solved']}/{result['tasks']}; "
+        f"wrote {escape(str(out))}"
     )
 
 
@@ -703,7 +705,7 @@ def bench_speed(
     batches = int_list("--batch", batch)
     config = make_config(device, seed, steps, 5.0, None, 0.9)
     result = run_speed_bench(loaded, model, config, counts, out, console, batches)
-    console.print(f"speed-up over the first run: {result['speedup']}; wrote {out}")
+    say(f"speed-up over the first run: {result['speedup']}; wrote {escape(str(out))}")
 
 
 @bench.command(
@@ -789,7 +791,7 @@ def _write_tasks(tasks: list[Task], out: Path) -> None:
 
     for task in tasks:
         write_atomically(out / f"{task.id}.json", orjson.dumps(task.to_json_dict()))
-    console.print(f"wrote {plural(len(tasks), 'task')} to {out}")
+    say(f"wrote {plural(len(tasks), 'task')} to {escape(str(out))}")
 
 
 SYNTHETIC_HELP = (
@@ -883,13 +885,10 @@ def bench_synthetic(
         resolve_device(device).type,
         workers,
         max_minutes,
-        lambda line: console.print(line, soft_wrap=True, highlight=False),  # one line per fit, for the log
+        say,  # one line per fit, for the log
         "arcsolve " + " ".join(sys.argv[1:]),
     )
     wrote = f"{folder}/synthetic.json and synthetic.png" + (" and noise.json" if table is not None else "")
-    console.print(f"wrote {wrote}")
+    say(f"wrote {escape(wrote)}")
     if noise and table is None:
-        console.print(
-            "Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again",
-            soft_wrap=True,
-        )
+        say("Table 4 not run in this piece: it starts once Figure 5 is complete; run the same command again")

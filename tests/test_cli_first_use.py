@@ -115,6 +115,15 @@ def test_show_fits_a_30x30_task_in_a_narrow_terminal(examples, monkeypatch):
     assert "30x30" in drawn
 
 
+def test_a_long_path_is_printed_whole_in_a_narrow_terminal(examples, tmp_path, monkeypatch):
+    console = Console(width=40, file=io.StringIO())
+    monkeypatch.setattr(cli, "console", console)
+    png = tmp_path.joinpath(*["a_folder_with_a_long_name"] * 4) / "rotate.png"
+    png.parent.mkdir(parents=True)
+    result = CliRunner().invoke(app, ["show", str(examples / "rotate.json"), "--png", str(png)])
+    assert result.exit_code == 0 and f"wrote {png}\n" in console.file.getvalue()
+
+
 def test_show_writes_png_and_svg(runner, examples, tmp_path):
     png, svg = tmp_path / "rotate.png", tmp_path / "two.svg"
     result = runner.invoke(app, ["show", str(examples / "rotate.json"), "--png", str(png)])
