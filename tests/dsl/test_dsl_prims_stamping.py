@@ -104,7 +104,7 @@ def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_even_if_the_f
 
     monkeypatch.setattr(search_module, "fit_stamp_models", counted)
     monkeypatch.setattr(search_module, "fit_tables", tabled)
-    found = distinct(_run_views(_Search(task, 4.0, 2, 100), [], 4.0))
+    found = distinct(_run_views(_Search(task, 20.0, 2, 100), [], 20.0))
     early = [(("cell_table",), True), (("stamp_around",), True), (("move_objects",), True)]
     assert [c[:2] for c in calls[:4]] == [*early, (("cell_table",), False)]
     assert calls[0][2] > 0  # after the first passes, which ended in a blink
@@ -114,7 +114,7 @@ def test_stamps_and_moves_are_fitted_before_the_deeper_search_once_even_if_the_f
     calls.clear()
     finished.clear()
     monkeypatch.setattr(search_module, "EARLY_AT", 0.0)  # the first passes run long: the learners go mid-pass
-    _run_views(_Search(task, 4.0, 2, 100), [], 4.0)
+    _run_views(_Search(task, 20.0, 2, 100), [], 20.0)
     assert [c[:3] for c in calls[:3]] == [(("cell_table",), True, 0), (("stamp_around",), True, 0),
                                           (("move_objects",), True, 0)]
 
@@ -130,11 +130,11 @@ def test_the_search_stops_once_no_program_left_can_be_shorter_than_a_learned_ans
         return finish(self, program, state)
 
     monkeypatch.setattr(_Search, "finish", finishing)
-    found = distinct(_run_views(_Search(task, 4.0, 3, 100), [], 4.0))
+    found = distinct(_run_views(_Search(task, float("inf"), 3, 100), [], float("inf")))
     assert "stamp_around{" in format_program(found[0].program) and found[0].length < 3  # one source: 1.5
     assert found[0].outputs[0].tolist() == y.tolist()
     assert 1 in finished and 2 not in finished  # programs of 2 steps are searched, of 3 (from 2) are not
     finished.clear()
     monkeypatch.setattr(search_module, "MIN_STEP_COST", 0.4)  # were a step this cheap, 3 steps could be shorter
-    _run_views(_Search(task, 4.0, 3, 100), [], 4.0)
+    _run_views(_Search(task, float("inf"), 3, 100), [], float("inf"))
     assert 2 in finished
