@@ -10,7 +10,8 @@ answers by it, shortest first.
 A learned model *holds out* (`holds_out`) if, fitted again on every train pair but one, it
 predicts the pair left out, for each pair in turn; a task with fewer than `MIN_HELD_OUT`
 pairs cannot tell a rule from a memory that way, so there a model may hold at most
-`MAX_FEW_PAIRS_ENTRIES` entries instead. An answer whose learned model fails this is kept as
+`MAX_FEW_PAIRS_ENTRIES` entries instead, and with one pair, which any model fits, nothing
+learned holds out (`few_pairs_hold`). An answer whose learned model fails this is kept as
 an unverified guess, ranked after every verified answer; so is one that is not shorter, in
 bits, than the train outputs it rebuilds (`significant`).
 """
@@ -179,6 +180,13 @@ def _model_holds_out(step: Step, before: Sequence[Array], targets: Sequence[Arra
     return True
 
 
+def few_pairs_hold(n_pairs: int, sizes: Sequence[int]) -> bool:
+    """Whether learned models of these sizes (entries) count as rules on a task with fewer than
+    MIN_HELD_OUT train pairs: with two, if each holds at most MAX_FEW_PAIRS_ENTRIES entries;
+    with one, never, since a model fitted on one pair reproduces it whatever its rule."""
+    return n_pairs > 1 and all(size <= MAX_FEW_PAIRS_ENTRIES for size in sizes)
+
+
 def holds_out(
     program: Program,
     before: Sequence[Array],
@@ -190,7 +198,7 @@ def holds_out(
     """Whether what the program learned from the train outputs generalizes: with at least
     MIN_HELD_OUT pairs, a learned last step (`before`: the train grids it took) or a colour
     map `tail` (fitted from `outs`, the program's train outputs, to the targets) predicts
-    each pair when fitted on the others; with fewer, each learned step is small. A program
+    each pair when fitted on the others; with fewer, `few_pairs_hold`. A program
     that learns nothing holds; one that learns in two places, or before its last step, does
     not (it cannot be refitted step by step). Overlays are checked by their cover
     (`arcsolve.dsl.compose.Cover.holds_out`)."""
@@ -198,7 +206,7 @@ def holds_out(
     if not learned:
         return True
     if len(targets) < MIN_HELD_OUT:
-        return all(learned_size(s) <= MAX_FEW_PAIRS_ENTRIES for s in learned)
+        return few_pairs_hold(len(targets), [learned_size(s) for s in learned])
     if len(learned) > 1:
         return False
     if tail:

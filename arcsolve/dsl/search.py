@@ -11,7 +11,8 @@ kept as an unverified guess, and does not end the search, if
 - its test outputs have a size that the train pairs' pattern does not allow (a crop giving
   6×6 where every train output is 7×7);
 - its colour map or learned last step does not hold out a train pair
-  (`arcsolve.dsl.occam.holds_out`: fitted on the other pairs, it must predict each one);
+  (`arcsolve.dsl.occam.holds_out`: fitted on the other pairs, it must predict each one;
+  with two pairs it must be small, and with one nothing learned counts);
 - its fill of hidden cells (from the grid's symmetries or periods) leaves some unfilled in a
   test output where it filled every one on the train pairs (`_leaves_hidden_cells`);
 - it leaves a test input as it was, where every train pair changes its input;
@@ -73,11 +74,11 @@ from arcsolve.dsl.learned.object_moves import apply_moves, fit_move_models
 from arcsolve.dsl.learned.stamping import apply_stamps, fit_stamp_models
 from arcsolve.dsl.memo import clear_memos
 from arcsolve.dsl.occam import (
-    MAX_FEW_PAIRS_ENTRIES,
     MIN_HELD_OUT,
     UNSET,
     description_length,
     explained_bits,
+    few_pairs_hold,
     fit_colours,
     full_map,
     holds_out,
@@ -293,7 +294,8 @@ class _Search:
             general = holds_out(program, before, train_out, self.targets, tail, self.hard_deadline)
         program = program + tail
         length = description_length(program)
-        doubt = "" if general else "learned, does not hold out a train pair"
+        doubt = "" if general else (
+            "learned, does not hold out a train pair" if self.n_train > 1 else "learned from one train pair")
         if not doubt and unfilled:
             doubt = "leaves hidden cells in a test output"
         if not doubt and self.every_pair_changes and any(
@@ -435,7 +437,7 @@ class _Search:
             if all(o is not None for o in outs):
                 step = Step(OVERLAY, (cover.base, pieces))
                 general = (cover.holds_out() if self.n_train >= MIN_HELD_OUT
-                           else len(pieces) <= MAX_FEW_PAIRS_ENTRIES)
+                           else few_pairs_hold(self.n_train, [len(pieces)]))
                 self.accept((step,), outs[: self.n_train], outs[self.n_train :], general=general)
 
     def finish(self, program: Program, state: State) -> bool:

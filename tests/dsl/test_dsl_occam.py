@@ -13,12 +13,14 @@ from arcsolve.dsl.occam import (
     MAX_FEW_PAIRS_ENTRIES,
     description_length,
     explained_bits,
+    few_pairs_hold,
     holds_out,
     learned_size,
     significant,
 )
 from arcsolve.dsl.program import OVERLAY, Step, format_program
 from arcsolve.dsl.search import Found, distinct, search, solve
+from arcsolve.loaders import load_tasks
 from arcsolve.solution import SolveConfig
 from arcsolve.tasks import Task
 
@@ -75,6 +77,27 @@ def test_with_two_pairs_a_learned_model_must_be_small():
     large = Step("recolor", (tuple((c, c + 1) for c in range(MAX_FEW_PAIRS_ENTRIES + 1)),))
     assert holds_out((), inputs, inputs, targets, (small,))
     assert not holds_out((), inputs, inputs, targets, (large,))
+
+
+def test_with_one_pair_nothing_learned_holds_out():
+    inputs, targets = [g([[1, 0]])], [g([[2, 0]])]
+    recolour = Step("recolor", (((1, 2),),))  # one entry: small enough with two pairs
+    assert holds_out((), inputs, inputs, targets + targets, (recolour,))
+    assert not holds_out((), inputs, inputs, targets, (recolour,))
+    assert holds_out((Step("rot90", ()),), inputs, inputs, targets)  # nothing learned
+    assert few_pairs_hold(2, [MAX_FEW_PAIRS_ENTRIES]) and not few_pairs_hold(1, [1])
+
+
+def test_with_one_pair_the_search_prefers_a_plain_program_to_what_it_learned():
+    """63613498 cut to its first pair: a colour map 6 -> 5 reproduces it, but so does
+    recolouring the shape that matches the framed key, which is the task's rule."""
+    [task] = load_tasks("63613498")
+    task = task.model_copy(update={"train": task.train[:1]})
+    found = search(task, float("inf"), max_depth=2, max_states=2000)
+    assert found[0].verified and format_program(found[0].program) == "recolour_like{5,apart,frame}"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+    learned = next(f for f in found if format_program(f.program) == "recolor{6->5}")
+    assert not learned.verified and learned.doubt == "learned from one train pair"
 
 
 def test_a_cell_table_that_memorises_each_pair_is_rejected_by_leave_one_out():
