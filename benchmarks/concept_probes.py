@@ -1030,6 +1030,28 @@ def rows_by_mark(rng: Rng) -> Pair:
     return g, out
 
 
+def react_on_contact(rng: Rng) -> Pair:
+    """Where a green cell touches a red one along a side, the green turns azure and the red
+    goes; green cells beside grey ones, and lone cells, stay."""
+    g = _canvas(rng, 6, 11)
+    out = g.copy()
+    pieces = [(3, 2)] * int(rng.integers(1, 4)) + [(3, 5)] * int(rng.integers(0, 3)) + [(3,), (2,)]
+    for colours in pieces:
+        for _ in range(DRAWS):
+            down = rng.random() < 0.5
+            h, w = (len(colours), 1) if down else (1, len(colours))
+            y, x = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - w + 1))
+            if _free(g, y, x, h, w, 1):
+                flip = rng.random() < 0.5
+                cells = colours[::-1] if flip else colours
+                for k, c in enumerate(cells):
+                    cy, cx = (y + k, x) if down else (y, x + k)
+                    g[cy, cx] = c
+                    out[cy, cx] = {3: 8, 2: 0}[c] if colours == (3, 2) else c
+                break
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1043,7 +1065,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
-        stripes_from_seeds, lower_halves, rows_by_mark,
+        stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact,
     )
 }
 

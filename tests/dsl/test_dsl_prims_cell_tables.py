@@ -291,6 +291,41 @@ def test_object_rank_lone_shape_and_line_features():
     assert feats["row3"][:, 0].tolist() == [0, 1, 2, 0]
 
 
+def test_touching_is_the_one_other_colour_at_a_cells_four_sides():
+    feats = features(g([[3, 2, 0], [0, 5, 0], [0, 0, 4]]))["touching"]
+    assert feats[0].tolist() == [2, _NONE, 2]  # 2 touches 3 and 5: two colours; a 0 touches the 2
+    assert feats[1].tolist() == [_NONE, 2, _NONE]  # 5 touches 2 above; 4 is only at its corner
+    assert feats[2, 2] == _NONE  # 4 touches nothing
+    same = features(g([[1, 1], [1, 2]]))["touching"]
+    assert same.tolist() == [[_NONE, 2], [2, 1]]  # its own colour does not count; two cells of 1 do once
+
+
+def test_a_table_recolours_cells_by_the_colour_they_touch():
+    # where a 3 touches a 2, the 3 turns 8 and the 2 goes; a 3 beside a 5 stays
+    def grid(rows):
+        x = g(rows)
+        t = features(x)["touching"]
+        y = np.where((x == 3) & (t == 2), 8, np.where((x == 2) & (t == 3), 0, x)).astype(np.int8)
+        return x, y
+
+    train = [grid([[3, 2, 0, 5], [0, 0, 0, 3], [2, 0, 0, 0]]),
+             grid([[0, 5, 3, 0], [2, 0, 0, 0], [3, 0, 2, 3]]),
+             grid([[0, 0, 0, 0], [0, 3, 0, 2], [0, 2, 0, 5]])]
+    tables = fit_tables([x for x, _ in train], [y for _, y in train])
+    assert tables and "touching" in tables[0][0]
+    x, y = grid([[2, 0, 3, 5], [3, 0, 0, 3], [0, 2, 3, 0]])
+    eq(P.cell_table(x, tables[0]), y)
+
+
+def test_search_turns_a_3_that_touches_a_2_into_8():
+    """d90796e8: where a 3 and a 2 touch, the 3 turns 8 and the 2 goes; other pairs stay. Each
+    pair shows a contact the others lack, so the table is kept as a guess, and it is right."""
+    [task] = load_tasks("d90796e8")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
+    assert "touching" in format_program(found[0].program) and not found[0].verified
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
 def test_parities_counted_from_each_objects_own_corner():
     x = g([[0, 2, 2, 2, 0], [0, 0, 0, 0, 0], [3, 3, 3, 3, 0], [3, 3, 3, 3, 0]])
     feats = features(x)

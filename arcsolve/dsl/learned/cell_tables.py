@@ -9,15 +9,16 @@ enclosed, does it lie in the bounding box of the rarest colour, how many neighbo
 row and column hold, its object's size, rank by size and whether its shape is the only one
 of its kind, the parity of its row and column (counted from either end) and their remainder
 by 3, its own colour, the parity of its row and column counted from its object's corner and
-the half of its object's box it lies in, and last where its row's first non-zero cell lies
-and its column's. The table gives each key an *answer*: keep the cell's colour, take the
-colour first seen in one direction (or the one seen on both sides), its object's main or
-marker colour, the non-zero colour that the grid's mirror images or half turn put on it, the
-colour of the nearest non-zero cells, the grid's rarest or commonest colour, or paint one
-colour. So a table fitted on inputs drawn in red and blue also answers for green. It is
-fitted on the train inputs themselves (`fit_tables`): every key must have one answer that
-explains all its cells, and the fewest features that allow that are used. Applied to a grid
-with a key the train pairs never showed, a table gives no answer rather than a guess.
+the half of its object's box it lies in, where its row's first non-zero cell lies and its
+column's, and last which one colour other than its own it touches. The table gives each key
+an *answer*: keep the cell's colour, take the colour first seen in one direction (or the one
+seen on both sides), its object's main or marker colour, the non-zero colour that the grid's
+mirror images or half turn put on it, the colour of the nearest non-zero cells, the grid's
+rarest or commonest colour, or paint one colour. So a table fitted on inputs drawn in red
+and blue also answers for green. It is fitted on the train inputs themselves (`fit_tables`):
+every key must have one answer that explains all its cells, and the fewest features that
+allow that are used. Applied to a grid with a key the train pairs never showed, a table
+gives no answer rather than a guess.
 """
 
 from __future__ import annotations
@@ -176,6 +177,16 @@ def _other_neighbours(g: Array) -> Array:
     return ((around != 0) & (around != g)).sum(0) * (g != 0)
 
 
+def _touching(g: Array) -> Array:
+    """The one non-zero colour other than a cell's own among its four edge neighbours,
+    `_NONE` where there is none or more than one."""
+    around = _around(g, "plus", 0)
+    other = (around != 0) & (around != g)
+    hi = np.where(other, around, -1).max(0)
+    lo = np.where(other, around, 99).min(0)
+    return np.where(other.any(0) & (hi == lo), hi, _NONE)
+
+
 def _same_neighbours(g: Array) -> Array:
     """How many of each cell's four edge neighbours have its colour."""
     return (_around(g, "plus", -1) == g).sum(0)
@@ -219,6 +230,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         **_object_places(lab, n, rows, cols),
         "row_mark": np.broadcast_to(_first_marks(g)[:, None], (h, w)),
         "column_mark": np.broadcast_to(_first_marks(g.T)[None, :], (h, w)),
+        "touching": _touching(g),
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
 
