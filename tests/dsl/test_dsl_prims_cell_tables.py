@@ -294,7 +294,7 @@ def test_object_rank_lone_shape_and_line_features():
 def test_touching_is_the_one_other_colour_at_a_cells_four_sides():
     feats = features(g([[3, 2, 0], [0, 5, 0], [0, 0, 4]]))["touching"]
     assert feats[0].tolist() == [2, _NONE, 2]  # 2 touches 3 and 5: two colours; a 0 touches the 2
-    assert feats[1].tolist() == [_NONE, 2, _NONE]  # 5 touches 2 above; 4 is only at its corner
+    assert feats[1].tolist() == [_NONE, 2, _NONE]  # 5 touches only the 2; the zeros beside it two colours
     assert feats[2, 2] == _NONE  # 4 touches nothing
     same = features(g([[1, 1], [1, 2]]))["touching"]
     assert same.tolist() == [[_NONE, 2], [2, 1]]  # its own colour does not count; two cells of 1 do once
