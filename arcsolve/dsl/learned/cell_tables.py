@@ -125,6 +125,14 @@ def _in_rare_box(g: Array, rare: int) -> Array:
     return inside
 
 
+def _sole(values: Array, marked: Array) -> Array:
+    """(h, w): of each cell's values (k, h, w), the one value that all its marked ones share,
+    `_NONE` where they differ or none is marked."""
+    hi = np.where(marked, values, -1).max(0)
+    lo = np.where(marked, values, 99).min(0)
+    return np.where(marked.any(0) & (hi == lo), hi, _NONE)
+
+
 def _nearest(g: Array) -> Array:
     """The colour of the non-zero cells nearest each cell (in steps to an edge neighbour) where
     they have one colour, `_NONE` where colours tie; a non-zero cell's own colour."""
@@ -134,9 +142,7 @@ def _nearest(g: Array) -> Array:
         reached = (near >= 0).any(0) & (out < 0)
         if not reached.any():
             break
-        hi = np.where(near >= 0, near, -1).max(0)
-        lo = np.where(near >= 0, near, 99).min(0)
-        out = np.where(reached, np.where(hi == lo, hi, _NONE), out)
+        out = np.where(reached, _sole(near, near >= 0), out)
     return np.where(out < 0, _NONE, out)
 
 
@@ -181,10 +187,7 @@ def _touching(g: Array) -> Array:
     """The one non-zero colour other than a cell's own among its four edge neighbours,
     `_NONE` where there is none or more than one."""
     around = _around(g, "plus", 0)
-    other = (around != 0) & (around != g)
-    hi = np.where(other, around, -1).max(0)
-    lo = np.where(other, around, 99).min(0)
-    return np.where(other.any(0) & (hi == lo), hi, _NONE)
+    return _sole(around, (around != 0) & (around != g))
 
 
 def _same_neighbours(g: Array) -> Array:
