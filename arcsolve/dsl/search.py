@@ -251,12 +251,14 @@ class _Search:
             now = time.monotonic()
         return now > self.deadline
 
-    def steps(self, state: State, last: bool) -> list[Step]:
-        """Every step worth trying on a state; on the last level only shape-compatible ones."""
+    def steps(self, state: State, last: bool) -> Iterator[Step]:
+        """Every step worth trying on a state, in the registry's order; on the last level only
+        shape-compatible ones. A primitive's parameters are inferred when its turn comes, so a
+        caller that stops at its deadline does not wait for the inference of the steps it
+        would not try (a tenth of a second for one state of 30 x 30 grids)."""
         grids = state[: self.n_train]
         shapes = [g.shape for g in grids]
         wanted = [t.shape for t in self.targets]
-        out = []
         inferred: dict[str, list] = {}  # parameter kinds shared by several primitives are inferred once
         for prim in PRIMITIVES.values():
             if last and prim.shape == "same" and shapes != wanted:
@@ -267,8 +269,8 @@ class _Search:
                 continue
             if prim.params not in inferred:
                 inferred[prim.params] = PARAMS[prim.params](grids, self.targets, self.facts)
-            out.extend(Step(prim.name, tuple(params)) for params in inferred[prim.params])
-        return out
+            for params in inferred[prim.params]:
+                yield Step(prim.name, tuple(params))
 
     def accept(self, program: Program, train_out: Sequence[Array], test_out: Sequence[Array], stops: bool = True,
                before: Sequence[Array] = (), general: bool | None = None):

@@ -146,6 +146,50 @@ def test_crop_solid():
     eq(crop_solid(twin), [[4, 4, 4]] * 3)
 
 
+def _solid_by_hand(x: np.ndarray) -> np.ndarray | None:
+    """`crop_solid` by its definition: every rectangle of 3 x 3 or more, every colour with 9
+    cells or more in the grid, every row and column at least two thirds that colour; the one
+    largest such rectangle."""
+    h, w = x.shape
+    colours = [c for c in range(1, 10) if (x == c).sum() >= 9]
+    found: dict[int, set] = {}
+    for top in range(h):
+        for bottom in range(top + 3, h + 1):
+            for left in range(w):
+                for right in range(left + 3, w + 1):
+                    part = x[top:bottom, left:right]
+                    for c in colours:
+                        on = part == c
+                        if (3 * on.sum(1) >= 2 * part.shape[1]).all() and (3 * on.sum(0) >= 2 * part.shape[0]).all():
+                            found.setdefault(part.size, set()).add((top, bottom, left, right))
+    if not found or len(found[max(found)]) != 1 or found[max(found)] == {(0, h, 0, w)}:
+        return None
+    (top, bottom, left, right), = found[max(found)]
+    return x[top:bottom, left:right]
+
+
+def test_crop_solid_is_the_largest_solid_rectangle():
+    """On random grids of noise with a block or two drawn in, the crop is the one largest
+    rectangle whose rows and columns are each two thirds one colour, found cell by cell."""
+    rng = np.random.default_rng(5)
+    picked = 0
+    for _ in range(150):
+        h, w = rng.integers(3, 10, size=2)
+        x = rng.integers(0, rng.integers(2, 10), size=(h, w))
+        for _ in range(rng.integers(0, 3)):
+            y0, x0 = rng.integers(0, h), rng.integers(0, w)
+            x[y0 : y0 + rng.integers(3, 7), x0 : x0 + rng.integers(3, 7)] = rng.integers(1, 10)
+        x[rng.random((h, w)) < 0.15] = rng.integers(0, 10)
+        expected = _solid_by_hand(x)
+        got = crop_solid(x)
+        if expected is None:
+            assert got is None
+        else:
+            picked += 1
+            eq(got, expected)
+    assert picked > 30  # the grids exercise the crop, not only its refusals
+
+
 def test_crop_colour_around():
     """A colour's box and the cells framing it on one axis or both."""
     x = g([[0, 8, 0, 8, 0],

@@ -341,3 +341,22 @@ def test_the_search_counts_the_states_it_reached_and_the_steps_it_tried():
     assert (counts.states, counts.steps) == (2 * once[0], 2 * once[1])  # the same search, added again
     solve(task, SolveConfig(time_budget=math.inf), 2, 50, counts)
     assert (counts.states, counts.steps) == (3 * once[0], 3 * once[1])
+
+
+def test_steps_infer_each_kind_of_parameter_when_its_turn_comes(monkeypatch):
+    """A state's steps come one by one, and the parameters of a kind are inferred only when
+    the first primitive of that kind is reached: a search that stops at its deadline after
+    a few steps has not paid for the inference of all the others."""
+    counted: list[str] = []
+    monkeypatch.setattr(search_module, "PARAMS", {
+        kind: (lambda *a, kind=kind, infer=infer: counted.append(kind) or infer(*a))
+        for kind, infer in search_module.PARAMS.items()})
+    task = make_task([([[1, 0], [0, 2]], [[0, 1], [2, 0]]), ([[3, 3], [0, 0]], [[3, 3], [0, 0]])], [[[5, 0], [0, 0]]])
+    searched = _Search(task, math.inf, 2, 100)
+    state = tuple(searched.train_in + searched.test_in)
+    steps = searched.steps(state, last=False)
+    first = next(steps)
+    assert counted == [search_module.PRIMITIVES[first.name].params]  # one kind so far
+    rest = list(steps)
+    assert len(set(counted)) == len(counted) > 5  # each kind once, when its turn came
+    assert [first, *rest] == list(searched.steps(state, last=False))  # the same steps, in the same order

@@ -111,8 +111,11 @@ def _block_layouts(grids: Sequence[Array], targets: Sequence[Array]) -> list[tup
             return []
         square = g[boxes[0]].shape[0] == g[boxes[0]].shape[1]
         names = [n for n in DIHEDRAL if square or n in ("id", "flip_h", "flip_v", "rot180")]
-        looks = [(j, n, DIHEDRAL[n](g[box])) for j, box in enumerate(boxes) for n in names]
-        here = [{(j, n) for j, n, look in looks if np.array_equal(look, t[box])} for box in boxes]
+        looks: dict[tuple, set] = {}  # each look of a block, by its shape and cells: the blocks and transforms
+        for j, box in enumerate(boxes):
+            for n in names:
+                looks.setdefault(_cells(DIHEDRAL[n](g[box])), set()).add((j, n))
+        here = [looks.get(_cells(t[box]), set()) for box in boxes]
         fits = here if fits is None else [a & b for a, b in zip(fits, here, strict=True)]
         if not all(fits):
             return []
@@ -120,6 +123,11 @@ def _block_layouts(grids: Sequence[Array], targets: Sequence[Array]) -> list[tup
     layout = tuple(min(fit, key=lambda f, k=k: (f != (k, "id"), f[0], order.index(f[1])))
                    for k, fit in enumerate(fits))
     return [] if all(f == (k, "id") for k, f in enumerate(layout)) else [(layout,)]
+
+
+def _cells(block: Array) -> tuple:
+    """A block's shape and cells, equal for equal blocks whatever their memory layout."""
+    return block.shape, np.ascontiguousarray(block, dtype=np.int8).tobytes()
 
 
 def reflect_tile(g: Array, ny: int, nx: int) -> Array | None:

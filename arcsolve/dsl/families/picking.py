@@ -172,49 +172,46 @@ def crop_between_lines(g: Array) -> Array | None:
 def _solid_box(g: Array) -> tuple[slice, slice] | None:
     """The largest rectangle, 3 x 3 at least, whose every row and every column is mostly
     (`_SOLID_SHARE`) one non-zero colour: a block that stands out from noise around and in
-    it. None if two rectangles share the largest area."""
+    it. None if two rectangles share the largest area.
+
+    Rectangles are indexed by their top row and their left and right column edges; for each
+    colour the rows that fall short in each span are counted cumulatively down the grid, so
+    every rectangle of one height is checked at once."""
     h, w = g.shape
     best, boxes = 0, set()
     counts = np.bincount(g.ravel(), minlength=10)
+    edges = np.arange(w + 1)
+    width = edges[None, :] - edges[:, None]  # [left edge, right edge]
+    wide = width >= 3
     for c in sorted(np.flatnonzero(counts[1:] >= 9) + 1, key=lambda c: -counts[c]):
         if counts[c] < _SOLID_SHARE * best:  # too few cells to make a rectangle as large
             continue
         on = (g == c).astype(np.int64)
         down = np.vstack([np.zeros((1, w), np.int64), on.cumsum(0)])  # cells of c above each row, per column
         along = np.hstack([np.zeros((h, 1), np.int64), on.cumsum(1)])  # left of each column, per row
+        short = (along[:, None, :] - along[:, :, None]) < _SOLID_SHARE * width  # [row, left, right]
+        short_above = np.concatenate([np.zeros((1, w + 1, w + 1), np.int16), short.cumsum(0, dtype=np.int16)])
         for height in range(h, 2, -1):
             if height * w < best:
                 break
-            for top in range(h - height + 1):
-                good = (down[top + height] - down[top]) >= _SOLID_SHARE * height
-                for start, stop in _runs(good):
-                    if height * (stop - start) < best:
-                        continue
-                    part = along[top : top + height, start : stop + 1]
-                    share = part[:, None, :] - part[:, :, None]  # [row, left, right]: cells of c in the span
-                    left, right = np.indices(share.shape[1:])
-                    width = right - left
-                    fits = (width >= 3) & (share >= _SOLID_SHARE * width).all(0)
-                    if not fits.any():
-                        continue
-                    area = np.where(fits, width * height, 0)
-                    top_area = int(area.max())
-                    if top_area < best:
-                        continue
-                    if top_area > best:
-                        best, boxes = top_area, set()
-                    for a, b in zip(*np.nonzero(area == top_area), strict=True):
-                        boxes.add((top, top + height, start + int(a), start + int(b)))
+            thin = (down[height:] - down[:-height]) < _SOLID_SHARE * height  # [top, column]
+            thin_left = np.hstack([np.zeros((len(thin), 1), np.int16), thin.cumsum(1, dtype=np.int16)])
+            fits = (wide & (short_above[height:] == short_above[:-height])  # [top, left, right]
+                    & (thin_left[:, None, :] == thin_left[:, :, None]))
+            if not fits.any():
+                continue
+            area = np.where(fits, width * height, 0)
+            top_area = int(area.max())
+            if top_area < best:
+                continue
+            if top_area > best:
+                best, boxes = top_area, set()
+            for top, left, right in zip(*np.nonzero(area == top_area), strict=True):
+                boxes.add((int(top), int(top) + height, int(left), int(right)))
     if len(boxes) != 1:
         return None
     y0, y1, x0, x1 = boxes.pop()
     return slice(y0, y1), slice(x0, x1)
-
-
-def _runs(good: Array) -> list[tuple[int, int]]:
-    """The runs [start, stop) of True values, 3 long at least."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], good.astype(np.int8), [0]))))
-    return [(int(a), int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True) if b - a >= 3]
 
 
 def crop_solid(g: Array) -> Array | None:
