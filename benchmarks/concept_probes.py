@@ -9,7 +9,8 @@ Each concept is a random generator of input and output grids for one rule that p
 when they describe ARC tasks: the largest object cropped, noise cleaned up, objects fallen
 to the bottom or onto a floor, a bar extended to the edge, objects counted, hollow boxes
 marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a
-grid's centre cropped, the topmost object marked, and so on. The grids are drawn afresh for
+grid's centre cropped, the topmost object marked, a shape repeated towards pieces of it, and
+so on. The grids are drawn afresh for
 every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
 them comes from an ARC set. They probe which concepts a solver covers, not how well it
 generalizes: a solver's steps may have been written with these tasks in view.
@@ -1052,6 +1053,38 @@ def react_on_contact(rng: Rng) -> Pair:
     return g, out
 
 
+_EIGHT = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
+
+
+def repeat_toward_piece(rng: Rng) -> Pair:
+    """A shape repeats, each copy a line apart from the last, towards each piece of it drawn
+    in another colour beside it, in that piece's colour, to the edge of the grid. A piece is
+    the side of the first copy that faces the shape."""
+    g = _canvas(rng, 12, 18)
+    h, w = g.shape
+    shape, c = _blob(rng, 3, 3), _colour(rng)
+    y, x = int(rng.integers(0, h - 2)), int(rng.integers(0, w - 2))
+    g[y : y + 3, x : x + 3][shape] = c
+    out = g.copy()
+    ys, xs = np.nonzero(shape)
+    others = [k for k in range(1, 10) if k != c]
+    headings = rng.permutation(len(_EIGHT))[: int(rng.integers(1, 3))]
+    colours = rng.choice(others, size=2, replace=False).tolist()
+    for piece_colour, heading in zip(colours, headings.tolist(), strict=False):
+        dy, dx = _EIGHT[heading]
+        cy, cx = ys + y + 4 * dy, xs + x + 4 * dx  # the first copy
+        if cy.min() < 0 or cy.max() >= h or cx.min() < 0 or cx.max() >= w:
+            return None
+        facing = -(dy * ys + dx * xs)  # largest on the side towards the shape
+        near = facing == facing.max()
+        g[cy[near], cx[near]] = piece_colour
+        for k in range(1, max(h, w)):
+            cy, cx = ys + y + 4 * k * dy, xs + x + 4 * k * dx
+            inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
+            out[cy[inside], cx[inside]] = piece_colour
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1065,7 +1098,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         count_colours, scale_object, commonest_object_colour, diagonal_corners, mirror_through_marker,
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
-        stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact,
+        stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
     )
 }
 

@@ -3,7 +3,8 @@ them (centres, closed boxes, cells settling on a floor, the topmost object, a gr
 dashed rays, boxes stretched to a marker, midpoints, band colours, rows and columns by colour,
 the rarest colour ringed, holes cut in bars, a box spilling out of its gap, shapes copied onto
 their keys, a cross's patterns repeated, rays towards and away from a line, stripes from two
-seeds, the lower halves of bars, rows painted by where their mark lies)."""
+seeds, the lower halves of bars, rows painted by where their mark lies, a shape repeated
+towards pieces of it)."""
 
 import json
 
@@ -69,6 +70,7 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("stripes-from-seeds-0", "seed_stripes", 2),
     ("lower-halves-1", "cell_table", 2),  # the first task's pairs do not all hold out
     ("rows-by-mark-0", "cell_table", 2),
+    ("repeat-toward-piece-0", "repeat_toward", 2),
 ])
 def test_the_dsl_solves_a_probe_with_its_step(written, name, step, depth):
     """Searched without a clock (2000 states): the first answer is verified, uses the step and

@@ -1,6 +1,7 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
 wall, markers projected onto objects, objects stretched to markers, rows completed by
-analogy, bouncing rays, rays towards or away from full lines."""
+analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
+pieces beside it."""
 
 import numpy as np
 import pytest
@@ -399,3 +400,68 @@ def test_wall_rays():
     facts = task_facts([x], [R.wall_rays(R.wall_rays(x, 2, True), 1, False)])
     assert PARAMS["wall_ray"]([x], [x], facts) == [(1, True), (1, False), (2, True), (2, False)]
     assert PARAMS["wall_ray"]([x[:2]], [x[:2]], task_facts([x[:2]], [x[:2]])) == []  # no full line
+
+
+# An L of three 1s, a 2 beside its foot and a 3 on its diagonal.
+L_SHAPE = g([[0, 0, 0, 0, 0, 0, 0, 0, 0],
+             [0, 0, 0, 0, 0, 0, 0, 0, 0],
+             [0, 1, 0, 0, 0, 0, 0, 0, 0],
+             [0, 1, 1, 0, 0, 2, 0, 0, 0],
+             [0, 0, 0, 0, 0, 0, 0, 0, 0],
+             [0, 0, 0, 3, 0, 0, 0, 0, 0],
+             [0, 0, 0, 0, 0, 0, 0, 0, 0]])
+
+
+def test_repeat_toward_copies_the_shape_through_each_piece_to_the_edge():
+    # the 2 is the foot of the nearest copy to the right that shares no cell with the L (3
+    # along); the 3, one cell, is the corner of the nearest one down and right (2 along),
+    # clipped by the grid's edge at the next step
+    eq(R.repeat_toward(L_SHAPE, "disjoint"), [[0, 0, 0, 0, 0, 0, 0, 0, 0],
+                                              [0, 0, 0, 0, 0, 0, 0, 0, 0],
+                                              [0, 1, 0, 0, 2, 0, 0, 2, 0],
+                                              [0, 1, 1, 0, 2, 2, 0, 2, 2],
+                                              [0, 0, 0, 3, 0, 0, 0, 0, 0],
+                                              [0, 0, 0, 3, 3, 0, 0, 0, 0],
+                                              [0, 0, 0, 0, 0, 3, 0, 0, 0]])
+    # with boxes a line apart, no copy down and right covers the 3
+    assert R.repeat_toward(L_SHAPE, "apart") is None
+    two = np.where(L_SHAPE == 3, 0, L_SHAPE)
+    two[3, 5], two[3, 6] = 0, 2  # the 2 one further: the nearest copy 3 along no longer covers it
+    eq(R.repeat_toward(two, "apart")[2:4], [[0, 1, 0, 0, 0, 2, 0, 0, 0],
+                                            [0, 1, 1, 0, 0, 2, 2, 0, 0]])
+    eq(R.repeat_toward(two, "disjoint")[2:4], R.repeat_toward(two, "apart")[2:4])  # 4 along either way
+
+
+def test_repeat_toward_refuses_what_it_cannot_place():
+    assert R.repeat_toward(g([[0, 1, 0], [0, 0, 0]]), "disjoint") is None  # no piece beside the shape
+    twins = g([[1, 1, 0, 2, 2]])
+    assert R.repeat_toward(twins, "disjoint") is None  # no one largest object
+    wide = L_SHAPE.copy()
+    wide[5, 3:6] = 3  # three in a row: no copy of the L covers them
+    assert R.repeat_toward(wide, "disjoint") is None
+    both = g([[0, 0, 0, 0, 0],
+              [0, 0, 2, 0, 0],
+              [0, 0, 1, 1, 0],
+              [0, 0, 0, 0, 0]])  # a copy one up covers the 2, and so does one up and left
+    assert R.repeat_toward(both, "disjoint") is None
+
+
+def test_repeat_spacings_are_offered_where_the_targets_add_input_colours():
+    y = R.repeat_toward(L_SHAPE, "disjoint")
+    facts = task_facts([L_SHAPE], [y])
+    assert PARAMS["repeat_spacing"]([L_SHAPE], [y], facts) == [("disjoint",), ("apart",)]
+    erased = np.where(y == 1, 0, y)  # a target that loses cells
+    assert PARAMS["repeat_spacing"]([L_SHAPE], [erased], task_facts([L_SHAPE], [erased])) == []
+    new_colour = np.where(y == 2, 7, y)  # a colour no input has
+    assert PARAMS["repeat_spacing"]([L_SHAPE], [new_colour], task_facts([L_SHAPE], [new_colour])) == []
+
+
+@pytest.mark.parametrize("task_id", ["045e512c", "e8dc4411"])
+def test_training_tasks_repeat_a_shape_toward_its_pieces(training, task_id):
+    """045e512c: copies of a shape, boxes a line apart, through each coloured piece of it to
+    the edge. e8dc4411: the same, on a background of another colour, with copies that only
+    share no cell. Both reach their test outputs with no clock."""
+    task = training[task_id]
+    solution = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000)
+    assert solution.candidates[0].grids == tuple(p.output for p in task.test)
+    assert "repeat_toward" in solution.candidates[0].detail

@@ -6,7 +6,7 @@ by analogy with a full one, diagonal rays bouncing between two walls, the crossi
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
 template completed (as it is or scaled up) or drawn wherever its key cells match, objects
 recoloured like the reference shape that lines set apart, rays drawn from cells towards the
-nearest full line or away from it.
+nearest full line or away from it, a shape repeated towards the pieces of it drawn beside it.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ _MAX_TEMPLATES = 8  # more many-coloured objects: neither
 _MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for the search
 _MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
 _MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` tries
+_MAX_MARKERS = 8  # more pieces beside the shape: `repeat_toward` does not apply
+# The eight headings (dy, dx) of a repeated shape.
+_EIGHT = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
 
 
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
@@ -493,6 +496,72 @@ def edge_crossings(g: Array, corner: str, c: int) -> Array | None:
     return np.where(crossings, np.asarray(c, dtype=g.dtype), g) if crossings.any() else None
 
 
+def _first_copy(shape: Array, corner: tuple[int, int], ys: Array, xs: Array, spacing: str) -> tuple[int, int] | None:
+    """The nearest shift, a whole number of steps in one of the eight headings, that puts a
+    copy of `shape` (its box's corner at `corner`) over every cell (ys, xs) while the copy
+    stays clear of the shape: no cell in common ('disjoint') or boxes a line apart ('apart').
+    None where no heading has such a shift, or two headings have one equally near."""
+    (sh, sw), (top, left) = shape.shape, corner
+    # the shifts whose copy's box holds every cell, on each axis
+    lo_y, hi_y = int(ys.max()) - (top + sh - 1), int(ys.min()) - top
+    lo_x, hi_x = int(xs.max()) - (left + sw - 1), int(xs.min()) - left
+    found: list[tuple[int, int, int]] = []
+    for dy, dx in _EIGHT:
+        for k in range(1, 1 + max(sh, sw) + max(abs(lo_y), abs(hi_y), abs(lo_x), abs(hi_x))):
+            vy, vx = k * dy, k * dx
+            if not (lo_y <= vy <= hi_y and lo_x <= vx <= hi_x):
+                continue
+            if not shape[ys - top - vy, xs - left - vx].all():
+                continue
+            if spacing == "apart":
+                clear = abs(vy) > sh or abs(vx) > sw
+            elif abs(vy) >= sh or abs(vx) >= sw:
+                clear = True  # the boxes have no cell in common
+            else:  # the shape and its copy overlap where the shifted boxes do
+                a = shape[max(0, vy) : sh + min(0, vy), max(0, vx) : sw + min(0, vx)]
+                b = shape[max(0, -vy) : sh + min(0, -vy), max(0, -vx) : sw + min(0, -vx)]
+                clear = not (a & b).any()
+            if clear:
+                found.append((k, vy, vx))
+                break
+    found.sort()
+    if not found or (len(found) > 1 and found[0][0] == found[1][0]):
+        return None
+    return found[0][1], found[0][2]
+
+
+def repeat_toward(g: Array, spacing: str) -> Array | None:
+    """Copies of the largest one-coloured object, repeated from it towards each smaller object
+    to the grid's edge, in that object's colour, on the zero cells: the first copy is the
+    nearest in one of the eight headings that covers every cell of the smaller object and
+    stays clear of the original (`_first_copy`), and each next one is as far again."""
+    lab, n = label(g, g != 0, diagonal=True, by_colour=True)
+    if not 2 <= n <= _MAX_MARKERS + 1:
+        return None
+    sizes = np.bincount(lab.ravel())[1:]
+    order = np.argsort(sizes)
+    if sizes[order[-1]] == sizes[order[-2]]:
+        return None
+    ty, tx = np.nonzero(lab == order[-1] + 1)
+    top, left = int(ty.min()), int(tx.min())
+    shape = np.zeros((int(ty.max()) - top + 1, int(tx.max()) - left + 1), dtype=bool)
+    shape[ty - top, tx - left] = True
+    h, w = g.shape
+    out = g.copy()
+    for i in order[:-1].tolist():
+        ys, xs = np.nonzero(lab == i + 1)
+        shift = _first_copy(shape, (top, left), ys, xs, spacing)
+        if shift is None:
+            return None
+        steps = np.arange(1, max(h, w) + 1)[:, None]
+        cy, cx = (ty + steps * shift[0]).ravel(), (tx + steps * shift[1]).ravel()
+        inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
+        cy, cx = cy[inside], cx[inside]
+        free = out[cy, cx] == 0
+        out[cy[free], cx[free]] = g[ys[0], xs[0]]
+    return out
+
+
 def _placeholders(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour the task loses that every grid has along with another colour, template kept or erased."""
     if not same_shapes(grids, targets):
@@ -601,6 +670,14 @@ def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
     return out if t is g else np.ascontiguousarray(out.T)  # unchanged where no ray has room
 
 
+def _repeat_spacings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Both spacings of the copies, where the targets only add colours of the grids to grids of
+    their sizes."""
+    if not same_shapes(grids, targets) or not facts.drawn or not set(facts.drawn) <= set(facts.in_colours):
+        return []
+    return [("disjoint",), ("apart",)] if _only_add(grids, targets) else []
+
+
 def _wall_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour of the inputs that the outputs draw, towards and away from the walls, where
     every input has a full line and the outputs keep the size."""
@@ -622,6 +699,7 @@ REGISTRY: tuple = (
     (copy_onto_keys, "key_copy", "same"),
     (recolour_like, "reference", "same"),
     (wall_rays, "wall_ray", "same"),
+    (repeat_toward, "repeat_spacing", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -634,4 +712,5 @@ PARAM_KINDS: dict = {
     "key_copy": _key_copies,
     "reference": _references,
     "wall_ray": _wall_ray_colours,
+    "repeat_spacing": _repeat_spacings,
 }
