@@ -23,7 +23,7 @@ Array = np.ndarray
 Stamps = tuple[tuple[bytes, tuple[int, int], bytes], ...]  # object key, stamp shape, stamp cells
 
 _UNKNOWN = -1  # a stamp cell the train pairs never showed (it fell outside the grid)
-_AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+AROUND = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))  # the eight neighbours (dy, dx)
 _DIAGONALS = ((1, 1), (1, -1))
 
 
@@ -172,12 +172,12 @@ def _extend_tips(g: Array, c: int | None) -> Array | None:
     h, w = g.shape
     solid = np.zeros((h + 2, w + 2), dtype=np.int8)
     solid[1:-1, 1:-1] = g != 0
-    behind = [solid[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w] for dy, dx in _AROUND]
+    behind = [solid[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w] for dy, dx in AROUND]
     tips = (g != 0 if c is None else g == c) & (sum(behind) == 1)
     if not tips.any():
         return None
     out = g
-    for (dy, dx), back in zip(_AROUND, behind, strict=True):
+    for (dy, dx), back in zip(AROUND, behind, strict=True):
         sources = tips & (back == 1)
         if not sources.any():
             continue

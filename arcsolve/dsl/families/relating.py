@@ -19,6 +19,7 @@ from types import MappingProxyType
 import numpy as np
 
 from arcsolve.dsl.families.assembling import DIHEDRAL
+from arcsolve.dsl.families.patterns import AROUND
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.blocks import full_rows
@@ -36,8 +37,6 @@ _MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for th
 _MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
 _MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` tries
 _MAX_MARKERS = 8  # more pieces beside the shape: `repeat_toward` does not apply
-# The eight headings (dy, dx) of a repeated shape.
-_EIGHT = tuple((dy, dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx)
 
 
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
@@ -506,7 +505,7 @@ def _first_copy(shape: Array, corner: tuple[int, int], ys: Array, xs: Array, spa
     lo_y, hi_y = int(ys.max()) - (top + sh - 1), int(ys.min()) - top
     lo_x, hi_x = int(xs.max()) - (left + sw - 1), int(xs.min()) - left
     found: list[tuple[int, int, int]] = []
-    for dy, dx in _EIGHT:
+    for dy, dx in AROUND:  # the eight headings
         for k in range(1, 1 + max(sh, sw) + max(abs(lo_y), abs(hi_y), abs(lo_x), abs(hi_x))):
             vy, vx = k * dy, k * dx
             if not (lo_y <= vy <= hi_y and lo_x <= vx <= hi_x):
