@@ -412,7 +412,8 @@ L_SHAPE = g([[0, 0, 0, 0, 0, 0, 0, 0, 0],
              [0, 0, 0, 0, 0, 0, 0, 0, 0]])
 
 
-def test_repeat_toward_copies_the_shape_through_each_piece_to_the_edge():
+def test_repeat_toward():
+    """Copies of the shape through each piece beside it, to the grid's edge."""
     # the 2 is the foot of the nearest copy to the right that shares no cell with the L (3
     # along); the 3, one cell, is the corner of the nearest one down and right (2 along),
     # clipped by the grid's edge at the next step

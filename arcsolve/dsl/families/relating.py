@@ -530,10 +530,10 @@ def _first_copy(shape: Array, corner: tuple[int, int], ys: Array, xs: Array, spa
 
 
 def repeat_toward(g: Array, spacing: str) -> Array | None:
-    """Copies of the largest one-coloured object, repeated from it towards each smaller object
-    to the grid's edge, in that object's colour, on the zero cells: the first copy is the
-    nearest in one of the eight headings that covers every cell of the smaller object and
-    stays clear of the original (`_first_copy`), and each next one is as far again."""
+    """Repeat the largest one-coloured object towards each smaller one, in its colour, to the edge."""
+    # The first copy is the nearest along one of the eight headings that covers every cell of
+    # the smaller object and stays clear of the original (`_first_copy`); each next one is as
+    # far again. Copies are drawn on zero cells only.
     lab, n = label(g, g != 0, diagonal=True, by_colour=True)
     if not 2 <= n <= _MAX_MARKERS + 1:
         return None
