@@ -10,10 +10,10 @@ when they describe ARC tasks: the largest object cropped, noise cleaned up, obje
 to the bottom or onto a floor, a bar extended to the edge, objects counted, hollow boxes
 marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a
 grid's centre cropped, the topmost object marked, a shape repeated towards pieces of it, and
-so on. The grids are drawn afresh for
-every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
-them comes from an ARC set. They probe which concepts a solver covers, not how well it
-generalizes: a solver's steps may have been written with these tasks in view.
+so on. The grids are drawn afresh for every pair: sizes, places, colours and counts vary, so
+a solver must find the rule. None of them comes from an ARC set. They probe which concepts
+a solver covers, not how well it generalizes: a solver's steps may have been written with
+these tasks in view.
 
 `write` writes three tasks per concept (three train pairs and one test each) as ARC JSON
 files (`<concept>-<k>.json`); `--train-pairs` and `--tests` change those numbers. Fewer
