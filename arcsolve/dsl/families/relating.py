@@ -546,13 +546,13 @@ def repeat_toward(g: Array, spacing: str) -> Array | None:
     shape = np.zeros((int(ty.max()) - top + 1, int(tx.max()) - left + 1), dtype=bool)
     shape[ty - top, tx - left] = True
     h, w = g.shape
+    steps = np.arange(1, max(h, w) + 1)[:, None]  # enough copies to reach any edge
     out = g.copy()
     for i in order[:-1].tolist():
         ys, xs = np.nonzero(lab == i + 1)
         shift = _first_copy(shape, (top, left), ys, xs, spacing)
         if shift is None:
             return None
-        steps = np.arange(1, max(h, w) + 1)[:, None]
         cy, cx = (ty + steps * shift[0]).ravel(), (tx + steps * shift[1]).ravel()
         inside = (cy >= 0) & (cy < h) & (cx >= 0) & (cx < w)
         cy, cx = cy[inside], cx[inside]
