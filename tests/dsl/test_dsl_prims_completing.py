@@ -1,7 +1,7 @@
 """Tests of the completing primitives: objects made symmetric about their own axes, bands
 of content continued along the grid, runs of several colours repeated along their lines,
 stripes repeated from evenly spaced cells, diagonal patterns filled, objects reflected
-across a wall."""
+across a wall, dashed lines closed."""
 
 import numpy as np
 
@@ -302,4 +302,41 @@ def test_search_continues_stripes_from_two_seeds():
     [task] = load_tasks("0a938d79")
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program) == "seed_stripes"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_close_dashes():
+    x = g([[1, 0, 1, 1, 0, 0],
+           [1, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 1, 0],
+           [1, 0, 0, 0, 1, 0],
+           [1, 1, 0, 1, 0, 0],
+           [0, 0, 0, 0, 0, 2]])
+    # the run of row 0 (3 of 4), column 0 (4 of 5) and row 4 (3 of 4) are dashed lines;
+    # column 4 (2 cells) and row 3 (2 of 5) are not
+    eq(C.close_dashes(x, 3, False), [[1, 3, 1, 1, 0, 0],
+                                     [1, 0, 0, 0, 0, 0],
+                                     [3, 0, 0, 0, 1, 0],
+                                     [1, 0, 0, 0, 1, 0],
+                                     [1, 1, 3, 1, 0, 0],
+                                     [0, 0, 0, 0, 0, 2]])
+    # over the colour's whole box (columns 0 to 4), row 4 is still dashed (3 of 5), row 0 too
+    eq(C.close_dashes(x, -1, True), [[1, 1, 1, 1, 1, 0],
+                                     [1, 0, 0, 0, 0, 0],
+                                     [1, 0, 0, 0, 1, 0],
+                                     [1, 0, 0, 0, 1, 0],
+                                     [1, 1, 1, 1, 1, 0],
+                                     [0, 0, 0, 0, 0, 2]])
+    assert C.close_dashes(g([[1, 0, 0, 1, 0, 1]]), 3, False) is None  # 3 of 6: not more than half
+    assert C.close_dashes(g([[1, 0, 1, 0, 0]]), 3, False) is None  # two cells are no line
+    assert C.close_dashes(g([[1, 1, 1, 2]]), 3, False) is None  # no gap: nothing changes
+    facts = task_facts([x], [C.close_dashes(x, 3, False)])
+    assert PARAMS["dash_colour"]([x], [x], facts) == [(3, False), (3, True), (-1, False), (-1, True)]
+    assert PARAMS["dash_colour"]([x], [x[:2]], facts) == []  # another size
+
+
+def test_search_closes_a_dashed_frame():
+    [task] = load_tasks("4612dd53")
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == "close_dashes{2,True}"
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

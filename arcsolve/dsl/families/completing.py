@@ -10,7 +10,8 @@ diagonally; `continue_band` repeats the band of rows (or columns) that holds the
 along it, with the band's own period; `repeat_runs` repeats each row's or column's run of
 several colours along its line; `seed_stripes` draws lines through cells spaced evenly along
 the grid and repeats them to its far edge; `diagonal_fill` fills a grid whose colours repeat
-along diagonals. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
+along diagonals; `close_dashes` fills the gaps of the rows and columns that are more than
+half drawn in one colour. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ Array = np.ndarray
 
 GROUPS = ("h", "v", "hv", "rot")
 _MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
+_MIN_DASHES = 3  # fewer cells of a colour in a row: not a dashed line (`close_dashes`)
 _TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
 
 
@@ -385,6 +387,40 @@ def seed_stripes(g: Array) -> Array | None:
     return None if np.array_equal(out, g) else np.ascontiguousarray(out)
 
 
+def _dash_gaps(g: Array, boxed: bool) -> Array:
+    """(h, w): for each zero cell in the span of a dashed row, the colour of that row's dashes
+    (0 elsewhere). A row's cells of one colour make a dashed line if there are at least
+    `_MIN_DASHES` of them and they fill more than half of its span: from the first to the
+    last, or with `boxed` the columns of the bounding box of all the grid's cells of that
+    colour (a dashed frame whose corner is missing)."""
+    gaps = np.zeros_like(g)
+    xs = np.arange(g.shape[1])
+    for k in np.unique(g[g != 0]).tolist():
+        mask = g == k
+        count = mask.sum(axis=1)
+        first = np.where(mask.any(axis=1), mask.argmax(axis=1), 0)
+        last = g.shape[1] - 1 - mask[:, ::-1].argmax(axis=1)
+        if boxed:
+            present = np.flatnonzero(mask.any(axis=0))
+            first, last = np.full_like(first, present[0]), np.full_like(last, present[-1])
+        dashed = (count >= _MIN_DASHES) & (2 * count > last - first + 1)
+        span = dashed[:, None] & (xs >= first[:, None]) & (xs <= last[:, None]) & (g == 0) & (gaps == 0)
+        gaps[span] = k
+    return gaps
+
+
+@grid_memo()
+def close_dashes(g: Array, c: int, boxed: bool) -> Array | None:
+    """Colour c (-1: the line's own) into the gaps of each dashed row and column (`_dash_gaps`)."""
+    rows, columns = _dash_gaps(g, boxed), _dash_gaps(g.T, boxed).T
+    gaps = np.where(rows != 0, rows, columns)
+    if not gaps.any():
+        return None
+    out = g.copy()
+    out[gaps != 0] = gaps[gaps != 0] if c < 0 else c
+    return out
+
+
 def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
     """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
     class known, as the colours of the p classes; None if there is none below 10."""
@@ -470,9 +506,12 @@ REGISTRY: tuple = (
     (colour_ray, "colour_heading", "same"),
     (repeat_runs, "run_axes", "same"),
     (seed_stripes, "none", "same"),
+    (close_dashes, "dash_colour", "same"),
 )
 
 PARAM_KINDS: dict = {
+    "dash_colour": lambda grids, targets, facts: (
+        list(product([*facts.drawn, -1], (False, True))) if facts.drawn and same_shapes(grids, targets) else []),
     "object_symmetry": _object_symmetries,
     "band": _bands,
     "run_axes": lambda grids, targets, facts: [(a,) for a in ("h", "v", "hv")] if same_shapes(grids, targets) else [],
