@@ -1,7 +1,7 @@
 """Tests of the completing primitives: objects made symmetric about their own axes, bands
 of content continued along the grid, runs of several colours repeated along their lines,
 stripes repeated from evenly spaced cells, diagonal patterns filled, objects reflected
-across a wall, dashed lines closed."""
+across a wall, dashed lines closed, shapes under noise painted."""
 
 import numpy as np
 
@@ -339,4 +339,39 @@ def test_search_closes_a_dashed_frame():
     [task] = load_tasks("4612dd53")
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program) == "close_dashes{2,True}"
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_paint_cluster_boxes():
+    x = g([[2, 1, 2, 0, 0, 0, 0],
+           [1, 1, 1, 0, 0, 1, 0],
+           [2, 0, 2, 0, 0, 0, 2],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [1, 0, 0, 0, 2, 1, 0]])
+    # the four 2s at the top left lie one cell apart: one cluster, its box painted; the 2 at
+    # (2, 6) lies three cells from the nearest other: a cluster of its own, as does the last
+    eq(C.paint_cluster_boxes(x, 2, 4), [[2, 4, 2, 0, 0, 0, 0],
+                                        [4, 4, 4, 0, 0, 1, 0],
+                                        [2, 4, 2, 0, 0, 0, 2],
+                                        [0, 0, 0, 0, 0, 0, 0],
+                                        [0, 0, 0, 0, 0, 0, 0],
+                                        [1, 0, 0, 0, 2, 1, 0]])
+    y = x.copy()
+    y[2, 6], y[4, 5] = 0, 2  # now (4, 5) is next to (5, 4): their box holds the 1 and a 0
+    eq(C.paint_cluster_boxes(y, 2, 4)[3:], [[0, 0, 0, 0, 0, 0, 0],
+                                            [0, 0, 0, 0, 4, 2, 0],
+                                            [1, 0, 0, 0, 2, 4, 0]])
+    assert C.paint_cluster_boxes(g([[2, 0, 0, 2]]), 2, 4) is None  # lone cells: nothing to paint
+    assert C.paint_cluster_boxes(g([[1, 1]]), 2, 4) is None  # no cell of colour k
+    assert C.paint_cluster_boxes(np.full((20, 20), 2, dtype=np.int8), 2, 4) is None  # too many cells
+    target = C.paint_cluster_boxes(x, 2, 4)
+    assert PARAMS["cluster_colours"]([x], [target], task_facts([x], [target])) == [(2, 4)]
+    assert PARAMS["cluster_colours"]([x], [target[:2]], task_facts([x], [target[:2]])) == []  # another size
+
+
+def test_search_paints_the_boxes_of_shapes_under_noise():
+    [task] = load_tasks("36fdfd69")
+    found = search(task, time_budget=3.0)
+    assert format_program(found[0].program) == "paint_cluster_boxes{2,4}"
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

@@ -11,7 +11,8 @@ along it, with the band's own period; `repeat_runs` repeats each row's or column
 several colours along its line; `seed_stripes` draws lines through cells spaced evenly along
 the grid and repeats them to its far edge; `diagonal_fill` fills a grid whose colours repeat
 along diagonals; `close_dashes` fills the gaps of the rows and columns that are more than
-half drawn in one colour. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
+half drawn in one colour; `paint_cluster_boxes` paints the cells of other colours in the box
+of a shape that noise breaks up. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from itertools import product
 from types import MappingProxyType
 
 import numpy as np
+from scipy.sparse.csgraph import connected_components
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes, still_colours
@@ -32,6 +34,7 @@ Array = np.ndarray
 
 GROUPS = ("h", "v", "hv", "rot")
 _MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
+_MAX_CLUSTER_CELLS = 300  # more cells of the colour: `paint_cluster_boxes` does not apply
 _MIN_DASHES = 3  # fewer cells of a colour in a row: not a dashed line (`close_dashes`)
 _TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
 
@@ -421,6 +424,28 @@ def close_dashes(g: Array, c: int, boxed: bool) -> Array | None:
     return out
 
 
+def _clusters(ys: Array, xs: Array) -> tuple[int, Array]:
+    """The cells (ys, xs) grouped where they lie at most one cell apart (Chebyshev distance 2):
+    how many groups, and each cell's group."""
+    near = (np.abs(ys[:, None] - ys) <= 2) & (np.abs(xs[:, None] - xs) <= 2)
+    return connected_components(near, directed=False)
+
+
+@grid_memo()
+def paint_cluster_boxes(g: Array, k: int, c: int) -> Array | None:
+    """Colour c over the cells not of colour k in the box of each cluster of k cells at most one cell apart."""
+    ys, xs = np.nonzero(g == k)
+    if not 0 < ys.size <= _MAX_CLUSTER_CELLS:
+        return None
+    n, group = _clusters(ys, xs)
+    out = g.copy()
+    for i in range(n):
+        y, x = ys[group == i], xs[group == i]
+        box = out[y.min() : y.max() + 1, x.min() : x.max() + 1]
+        box[g[y.min() : y.max() + 1, x.min() : x.max() + 1] != k] = c
+    return None if np.array_equal(out, g) else out
+
+
 def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
     """The smallest p for which the cells' colours depend on (y + step * x) mod p alone, every
     class known, as the colours of the p classes; None if there is none below 10."""
@@ -507,9 +532,12 @@ REGISTRY: tuple = (
     (repeat_runs, "run_axes", "same"),
     (seed_stripes, "none", "same"),
     (close_dashes, "dash_colour", "same"),
+    (paint_cluster_boxes, "cluster_colours", "same"),
 )
 
 PARAM_KINDS: dict = {
+    "cluster_colours": lambda grids, targets, facts: list(
+        product(still_colours(grids, targets), sorted(set(facts.drawn) | set(facts.recoloured)))),
     "dash_colour": lambda grids, targets, facts: (
         list(product([*facts.drawn, -1], (False, True))) if facts.drawn and same_shapes(grids, targets) else []),
     "object_symmetry": _object_symmetries,
