@@ -413,10 +413,16 @@ def _dash_gaps(g: Array, boxed: bool) -> Array:
 
 
 @grid_memo()
+def _dashed_gaps(g: Array, boxed: bool) -> Array:
+    """The gaps of the grid's dashed rows and columns (`_dash_gaps`), each in its line's colour
+    (a row's where a row and a column cross); asked once per grid for every colour c."""
+    rows = _dash_gaps(g, boxed)
+    return np.where(rows != 0, rows, _dash_gaps(g.T, boxed).T)
+
+
 def close_dashes(g: Array, c: int, boxed: bool) -> Array | None:
     """Colour c (-1: the line's own) into the gaps of each dashed row and column (`_dash_gaps`)."""
-    rows, columns = _dash_gaps(g, boxed), _dash_gaps(g.T, boxed).T
-    gaps = np.where(rows != 0, rows, columns)
+    gaps = _dashed_gaps(g, boxed)
     if not gaps.any():
         return None
     out = g.copy()
@@ -432,18 +438,29 @@ def _clusters(ys: Array, xs: Array) -> tuple[int, Array]:
 
 
 @grid_memo()
-def paint_cluster_boxes(g: Array, k: int, c: int) -> Array | None:
-    """Colour c over the cells not of colour k in the box of each cluster of k cells at most one cell apart."""
+def _cluster_box_cells(g: Array, k: int) -> Array | None:
+    """The cells not of colour k in the box of each cluster of k cells (`_clusters`); None if
+    there are none, or too many cells of colour k. Asked once per grid and colour k."""
     ys, xs = np.nonzero(g == k)
     if not 0 < ys.size <= _MAX_CLUSTER_CELLS:
         return None
     n, group = _clusters(ys, xs)
-    out = g.copy()
+    inside = np.zeros(g.shape, dtype=bool)
     for i in range(n):
         y, x = ys[group == i], xs[group == i]
-        box = out[y.min() : y.max() + 1, x.min() : x.max() + 1]
-        box[g[y.min() : y.max() + 1, x.min() : x.max() + 1] != k] = c
-    return None if np.array_equal(out, g) else out
+        inside[y.min() : y.max() + 1, x.min() : x.max() + 1] = True
+    inside &= g != k
+    return inside if inside.any() else None
+
+
+def paint_cluster_boxes(g: Array, k: int, c: int) -> Array | None:
+    """Colour c over the cells not of colour k in the box of each cluster of k cells at most one cell apart."""
+    cells = _cluster_box_cells(g, k)
+    if cells is None or (g[cells] == c).all():
+        return None
+    out = g.copy()
+    out[cells] = c
+    return out
 
 
 def _diagonal_motif(ys: Array, xs: Array, colours: Array, step: int) -> Array | None:
