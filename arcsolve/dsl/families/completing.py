@@ -23,7 +23,6 @@ from itertools import product
 from types import MappingProxyType
 
 import numpy as np
-from scipy.sparse.csgraph import connected_components
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes, still_colours
@@ -430,11 +429,18 @@ def close_dashes(g: Array, c: int, boxed: bool) -> Array | None:
     return out
 
 
-def _clusters(ys: Array, xs: Array) -> tuple[int, Array]:
-    """The cells (ys, xs) grouped where they lie at most one cell apart (Chebyshev distance 2):
-    how many groups, and each cell's group."""
+def _clusters(ys: Array, xs: Array) -> Array:
+    """Each of the cells (ys, xs) labelled by its group, where the cells of a group lie at most
+    one cell apart (Chebyshev distance 2), as the lowest index in the group: every cell takes
+    its nearby cells' least label until none changes (a few hundred cells at most; importing
+    `scipy.sparse.csgraph` for its connected components would add some 18 MB to each worker)."""
     near = (np.abs(ys[:, None] - ys) <= 2) & (np.abs(xs[:, None] - xs) <= 2)
-    return connected_components(near, directed=False)
+    group = np.arange(ys.size)
+    while True:
+        least = np.where(near, group, ys.size).min(axis=1)
+        if np.array_equal(least, group):
+            return group
+        group = least
 
 
 @grid_memo()
@@ -444,9 +450,9 @@ def _cluster_box_cells(g: Array, k: int) -> Array | None:
     ys, xs = np.nonzero(g == k)
     if not 0 < ys.size <= _MAX_CLUSTER_CELLS:
         return None
-    n, group = _clusters(ys, xs)
+    group = _clusters(ys, xs)
     inside = np.zeros(g.shape, dtype=bool)
-    for i in range(n):
+    for i in np.unique(group).tolist():
         y, x = ys[group == i], xs[group == i]
         inside[y.min() : y.max() + 1, x.min() : x.max() + 1] = True
     inside &= g != k
