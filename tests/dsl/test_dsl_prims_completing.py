@@ -370,6 +370,19 @@ def test_paint_cluster_boxes():
     assert PARAMS["cluster_colours"]([x], [target[:2]], task_facts([x], [target[:2]])) == []  # another size
 
 
+def test_clusters_match_connected_components():
+    from scipy.sparse.csgraph import connected_components
+
+    rng = np.random.default_rng(0)
+    for _ in range(100):
+        n = int(rng.integers(1, 120))
+        ys, xs = rng.integers(0, 30, n), rng.integers(0, 30, n)
+        near = (np.abs(ys[:, None] - ys) <= 2) & (np.abs(xs[:, None] - xs) <= 2)
+        count, reference = connected_components(near, directed=False)
+        group = C._clusters(ys, xs)
+        assert len(set(group.tolist())) == count == len(set(zip(group.tolist(), reference.tolist(), strict=True)))
+
+
 def test_search_paints_the_boxes_of_shapes_under_noise():
     [task] = load_tasks("36fdfd69")
     found = search(task, time_budget=3.0)
