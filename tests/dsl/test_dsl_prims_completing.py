@@ -364,7 +364,11 @@ def test_paint_cluster_boxes():
                                             [1, 0, 0, 0, 2, 4, 0]])
     assert C.paint_cluster_boxes(g([[2, 0, 0, 2]]), 2, 4) is None  # lone cells: nothing to paint
     assert C.paint_cluster_boxes(g([[1, 1]]), 2, 4) is None  # no cell of colour k
-    assert C.paint_cluster_boxes(np.full((20, 20), 2, dtype=np.int8), 2, 4) is None  # too many cells
+    big = np.full((9, 9), 2, dtype=np.int8)
+    big[4, 4] = 1
+    assert C.paint_cluster_boxes(big, 2, 4)[4, 4] == 4  # 80 cells of colour k: painted
+    bigger = np.pad(big, ((0, 1), (0, 0)), constant_values=2)
+    assert C.paint_cluster_boxes(bigger, 2, 4) is None  # 89: too many cells
     target = C.paint_cluster_boxes(x, 2, 4)
     assert PARAMS["cluster_colours"]([x], [target], task_facts([x], [target])) == [(2, 4)]
     assert PARAMS["cluster_colours"]([x], [target[:2]], task_facts([x], [target[:2]])) == []  # another size

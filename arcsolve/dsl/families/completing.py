@@ -33,7 +33,7 @@ Array = np.ndarray
 
 GROUPS = ("h", "v", "hv", "rot")
 _MAX_WORK = 30_000  # centres x cells x transforms tried for one object; larger objects: None
-_MAX_CLUSTER_CELLS = 300  # more cells of the colour: `paint_cluster_boxes` does not apply
+_MAX_CLUSTER_CELLS = 80  # more cells of the colour: `paint_cluster_boxes` does not apply
 _MIN_DASHES = 3  # fewer cells of a colour in a row: not a dashed line (`close_dashes`)
 _TRANSFORMS = {"h": ("h",), "v": ("v",), "hv": ("h", "v", "180"), "rot": ("90", "180", "270")}
 
