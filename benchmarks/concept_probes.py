@@ -8,12 +8,12 @@
 Each concept is a random generator of input and output grids for one rule that people name
 when they describe ARC tasks: the largest object cropped, noise cleaned up, objects fallen
 to the bottom or onto a floor, a bar extended to the edge, objects counted, hollow boxes
-marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a
-grid's centre cropped, the topmost object marked, a shape repeated towards pieces of it, and
-so on. The grids are drawn afresh for every pair: sizes, places, colours and counts vary, so
-a solver must find the rule. None of them comes from an ARC set. They probe which concepts
-a solver covers, not how well it generalizes: a solver's steps may have been written with
-these tasks in view.
+marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a grid's
+centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
+in lines mended, the noise on a shape recoloured, and so on. The grids are drawn afresh for
+every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
+them comes from an ARC set. They probe which concepts a solver covers, not how well it
+generalizes: a solver's steps may have been written with these tasks in view.
 
 `write` writes three tasks per concept (three train pairs and one test each) as ARC JSON
 files (`<concept>-<k>.json`); `--train-pairs` and `--tests` change those numbers. Fewer
@@ -1085,6 +1085,43 @@ def repeat_toward_piece(rng: Rng) -> Pair:
     return g, out
 
 
+def mend_dashed_lines(rng: Rng) -> Pair:
+    """Lines across the grid with a few cells missing (none at their ends) are mended in
+    their own colours; a cell or two alone on their line stay as they are."""
+    g = _canvas(rng, 9, 15)
+    t = g if rng.random() < 0.5 else g.T  # rows, or columns
+    rows = rng.permutation(np.arange(0, t.shape[0], 2))[: int(rng.integers(2, 4))]
+    others = [r for r in range(t.shape[0]) if r not in set(rows.tolist())]
+    for r in rows.tolist():
+        t[r] = _colour(rng)
+    out = g.copy()
+    for r in rows.tolist():
+        t[r, 1 + rng.choice(t.shape[1] - 2, int(rng.integers(1, t.shape[1] // 3 + 1)), replace=False)] = 0
+    for r in rng.choice(others, 2, replace=False).tolist():
+        t[r, rng.choice(t.shape[1], int(rng.integers(1, 3)), replace=False)] = _colour(rng)
+    o = out if t is g else out.T
+    o[t != 0] = np.where(o[t != 0] == 0, t[t != 0], o[t != 0])  # the lone cells, on the output too
+    return g, out
+
+
+def shape_under_noise(rng: Rng) -> Pair:
+    """Red rectangles lie under noise of another colour, which covers some of their cells;
+    the noise on a rectangle turns yellow, the rest stays."""
+    g = _canvas(rng, 10, 16)
+    boxes = _rectangles(rng, g, int(rng.integers(1, 3)), lambda i: 2, sides=(3, 5), gap=3)
+    noise = int(rng.choice([c for c in range(1, 10) if c not in (2, 4)]))
+    scatter = (rng.random(g.shape) < 0.3) & (g == 0)
+    out = g.copy()
+    for y, x, h, w, _ in boxes:
+        inner = np.zeros(g.shape, dtype=bool)
+        inner[y + 1 : y + h - 1, x : x + w] = True  # the corners stay red: the box keeps its size
+        inner[y : y + h, x + 1 : x + w - 1] = True
+        hidden = inner & (rng.random(g.shape) < 0.3)
+        g[hidden], out[hidden] = noise, 4
+    g[scatter], out[scatter] = noise, noise
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1099,6 +1136,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
         stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
+        mend_dashed_lines, shape_under_noise,
     )
 }
 
