@@ -12,7 +12,8 @@ several colours along its line; `seed_stripes` draws lines through cells spaced 
 the grid and repeats them to its far edge; `diagonal_fill` fills a grid whose colours repeat
 along diagonals; `close_dashes` fills the gaps of the rows and columns that are more than
 half drawn in one colour; `paint_cluster_boxes` paints the cells of other colours in the box
-of a shape that noise breaks up. The whole-grid completions are in `arcsolve.dsl.primitives.completion`.
+of a shape that noise breaks up. The whole-grid completions are in
+`arcsolve.dsl.primitives.completion`.
 """
 
 from __future__ import annotations
@@ -432,8 +433,9 @@ def close_dashes(g: Array, c: int, boxed: bool) -> Array | None:
 def _clusters(ys: Array, xs: Array) -> Array:
     """Each of the cells (ys, xs) labelled by its group, where the cells of a group lie at most
     one cell apart (Chebyshev distance 2), as the lowest index in the group: every cell takes
-    its nearby cells' least label until none changes (a few hundred cells at most; importing
-    `scipy.sparse.csgraph` for its connected components would add some 18 MB to each worker)."""
+    its nearby cells' least label until none changes (for at most `_MAX_CLUSTER_CELLS` cells;
+    importing `scipy.sparse.csgraph` for its connected components would add some 18 MB to
+    each worker)."""
     near = (np.abs(ys[:, None] - ys) <= 2) & (np.abs(xs[:, None] - xs) <= 2)
     group = np.arange(ys.size)
     while True:
