@@ -1095,12 +1095,13 @@ def mend_dashed_lines(rng: Rng) -> Pair:
     for r in rows.tolist():
         t[r] = _colour(rng)
     out = g.copy()
+    o = out if t is g else out.T  # the output, seen as t sees the input
     for r in rows.tolist():
         t[r, 1 + rng.choice(t.shape[1] - 2, int(rng.integers(1, t.shape[1] // 3 + 1)), replace=False)] = 0
     for r in rng.choice(others, 2, replace=False).tolist():
-        t[r, rng.choice(t.shape[1], int(rng.integers(1, 3)), replace=False)] = _colour(rng)
-    o = out if t is g else out.T
-    o[t != 0] = np.where(o[t != 0] == 0, t[t != 0], o[t != 0])  # the lone cells, on the output too
+        c = _colour(rng)
+        cells = rng.choice(t.shape[1], int(rng.integers(1, 3)), replace=False)
+        t[r, cells] = o[r, cells] = c
     return g, out
 
 
