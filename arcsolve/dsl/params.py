@@ -19,6 +19,7 @@ from arcsolve.dsl.compose import stack
 from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.pairs import fixed_size, raw_inputs, still_colours
+from arcsolve.dsl.primitives.blocks import downscale_any
 from arcsolve.dsl.primitives.counting import FEATURES
 from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.primitives.geometry import crop_centre
@@ -115,6 +116,15 @@ def _grow(grids, targets, facts) -> list[Params]:
 def _shrink(grids, targets, facts) -> list[Params]:
     r = _ratio([g.shape for g in grids], [t.shape for t in targets])
     return [r] if r else []
+
+
+def _pools(grids, targets, facts) -> list[Params]:
+    """Block sizes that pool every grid into blocks of at most one non-zero colour, some of
+    them part empty (`downscale_any`): the size ratio to the targets where they are smaller,
+    else square blocks of 2 to 5 cells a side."""
+    ratio = _ratio([g.shape for g in grids], [t.shape for t in targets])
+    sizes = [ratio] if ratio else [(k, k) for k in range(2, 6)]
+    return [(ky, kx) for ky, kx in sizes if all(downscale_any(g, ky, kx) is not None for g in grids)]
 
 
 def _mirror_grow(grids, targets, facts) -> list[Params]:
@@ -237,6 +247,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "learned": lambda grids, targets, facts: [],
     "grow": _grow,
     "shrink": _shrink,
+    "pool": _pools,
     "mirror_grow": _mirror_grow,
     "split_colour": _split_colours,
     "pad": _pad,

@@ -22,7 +22,14 @@ from arcsolve.dsl.learned.object_moves import MoveModel, apply_moves
 from arcsolve.dsl.learned.rules import Table, apply_rule
 from arcsolve.dsl.learned.stamping import StampModel, apply_stamps
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.primitives.blocks import block_colours, cut_pick, downscale_majority, self_tile_colour, split_kron
+from arcsolve.dsl.primitives.blocks import (
+    block_colours,
+    cut_pick,
+    downscale_any,
+    downscale_majority,
+    self_tile_colour,
+    split_kron,
+)
 from arcsolve.dsl.primitives.completion import (
     periodic_extend,
     periodic_fill,
@@ -586,6 +593,7 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(count_objects, "connectivity"),
     _p(feature_cell, "feature"),
     _p(upscale_by_colours),
+    _p(downscale_any, "pool"),
     *(_p(*row) for family in FAMILIES for row in family.REGISTRY),
     # rarer than the sizes and ranks above: found after them, and longer to name
     _p(colour_by_parity, "connectivity", shape="same", cost=1.2),

@@ -6,6 +6,9 @@ import numpy as np
 from arcsolve.dsl import registry as P
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.primitives.blocks import crossing_lines
+from arcsolve.dsl.program import format_program
+from arcsolve.dsl.search import search
+from arcsolve.loaders import load_tasks
 from tests.grids import eq, g
 
 
@@ -41,6 +44,27 @@ def test_downscale_majority():
     eq(P.downscale_majority(x, 2, 2), [[1, 2]])
     eq(P.downscale_majority(g([[0, 0, 3, 3]]), 1, 2), [[0, 3]])
     assert P.downscale_majority(x, 3, 1) is None
+
+
+def test_downscale_any():
+    x = g([[0, 0, 0, 3],
+           [0, 2, 0, 3],
+           [0, 0, 0, 0],
+           [4, 0, 0, 0]])
+    eq(P.downscale_any(x, 2, 2), [[2, 3], [4, 0]])  # each block's one colour, however few its cells
+    assert P.downscale_any(g([[1, 2, 0, 0]]), 1, 2) is None  # a block of two colours
+    assert P.downscale_any(g([[1, 1, 0, 0]]), 1, 2) is None  # every block one colour: `downscale`
+    assert P.downscale_any(x, 3, 3) is None  # 4 is not a multiple of 3
+
+
+def test_pool_sizes_come_from_the_targets_or_the_lattice_of_the_cells():
+    sparse = g([[0, 0, 0, 0, 0, 0], [0, 1, 0, 2, 0, 0], [0, 0, 0, 0, 0, 0], [0, 0, 0, 3, 0, 0]])
+    big = g(np.zeros((8, 12), dtype=int))
+    assert PARAMS["pool"]([sparse], [big], task_facts([sparse], [big])) == [(2, 2)]
+    small = g([[1, 2, 0], [0, 3, 0]])
+    assert PARAMS["pool"]([sparse], [small], task_facts([sparse], [small])) == [(2, 2)]  # the ratio
+    crowded = g([[1, 2, 0, 0], [0, 0, 0, 0]])
+    assert PARAMS["pool"]([crowded], [big], task_facts([crowded], [big])) == []
 
 
 def test_self_tile_colour():
@@ -150,3 +174,11 @@ def test_reflect_through():
     assert P.reflect_through(g([[2, 9, 2]]), 9, 0) is None  # already symmetric: no change
     facts = task_facts([row], [P.reflect_through(row, 9, 0)])
     assert PARAMS["anchor_keep"]([row], [P.reflect_through(row, 9, 0)], facts) == [(9, 0), (9, 1)]
+
+
+def test_search_pools_sparse_cells_then_scales_them_up():
+    """46f33fce: one cell in each 2 x 2 block becomes a 4 x 4 square."""
+    [task] = load_tasks("46f33fce")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
+    assert format_program(found[0].program) == "downscale_any{2,2} | upscale{4,4}" and found[0].verified
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

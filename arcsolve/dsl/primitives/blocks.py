@@ -116,6 +116,19 @@ def downscale_majority(g: Array, ky: int, kx: int) -> Array | None:
     return counts.argmax(2).astype(g.dtype)
 
 
+def downscale_any(g: Array, ky: int, kx: int) -> Array | None:
+    """Shrink ky x kx blocks to one cell each: the block's one non-zero colour, or 0 (None if a block has two)."""
+    h, w = g.shape
+    if h % ky or w % kx or (ky, kx) == (1, 1):
+        return None
+    blocks = g.reshape(h // ky, ky, w // kx, kx).transpose(0, 2, 1, 3).reshape(h // ky, w // kx, -1)
+    top = blocks.max(2)
+    low = np.where(blocks == 0, top[..., None], blocks).min(2)  # the least non-zero colour (top where none)
+    if (top != low).any() or (blocks.min(2) == top).all():  # every block one colour: `downscale`
+        return None
+    return top
+
+
 def self_tile_colour(g: Array, c: int) -> Array | None:
     """Place a copy of the grid at each cell of colour c of itself (c = -1: its most frequent colour)."""
     if c < 0:
