@@ -326,6 +326,26 @@ def test_search_turns_a_3_that_touches_a_2_into_8():
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
 
 
+def test_path_shape_counts_an_objects_ends_and_turns():
+    x = g([[1, 0, 2, 0, 2, 0, 3, 3, 3],
+           [1, 0, 2, 0, 2, 0, 0, 3, 0],
+           [1, 1, 2, 2, 2, 0, 5, 0, 4]])
+    shape = features(x)["path_shape"]
+    assert shape[0, 0] == shape[2, 1] == 4 * 2 + 1  # an L: two ends, one turn
+    assert shape[0, 2] == shape[2, 3] == 4 * 2 + 2  # a U: two ends, two turns
+    assert shape[0, 6] == 4 * 3 + 0  # a T: three ends
+    assert shape[2, 6] == shape[2, 7] == 0  # a lone cell; a zero
+    assert features(g([[6, 6, 6]]))["path_shape"].tolist() == [[4 * 2 + 0] * 3]  # a straight bar
+
+
+def test_search_recolours_line_shapes_by_their_form():
+    """e509e548: Ls turn 1, Us 6 and shapes with a branch 2, whatever their size."""
+    [task] = load_tasks("e509e548")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
+    assert "path_shape" in format_program(found[0].program) and found[0].verified
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
 def test_parities_counted_from_each_objects_own_corner():
     x = g([[0, 2, 2, 2, 0], [0, 0, 0, 0, 0], [3, 3, 3, 3, 0], [3, 3, 3, 3, 0]])
     feats = features(x)

@@ -10,7 +10,8 @@ row and column hold, its object's size, rank by size and whether its shape is th
 of its kind, the parity of its row and column (counted from either end) and their remainder
 by 3, its own colour, the parity of its row and column counted from its object's corner and
 the half of its object's box it lies in, where its row's first non-zero cell lies and its
-column's, and last which one colour other than its own it touches. The table gives each key
+column's, which one colour other than its own it touches, and last the form of its object
+as a path (its ends and turns). The table gives each key
 an *answer*: keep the cell's colour, take the colour first seen in one direction (or the one
 seen on both sides), its object's main or marker colour, the non-zero colour that the grid's
 mirror images or half turn put on it, the colour of the nearest non-zero cells, the grid's
@@ -234,8 +235,28 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "row_mark": np.broadcast_to(_first_marks(g)[:, None], (h, w)),
         "column_mark": np.broadcast_to(_first_marks(g.T)[None, :], (h, w)),
         "touching": _touching(g),
+        "path_shape": _path_shapes(lab),
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
+
+
+def _path_shapes(lab: Array) -> Array:
+    """For each cell of an object (labelled one colour, 4-connected), the form of the object
+    as a path: 4 x its ends (cells with one neighbour in it; at most 3) + its turns (cells
+    whose two neighbours in it meet at a right angle; at most 3). An L gives 2 ends and 1
+    turn, a U 2 and 2, a T 3 ends; 0 off objects (and on a lone cell)."""
+    h, w = lab.shape
+    p = np.zeros((h + 2, w + 2), dtype=lab.dtype)
+    p[1:-1, 1:-1] = lab
+    on = lab > 0
+    up, down = on & (p[:-2, 1:-1] == lab), on & (p[2:, 1:-1] == lab)
+    left, right = on & (p[1:-1, :-2] == lab), on & (p[1:-1, 2:] == lab)
+    count = up.astype(np.int64) + down + left + right
+    ends = np.bincount(lab[count == 1], minlength=lab.max() + 1)
+    turns = np.bincount(lab[(count == 2) & ~(up & down) & ~(left & right)], minlength=lab.max() + 1)
+    shape = 4 * np.minimum(ends, 3) + np.minimum(turns, 3)
+    shape[0] = 0
+    return shape[lab]
 
 
 def _line_side(g: Array) -> Array:
