@@ -10,7 +10,8 @@ when they describe ARC tasks: the largest object cropped, noise cleaned up, obje
 to the bottom or onto a floor, a bar extended to the edge, objects counted, hollow boxes
 marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a grid's
 centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
-in lines mended, the noise on a shape recoloured, and so on. The grids are drawn afresh for
+in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes recoloured
+by their form, and so on. The grids are drawn afresh for
 every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
 them comes from an ARC set. They probe which concepts a solver covers, not how well it
 generalizes: a solver's steps may have been written with these tasks in view.
@@ -1123,6 +1124,52 @@ def shape_under_noise(rng: Rng) -> Pair:
     return g, out
 
 
+def pool_sparse_cells(rng: Rng) -> Pair:
+    """A grid of 3 x 3 blocks, each with at most one coloured cell anywhere in it, shrinks to
+    one cell per block: that cell's colour, or 0."""
+    rows, cols = (int(v) for v in rng.integers(3, 6, 2))
+    small = np.where(rng.random((rows, cols)) < 0.5, rng.integers(1, 10, (rows, cols)), 0)
+    g = np.zeros((3 * rows, 3 * cols), dtype=int)
+    for (y, x), c in np.ndenumerate(small):
+        g[3 * y + int(rng.integers(3)), 3 * x + int(rng.integers(3))] = c
+    return (g, small) if small.any() else None
+
+
+def _path(rng: Rng, form: str) -> Grid:
+    """The mask of a line shape in a random size and turn: 'L', 'U' (arms may differ) or 'T'."""
+    arm, base = int(rng.integers(2, 5)), int(rng.integers(3, 6))
+    if form == "L":
+        mask = np.zeros((arm, base), dtype=bool)
+        mask[:, 0] = mask[-1] = True
+    elif form == "U":
+        mask = np.zeros((max(arm, 3), base), dtype=bool)
+        mask[-arm:, 0] = mask[-int(rng.integers(2, mask.shape[0] + 1)):, -1] = mask[-1] = True
+    else:
+        mask = np.zeros((arm + 1, base | 1), dtype=bool)
+        mask[0] = mask[:, int(rng.integers(1, (base | 1) - 1))] = True
+    return np.rot90(mask, int(rng.integers(4)))
+
+
+def recolour_by_form(rng: Rng) -> Pair:
+    """Line shapes of one colour, of any size and turn: each L turns blue, each U magenta and
+    each T (a branch) red."""
+    g, c = _canvas(rng, 12, 18), _colour(rng, 3, 6)
+    out = g.copy()
+    forms = ["L", "U", "T", *rng.choice(["L", "U", "T"], int(rng.integers(0, 3))).tolist()]
+    placed = 0
+    for form in forms:
+        mask = _path(rng, form)
+        h, w = mask.shape
+        for _ in range(DRAWS):
+            y, x = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - w + 1))
+            if _free(g, y, x, h, w, 1):
+                g[y : y + h, x : x + w][mask] = c
+                out[y : y + h, x : x + w][mask] = {"L": 1, "U": 6, "T": 2}[form]
+                placed += 1
+                break
+    return (g, out) if placed == len(forms) else None
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1137,7 +1184,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
         stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
-        mend_dashed_lines, shape_under_noise,
+        mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form,
     )
 }
 
