@@ -135,6 +135,23 @@ def test_copy_to_markers():
                               [0, 0, 0, 6]])  # aligned on its one cell of the marker's colour
     assert P.copy_to_markers(g([[4, 4, 0, 0], [0, 0, 0, 5]])) is None  # even size: no centre
     assert P.copy_to_markers(g([[4, 0, 0], [0, 0, 5]])) is None  # no object of several cells
+    walled = g([[3, 1, 5, 0, 0, 0],
+                [4, 3, 5, 0, 0, 0],
+                [0, 0, 5, 0, 0, 1],
+                [0, 0, 5, 0, 0, 0]])
+    eq(P.copy_to_markers(walled), [[3, 1, 5, 0, 0, 0],
+                                   [4, 3, 5, 0, 0, 0],
+                                   [0, 0, 5, 0, 3, 1],
+                                   [0, 0, 5, 0, 4, 3]])  # the template beside a wall, not the wall, is copied
+
+
+def test_search_copies_a_template_beside_a_wall_onto_its_markers():
+    """363442ee: the 3 x 3 template touches the wall that splits the grid; each marker beyond
+    the wall gets a copy centred on it."""
+    [task] = load_tasks("363442ee")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
+    assert format_program(found[0].program) == "copy_to_markers" and found[0].verified
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
 
 
 def test_copy_to_keys():

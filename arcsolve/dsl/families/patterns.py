@@ -15,7 +15,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import raw_inputs, same_shapes
-from arcsolve.dsl.primitives.blocks import crossing_lines
+from arcsolve.dsl.primitives.blocks import crossing_lines, full_rows
 from arcsolve.dsl.primitives.drawing import lines_along
 from arcsolve.dsl.primitives.objects import Obj, enclosed, label, objects
 
@@ -210,9 +210,21 @@ def _draw_at(out: Array, pattern: Array, y: int, x: int) -> None:
     out[at[inside, 0], at[inside, 1]] = pattern[cells[inside, 0], cells[inside, 1]]
 
 
+def _without_full_lines(g: Array) -> Array:
+    """g with its full lines (rows or columns of one non-zero colour) erased: separators are
+    not part of the objects beside them."""
+    rows, cols = full_rows(g), full_rows(g.T)
+    if not rows.size and not cols.size:
+        return g
+    out = g.copy()
+    out[rows] = 0
+    out[:, cols] = 0
+    return out
+
+
 def copy_to_markers(g: Array) -> Array | None:
-    """Copy the one object of several cells onto each lone cell, aligned on its cell of that colour or its centre."""
-    objs = objects(g, "multi8")
+    """Copy the one object of several cells (lines across the grid aside) onto each lone cell, on its cell or centre."""
+    objs = objects(_without_full_lines(g), "multi8")
     shapes = [o for o in objs if o.size > 1]
     markers = [o for o in objs if o.size == 1]
     if len(shapes) != 1 or not markers:
