@@ -68,6 +68,7 @@ from functools import partial
 import numpy as np
 
 from arcsolve.colour_views import VIEWS, views_for
+from arcsolve.dsl.block_view import BlockGrid, block_task
 from arcsolve.dsl.compose import Cover, base_grid, bases, overlay
 from arcsolve.dsl.learned.cell_tables import apply_table, fit_tables
 from arcsolve.dsl.learned.object_moves import apply_moves, fit_move_models
@@ -119,6 +120,8 @@ VIEW_SHARE = 0.25  # of the time budget, at most, for each view with renumbered 
 EARLY_SHARE = 0.1  # of the time budget, at most, for each early learner (tables, stamps, moves)
 EARLY_AT = 0.5  # of the time budget: the early learners go then if the first passes still run
 _END = object()
+BLOCKS = "blocks"  # the view of a board's blocks as cells (`arcsolve.dsl.block_view`)
+VIEW_LABELS = {**{name: view.label for name, view in VIEWS.items()}, BLOCKS: "one cell per block"}
 MIN_STEP_COST = min(p.cost for p in PRIMITIVES.values() if p.params != "learned")  # of a step the search takes
 
 
@@ -196,7 +199,7 @@ class _Search:
     that play the same roles with different colours; `restore` maps test outputs back."""
 
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
-                 view: str = ""):
+                 view: str = "", boards: tuple[list[BlockGrid], ...] | None = None):
         start = time.monotonic()
         self.deadline = start + time_budget * (1 - END_SHARE)
         self.hard_deadline = start + time_budget * (1 - SLACK_SHARE)  # for the learners
@@ -206,7 +209,12 @@ class _Search:
         self.targets = [p.output.to_numpy().astype(np.int8) for p in task.train]
         self.view = view
         self.restore: list[Array] | None = None
-        if view:
+        self.boards: list[BlockGrid] | None = None  # the test inputs' boards, in the block view
+        if view == BLOCKS and boards is not None:
+            ins, outs, self.boards = boards
+            self.train_in, self.targets = [b.cells for b in ins], [b.cells for b in outs]
+            self.test_in = [b.cells for b in self.boards]
+        elif view:
             renumber = VIEWS[view].perm
             perms = [renumber(g) for g in self.train_in]
             self.train_in = [m[g] for m, g in zip(perms, self.train_in, strict=True)]
@@ -512,7 +520,13 @@ class _Search:
         return self.least_steps * MIN_STEP_COST + (VIEW_COST if self.view else 0.0)
 
     def results(self) -> list[Found]:
-        """The programs found, with test outputs in the task's own colours."""
+        """The programs found, with test outputs in the task's own colours (in the block
+        view, painted into the test inputs' blocks: a program whose outputs do not fit them
+        is dropped)."""
+        if self.boards is not None:
+            painted = [(f, [b.paint(g) for b, g in zip(self.boards, f.outputs, strict=True)]) for f in self.found]
+            return [replace(f, outputs=tuple(outs), length=f.length + VIEW_COST, view=self.view)
+                    for f, outs in painted if all(o is not None for o in outs)]
         if self.restore is None:
             return self.found
         return [
@@ -607,7 +621,9 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     no program of the search verifies, overlays of pieces are tried, whether a table did or
     not. Last, in the time left: each view's tables on the states nearest its targets, then
     the stamps and the moves not yet fitted to the end (those of the other views). All of
-    them rank with the programs by description length."""
+    them rank with the programs by description length. The block view, where the task has
+    one, goes before all the others, in at most `VIEW_SHARE` of the budget: its grids are
+    small, and a task drawn as boards is likely played on their blocks."""
     views = [plain, *others]
 
     def done() -> bool:
@@ -627,6 +643,16 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
         for learner in FITTED_ONCE:  # the task as given only: the other views' are rarely needed
             plain.learn((learner,), deadline=time.monotonic() + EARLY_SHARE * time_budget)
 
+    def search_view(view: _Search) -> None:
+        view.deadline = min(view.deadline, time.monotonic() + VIEW_SHARE * time_budget)
+        for _ in view.levels():
+            if beaten(view):
+                break
+
+    boards = [view for view in others if view.boards is not None]
+    for view in boards:  # small grids, and a layout that tells: first
+        search_view(view)
+    others = [view for view in others if view.boards is None]
     plain.pause = (time.monotonic() + EARLY_AT * time_budget, fit_early)
     run = plain.levels()
     for _ in range(SHARED_PASSES):
@@ -638,10 +664,7 @@ def _run_views(plain: _Search, others: Sequence[_Search], time_budget: float) ->
     for other in others:
         if done():
             break
-        other.deadline = min(other.deadline, time.monotonic() + VIEW_SHARE * time_budget)
-        for _ in other.levels():
-            if beaten(other):
-                break
+        search_view(other)
     if not beaten(plain):  # of two answers as long, the one found first ranks first
         for _ in run:
             if done() or beaten(plain):
@@ -680,8 +703,9 @@ def search(
     """Programs that reproduce every train pair, each with distinct test predictions: the
     verified ones first, shortest first (`distinct`), then the guesses.
 
-    The task is searched as given and in each view of `views_for` (colours renumbered per
-    pair), to depth 2, within one time budget (`_run_views`). The views share one cache of
+    The task is searched as given, in each view of `views_for` (colours renumbered per
+    pair) and, if its grids are boards, in the block view (`block_task`), to depth 2, within
+    one time budget (`_run_views`). The views share one cache of
     step results. The per-grid memos are cleared when the search ends, so a worker's memory
     does not grow task after task. The garbage collector leaves the objects older than the
     search alone while it runs (`_older_objects_frozen`). What the search did is added to
@@ -692,6 +716,9 @@ def search(
             _Search(task, time_budget, min(max_depth, 2), max_states, view=name)
             for name in views_for(plain.train_in + plain.test_in)
         ]
+        boards = block_task(plain.train_in, plain.targets, plain.test_in)
+        if boards is not None:
+            others.append(_Search(task, time_budget, min(max_depth, 2), max_states, view=BLOCKS, boards=boards))
         for other in others:
             other.apply = plain.apply  # a step's result depends on the grid alone, whichever view asks
         try:
@@ -736,7 +763,7 @@ def solve(task: Task, config: SolveConfig, max_depth: int = MAX_DEPTH, max_state
             source="dsl",
             verified=f.verified,  # a guess, however exact on the train pairs, if not
             score=1.0 / (1.0 + f.length),
-            detail=(f"{VIEWS[f.view].label}: " if f.view else "") + format_program(f.program)
+            detail=(f"{VIEW_LABELS[f.view]}: " if f.view else "") + format_program(f.program)
             + ("" if f.sized else " (test size unlike the train outputs')")
             + (f" ({f.doubt})" if f.doubt else ""),
         )
