@@ -18,6 +18,8 @@ kept as an unverified guess, and does not end the search, if
 - it leaves a test input as it was, where every train pair changes its input;
 - a test output has a colour its test input lacks, where every train output keeps to its
   input's colours;
+- its colour map changes every colour it saw (two or more), and a test output holds a colour
+  it never saw (kept as it is, where the pairs show no colour kept: `_changes_every_colour`);
 - one of its steps acts on a colour that some train grids hold and others lack
   (`_patches_some_pairs`);
 - or it is longer than the train outputs it rebuilds (`arcsolve.dsl.occam.significant`).
@@ -52,7 +54,9 @@ pair's colours by a permutation taken from its input: one whose inputs use diffe
 in the same roles, with colours ranked by frequency; one whose inputs are drawn on a
 background that is not 0, with that colour swapped with 0, since objects are what is not 0.
 Each view takes one turn of at most a quarter of the budget, after the plain view's
-programs of length 2 (`_run_views`).
+programs of length 2 (`_run_views`). A task whose grids are all boards (lines of one colour
+cutting them into blocks of one colour each) whose layout every train output keeps is also
+searched one cell per block (`arcsolve.dsl.block_view`), first of all.
 """
 
 from __future__ import annotations
@@ -185,6 +189,15 @@ def _map_is_general(mapping: tuple[tuple[int, int], ...], outputs: Sequence[Arra
     return all(all((out == a).any() for out in outputs) for a, _ in mapping)
 
 
+def _changes_every_colour(table: Array) -> bool:
+    """Whether a fitted colour map (`fit_colours`) changes every non-zero colour it saw, two
+    at least: then the train pairs map colours one to another and show none kept, and a
+    colour they never showed, kept as it is, is a guess (where one colour alone changes,
+    "1 turns 2" leaves the others as they are)."""
+    seen = [c for c in range(1, 10) if table[c] >= 0]
+    return len(seen) >= 2 and all(table[c] != c for c in seen)
+
+
 def _colour_step(table: Array) -> tuple[Step, ...]:
     """No step for an identity table, else one recolor step with the changed colours."""
     mapping = tuple((a, int(b)) for a, b in enumerate(table) if b >= 0 and a != b)
@@ -293,11 +306,12 @@ class _Search:
         sized = all(self.fits(i.shape, o.shape) for i, o in zip(self.test_in, test_out, strict=True))
         unfilled = _leaves_hidden_cells(program, train_out, test_out, self.train_in, self.test_in)
         tail = _colour_step(table)
+        unseen = False  # a test output holds a colour that the map changes every colour it saw, but not this one
         if tail:
-            if any((table[g] < 0).any() for g in test_out) and not _map_is_general(
-                tail[0].params[0], train_out
-            ):
-                return
+            if any((table[g] < 0).any() for g in test_out):
+                if not _map_is_general(tail[0].params[0], train_out):
+                    return
+                unseen = _changes_every_colour(table)
             full = full_map(table)
             test_out = [full[g] for g in test_out]
         if general is None:
@@ -314,6 +328,8 @@ class _Search:
         if not doubt and self.keeps_colours and not all(
                 np.isin(o, i).all() for o, i in zip(test_out, self.test_in, strict=True)):
             doubt = "a test output has a colour its input lacks, where no train output does"
+        if not doubt and unseen:
+            doubt = "the colour map changes every colour it saw, and a test output holds one it did not see"
         if not doubt and _patches_some_pairs(program, self.train_in):
             doubt = "a step acts on a colour only some train grids hold"
         if not doubt and not significant(length + (VIEW_COST if self.view else 0.0), self.bits):

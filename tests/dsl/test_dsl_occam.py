@@ -290,3 +290,15 @@ def test_a_test_output_with_a_colour_its_input_lacks_is_a_guess_where_no_train_o
     assert not swap.verified and swap.outputs[0].tolist() == [[2, 2, 0]]
     assert swap.doubt == "a test output has a colour its input lacks, where no train output does"
     assert as_given(train, [[1, 2, 0]])["recolor{1->2,2->1}"].verified
+
+
+def test_a_map_that_changes_every_colour_is_a_guess_on_a_colour_it_never_saw():
+    # every colour the pairs show changes (1 to 6, 2 to 7, in both pairs); the test's 3 would stay 3
+    train = [([[1, 2, 0], [0, 1, 2]], [[6, 7, 0], [0, 6, 7]]), ([[2, 2, 1], [1, 0, 0]], [[7, 7, 6], [6, 0, 0]])]
+    shifted = as_given(train, [[1, 3, 0], [2, 0, 3]])["recolor{1->6,2->7}"]
+    assert not shifted.verified and shifted.outputs[0].tolist() == [[6, 3, 0], [7, 0, 3]]
+    assert shifted.doubt == "the colour map changes every colour it saw, and a test output holds one it did not see"
+    assert as_given(train, [[1, 2, 0], [2, 0, 1]])["recolor{1->6,2->7}"].verified  # no colour it never saw
+    # where the pairs keep a colour (5), a colour never seen may stay as it is too
+    kept = [([[1, 5, 0], [0, 1, 5]], [[6, 5, 0], [0, 6, 5]]), ([[5, 5, 1], [1, 0, 0]], [[5, 5, 6], [6, 0, 0]])]
+    assert as_given(kept, [[1, 3, 0], [5, 0, 3]])["recolor{1->6}"].verified
