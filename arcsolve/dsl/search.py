@@ -209,7 +209,9 @@ class _Search:
 
     With a `view`, every pair is seen with its colours renumbered by the view's permutation of
     its input (the output gets the input's numbering), so that one program can serve pairs
-    that play the same roles with different colours; `restore` maps test outputs back."""
+    that play the same roles with different colours; `restore` maps test outputs back. In the
+    block view (`BLOCKS`, given the task's `boards`), every grid is seen one cell per block,
+    and `boards` paints test outputs back into the test inputs' blocks."""
 
     def __init__(self, task: Task, time_budget: float, max_depth: int, max_states: int,
                  view: str = "", boards: tuple[list[BlockGrid], ...] | None = None):
