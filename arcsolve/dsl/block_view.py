@@ -70,9 +70,12 @@ def block_task(inputs: Sequence[Array], outputs: Sequence[Array], tests: Sequenc
     """The boards of a task's train inputs, train outputs and test inputs, if every grid is a
     board, each train output has its input's layout and some output recolours a block; else
     None."""
-    boards = [board(g) for g in (*inputs, *outputs, *tests)]
-    if any(b is None for b in boards):
-        return None
+    boards = []
+    for g in (*inputs, *outputs, *tests):  # most tasks fail on their first grid: no more work
+        b = board(g)
+        if b is None:
+            return None
+        boards.append(b)
     n = len(inputs)
     ins, outs, tests_ = boards[:n], boards[n : 2 * n], boards[2 * n :]
     if any(i.layout() != o.layout() for i, o in zip(ins, outs, strict=True)):
