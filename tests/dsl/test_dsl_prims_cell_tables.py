@@ -346,6 +346,24 @@ def test_search_recolours_line_shapes_by_their_form():
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
 
 
+def test_grid_place_names_the_corners_the_edge_middles_and_the_centre():
+    place = features(np.zeros((3, 5), dtype=np.uint8))["grid_place"]
+    assert place.tolist() == [[0, 9, 1, 9, 2],
+                              [3, 9, 4, 9, 5],
+                              [6, 9, 7, 9, 8]]
+    assert features(np.zeros((4, 4), dtype=np.uint8))["grid_place"][1:3, :].tolist() == [[9] * 4] * 2  # no middle row
+    assert features(np.zeros((1, 1), dtype=np.uint8))["grid_place"].tolist() == [[0]]  # first before all else
+
+
+def test_search_marks_the_first_the_middle_and_the_last_block_of_a_board():
+    """941d9a10: on boards of blocks of many sizes, the top-left block turns 1, the centre one
+    2 and the bottom-right one 3, read one cell per block."""
+    [task] = load_tasks("941d9a10")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
+    assert "grid_place" in format_program(found[0].program) and found[0].verified
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
 def test_parities_counted_from_each_objects_own_corner():
     x = g([[0, 2, 2, 2, 0], [0, 0, 0, 0, 0], [3, 3, 3, 3, 0], [3, 3, 3, 3, 0]])
     feats = features(x)

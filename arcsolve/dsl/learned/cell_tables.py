@@ -236,6 +236,7 @@ def features(g: Array) -> MappingProxyType[str, Array]:
         "column_mark": np.broadcast_to(_first_marks(g.T)[None, :], (h, w)),
         "touching": _touching(g),
         "path_shape": _path_shapes(lab),
+        "grid_place": _grid_places(h, w),
     }
     return MappingProxyType({k: np.asarray(v, dtype=np.int64) for k, v in named.items()})
 
@@ -257,6 +258,23 @@ def _path_shapes(lab: Array) -> Array:
     shape = 4 * np.minimum(ends, 3) + np.minimum(turns, 3)
     shape[0] = 0
     return shape[lab]
+
+
+def _grid_places(h: int, w: int) -> Array:
+    """Where a cell lies in the grid: 3 x its row's place + its column's, a place being 0 for
+    the first, 1 for the middle (of an odd count) and 2 for the last; 9 for a cell that is
+    none of these in its row or its column. So the corners, the middles of the edges and the
+    centre each have a value, and every other cell shares one."""
+
+    def places(n: int) -> Array:
+        at = np.full(n, 3)
+        if n % 2:
+            at[n // 2] = 1
+        at[-1], at[0] = 2, 0
+        return at
+
+    rows, cols = np.meshgrid(places(h), places(w), indexing="ij")
+    return np.where((rows == 3) | (cols == 3), 9, 3 * rows + cols)
 
 
 def _line_side(g: Array) -> Array:
