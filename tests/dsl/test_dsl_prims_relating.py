@@ -1,7 +1,7 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
 wall, markers projected onto objects, objects stretched to markers, rows completed by
 analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
-pieces beside it."""
+pieces beside it, pieces moved into holes."""
 
 import numpy as np
 import pytest
@@ -466,3 +466,50 @@ def test_training_tasks_repeat_a_shape_toward_its_pieces(training, task_id):
     solution = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000)
     assert solution.candidates[0].grids == tuple(p.output for p in task.test)
     assert "repeat_toward" in solution.candidates[0].detail
+
+
+HOLES = g([[5, 5, 5, 5, 0, 0, 0],
+           [5, 0, 0, 5, 0, 3, 0],
+           [5, 5, 0, 5, 0, 3, 3],
+           [5, 5, 5, 5, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 7, 7, 0, 0, 0, 0]])
+
+
+def test_fit_pieces():
+    """The one piece whose shape is the hole's moves into it; turned, another fits too."""
+    eq(R.fit_pieces(HOLES, "any"), [[5, 5, 5, 5, 0, 0, 0],
+                                    [5, 3, 3, 5, 0, 0, 0],
+                                    [5, 5, 3, 5, 0, 0, 0],
+                                    [5, 5, 5, 5, 0, 0, 0],
+                                    [0, 0, 0, 0, 0, 0, 0],
+                                    [0, 7, 7, 0, 0, 0, 0]])  # the L of 3 turned a quarter
+    assert R.fit_pieces(HOLES, "same") is None  # as it is, no piece has the hole's shape
+    bar = np.where(HOLES == 3, 0, HOLES)
+    bar[1, 5:7] = 3
+    assert R.fit_pieces(bar, "any") is None  # a bar of 2 fills no L of 3, however turned
+
+
+def test_fit_pieces_prefers_a_colours_only_object_and_refuses_a_tie():
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 4, 4, 4, 4, 0],
+           [0, 4, 0, 0, 4, 0],
+           [0, 4, 4, 4, 4, 0],
+           [0, 0, 0, 0, 0, 0],
+           [6, 6, 0, 7, 7, 0],
+           [0, 0, 0, 0, 0, 7]])
+    eq(R.fit_pieces(x, "same")[1:3], [[0, 4, 4, 4, 4, 0],
+                                      [0, 4, 6, 6, 4, 0]])  # 6 has one object, 7 has two
+    assert (R.fit_pieces(x, "same")[5] == [0, 0, 0, 7, 7, 0]).all()
+    tie = x.copy()
+    tie[6, 5] = 0  # now 7 too is its colour's only object
+    assert R.fit_pieces(tie, "same") is None
+    assert R.fit_pieces(g([[0, 1, 0], [0, 0, 0]]), "any") is None  # no hole
+
+
+def test_search_moves_pieces_into_the_holes_of_their_shape():
+    """228f6490: each piece that fits a hole in a grey shape fills it; the rest stay."""
+    [task] = load_tasks("228f6490")
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and "fit_pieces" in best.detail
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

@@ -6,7 +6,8 @@ by analogy with a full one, diagonal rays bouncing between two walls, the crossi
 the rows and columns that marks on two edges point out, partial copies of a many-coloured
 template completed (as it is or scaled up) or drawn wherever its key cells match, objects
 recoloured like the reference shape that lines set apart, rays drawn from cells towards the
-nearest full line or away from it, a shape repeated towards the pieces of it drawn beside it.
+nearest full line or away from it, a shape repeated towards the pieces of it drawn beside it,
+pieces moved into the holes of their shape.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from arcsolve.dsl.families.patterns import AROUND
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.blocks import full_rows
-from arcsolve.dsl.primitives.objects import label, label_boxes, labels, objects
+from arcsolve.dsl.primitives.objects import enclosed, label, label_boxes, labels, objects
 
 Array = np.ndarray
 
@@ -669,6 +670,44 @@ def wall_rays(g: Array, colour: int, toward: bool) -> Array | None:
     return out if t is g else np.ascontiguousarray(out.T)  # unchanged where no ray has room
 
 
+def fit_pieces(g: Array, turns: str) -> Array | None:
+    """Move each one-coloured object whose shape is a hole's (zeros walled in) into it: 'same' as is, 'any' turned."""
+    # A hole takes the one piece of its shape (in 'any', of one of its eight turns and flips);
+    # of several, a piece that is its colour's only object goes first, and a tie still left
+    # fails. Holes are taken in reading order, each piece once; at least one must move.
+    holes, n = label(g, enclosed(g), diagonal=False, by_colour=False)
+    if not n:
+        return None
+    pieces = objects(g, "colour4")
+    per_colour = np.bincount([o.colours[0] for o in pieces], minlength=10)
+    turned = [DIHEDRAL["id"]] if turns == "same" else list(DIHEDRAL.values())
+    forms = [{(m.shape, m.tobytes()) for m in (t(o.mask[o.box]) for t in turned)} for o in pieces]
+    top, left, bottom, right = label_boxes(holes, n)
+    out, used = g.copy(), set()
+    for i in range(n):
+        box = (slice(top[i], bottom[i]), slice(left[i], right[i]))
+        hole = holes[box] == i + 1
+        fits = [k for k, form in enumerate(forms) if k not in used and (hole.shape, hole.tobytes()) in form]
+        if not fits:
+            continue
+        fewest = min(per_colour[pieces[k].colours[0]] for k in fits)
+        fits = [k for k in fits if per_colour[pieces[k].colours[0]] == fewest]
+        if len(fits) > 1:
+            return None
+        used.add(fits[0])
+        piece = pieces[fits[0]]
+        out[piece.mask] = 0
+        out[box][hole] = piece.colours[0]
+    return out if used else None
+
+
+def _piece_turns(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Pieces as they are, then turned, where the targets keep the sizes and every input has a hole."""
+    if not same_shapes(grids, targets) or not all(enclosed(g).any() for g in grids):
+        return []
+    return [("same",), ("any",)]
+
+
 def _repeat_spacings(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Both spacings of the copies, where the targets only add colours of the grids to grids of
     their sizes."""
@@ -699,6 +738,7 @@ REGISTRY: tuple = (
     (recolour_like, "reference", "same"),
     (wall_rays, "wall_ray", "same"),
     (repeat_toward, "repeat_spacing", "same"),
+    (fit_pieces, "piece_turns", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -712,4 +752,5 @@ PARAM_KINDS: dict = {
     "reference": _references,
     "wall_ray": _wall_ray_colours,
     "repeat_spacing": _repeat_spacings,
+    "piece_turns": _piece_turns,
 }
