@@ -1,7 +1,7 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
 wall, markers projected onto objects, objects stretched to markers, rows completed by
 analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
-pieces beside it, pieces moved into holes."""
+pieces beside it, pieces moved into holes, gaps between facing objects bridged."""
 
 import numpy as np
 import pytest
@@ -512,4 +512,33 @@ def test_search_moves_pieces_into_the_holes_of_their_shape():
     [task] = load_tasks("228f6490")
     [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
     assert best.verified and "fit_pieces" in best.detail
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_bridge_gaps():
+    """The gap between two facing objects is filled over their shared span, less the inset."""
+    x = g([[1, 1, 0, 0, 0],
+           [1, 1, 0, 0, 2],
+           [1, 1, 0, 0, 2],
+           [1, 1, 0, 0, 2],
+           [0, 0, 0, 0, 0],
+           [3, 0, 0, 0, 0]])
+    eq(R.bridge_gaps(x, 8, 0)[:4], [[1, 1, 0, 0, 0],
+                                    [1, 1, 8, 8, 2],
+                                    [1, 1, 8, 8, 2],
+                                    [1, 1, 8, 8, 2]])
+    eq(R.bridge_gaps(x, 8, 1)[:4], [[1, 1, 0, 0, 0],
+                                    [1, 1, 0, 0, 2],
+                                    [1, 1, 8, 8, 2],
+                                    [1, 1, 0, 0, 2]])
+    eq(R.bridge_gaps(x, 8, 0)[4:], [[8, 0, 0, 0, 0], [3, 0, 0, 0, 0]])  # the 3 faces the 1s down a column
+    assert R.bridge_gaps(g([[1, 0, 5, 0, 2]]), 8, 0)[0].tolist() == [1, 8, 5, 8, 2]  # neighbours only
+    assert R.bridge_gaps(g([[1, 0], [0, 2]]), 8, 0) is None  # nothing faces anything
+
+
+def test_search_bridges_two_blocks_inside_their_shared_span():
+    """d6ad076f: an 8 bridge joins two blocks, one cell narrower than their shared side at each end."""
+    [task] = load_tasks("d6ad076f")
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and "bridge_gaps{8,1}" in best.detail
     assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

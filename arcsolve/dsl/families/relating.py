@@ -7,7 +7,7 @@ the rows and columns that marks on two edges point out, partial copies of a many
 template completed (as it is or scaled up) or drawn wherever its key cells match, objects
 recoloured like the reference shape that lines set apart, rays drawn from cells towards the
 nearest full line or away from it, a shape repeated towards the pieces of it drawn beside it,
-pieces moved into the holes of their shape.
+pieces moved into the holes of their shape, the gaps between facing objects bridged.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ _MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for th
 _MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
 _MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` tries
 _MAX_MARKERS = 8  # more pieces beside the shape: `repeat_toward` does not apply
+_MAX_BRIDGED = 20  # more objects: `bridge_gaps` does not apply (it tries every pair)
 
 
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
@@ -701,6 +702,32 @@ def fit_pieces(g: Array, turns: str) -> Array | None:
     return out if used else None
 
 
+def bridge_gaps(g: Array, c: int, inset: int) -> Array | None:
+    """Fill with c the gap between two objects that face each other, over their shared span less inset at each end."""
+    # Objects are one-coloured (4-connected), at most _MAX_BRIDGED; two face each other along
+    # rows if their row spans overlap and only zeros lie between their boxes over that span
+    # (likewise along columns). A gap whose span the inset leaves empty is not drawn.
+    out = g.copy()
+    for t, o in ((g, out), (g.T, out.T)):  # along rows, then along columns (o is a view of out)
+        lab, n = label(t, t != 0, diagonal=False, by_colour=True)
+        if n > _MAX_BRIDGED:
+            return None
+        top, left, bottom, right = (a.tolist() for a in label_boxes(lab, n))
+        for i, j in product(range(n), repeat=2):
+            y0, y1 = max(top[i], top[j]) + inset, min(bottom[i], bottom[j]) - inset
+            x0, x1 = right[i], left[j]
+            if y0 < y1 and x0 < x1 and not t[max(top[i], top[j]):min(bottom[i], bottom[j]), x0:x1].any():
+                o[y0:y1, x0:x1] = c
+    return None if np.array_equal(out, g) else out
+
+
+def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour the outputs draw, with no inset and with one, where the outputs keep the sizes."""
+    if not same_shapes(grids, targets):
+        return []
+    return list(product(facts.drawn, (0, 1)))
+
+
 def _piece_turns(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Pieces as they are, then turned, where the targets keep the sizes and every input has a hole."""
     if not same_shapes(grids, targets) or not all(enclosed(g).any() for g in grids):
@@ -739,6 +766,7 @@ REGISTRY: tuple = (
     (wall_rays, "wall_ray", "same"),
     (repeat_toward, "repeat_spacing", "same"),
     (fit_pieces, "piece_turns", "same"),
+    (bridge_gaps, "gap_bridge", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -753,4 +781,5 @@ PARAM_KINDS: dict = {
     "wall_ray": _wall_ray_colours,
     "repeat_spacing": _repeat_spacings,
     "piece_turns": _piece_turns,
+    "gap_bridge": _gap_bridges,
 }
