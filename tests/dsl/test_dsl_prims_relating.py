@@ -523,22 +523,24 @@ def test_bridge_gaps():
            [1, 1, 0, 0, 2],
            [0, 0, 0, 0, 0],
            [3, 0, 0, 0, 0]])
-    eq(R.bridge_gaps(x, 8, 0)[:4], [[1, 1, 0, 0, 0],
+    eq(R.bridge_gaps(x, 8, 0, "hv")[:4], [[1, 1, 0, 0, 0],
                                     [1, 1, 8, 8, 2],
                                     [1, 1, 8, 8, 2],
                                     [1, 1, 8, 8, 2]])
-    eq(R.bridge_gaps(x, 8, 1)[:4], [[1, 1, 0, 0, 0],
+    eq(R.bridge_gaps(x, 8, 1, "hv")[:4], [[1, 1, 0, 0, 0],
                                     [1, 1, 0, 0, 2],
                                     [1, 1, 8, 8, 2],
                                     [1, 1, 0, 0, 2]])
-    eq(R.bridge_gaps(x, 8, 0)[4:], [[8, 0, 0, 0, 0], [3, 0, 0, 0, 0]])  # the 3 faces the 1s down a column
-    assert R.bridge_gaps(g([[1, 0, 5, 0, 2]]), 8, 0)[0].tolist() == [1, 8, 5, 8, 2]  # neighbours only
-    assert R.bridge_gaps(g([[1, 0], [0, 2]]), 8, 0) is None  # nothing faces anything
+    eq(R.bridge_gaps(x, 8, 0, "hv")[4:], [[8, 0, 0, 0, 0], [3, 0, 0, 0, 0]])  # the 3 faces the 1s down a column
+    eq(R.bridge_gaps(x, 8, 0, "h")[4:], x[4:])  # along rows only
+    eq(R.bridge_gaps(x, 8, 0, "v")[:4], x[:4])  # along columns only
+    assert R.bridge_gaps(g([[1, 0, 5, 0, 2]]), 8, 0, "hv")[0].tolist() == [1, 8, 5, 8, 2]  # neighbours only
+    assert R.bridge_gaps(g([[1, 0], [0, 2]]), 8, 0, "hv") is None  # nothing faces anything
 
 
 def test_search_bridges_two_blocks_inside_their_shared_span():
     """d6ad076f: an 8 bridge joins two blocks, one cell narrower than their shared side at each end."""
     [task] = load_tasks("d6ad076f")
     [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
-    assert best.verified and "bridge_gaps{8,1}" in best.detail
+    assert best.verified and "bridge_gaps{8,1,hv}" in best.detail
     assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

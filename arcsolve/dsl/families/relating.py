@@ -702,13 +702,13 @@ def fit_pieces(g: Array, turns: str) -> Array | None:
     return out if used else None
 
 
-def bridge_gaps(g: Array, c: int, inset: int) -> Array | None:
-    """Fill with c the gap between two objects that face each other, over their shared span less inset at each end."""
+def bridge_gaps(g: Array, c: int, inset: int, axes: str) -> Array | None:
+    """Bridge with c objects that face along rows ('h'), columns ('v') or both, over their shared span less inset."""
     # Objects are one-coloured (4-connected), at most _MAX_BRIDGED; two face each other along
     # rows if their row spans overlap and only zeros lie between their boxes over that span
     # (likewise along columns). A gap whose span the inset leaves empty is not drawn.
     out = g.copy()
-    for t, o in ((g, out), (g.T, out.T)):  # along rows, then along columns (o is a view of out)
+    for t, o in [(g, out)] * ("h" in axes) + [(g.T, out.T)] * ("v" in axes):  # o is a view of out
         lab, n = label(t, t != 0, diagonal=False, by_colour=True)
         if n > _MAX_BRIDGED:
             return None
@@ -722,10 +722,11 @@ def bridge_gaps(g: Array, c: int, inset: int) -> Array | None:
 
 
 def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
-    """Each colour the outputs draw, with no inset and with one, where the outputs keep the sizes."""
+    """Each colour the outputs draw, with no inset and with one, along both axes or one, where
+    the outputs keep the sizes."""
     if not same_shapes(grids, targets):
         return []
-    return list(product(facts.drawn, (0, 1)))
+    return list(product(facts.drawn, (0, 1), ("hv", "h", "v")))
 
 
 def _piece_turns(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
