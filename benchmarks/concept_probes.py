@@ -11,7 +11,8 @@ to the bottom or onto a floor, a bar extended to the edge, objects counted, holl
 marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a grid's
 centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
 in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes recoloured
-by their form, and so on. The grids are drawn afresh for
+by their form, pieces moved into the holes of their shape, facing blocks bridged, a board's
+corner and centre blocks marked, and so on. The grids are drawn afresh for
 every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
 them comes from an ARC set. They probe which concepts a solver covers, not how well it
 generalizes: a solver's steps may have been written with these tasks in view.
@@ -1170,6 +1171,73 @@ def recolour_by_form(rng: Rng) -> Pair:
     return (g, out) if placed == len(forms) else None
 
 
+def pieces_into_holes(rng: Rng) -> Pair:
+    """Grey boxes have holes of different shapes; the loose piece of each hole's shape moves
+    into it, and a piece that fits no hole stays."""
+    g = _canvas(rng, 12, 17)
+    boxes = _rectangles(rng, g, 2, lambda i: 5, sides=(4, 6), gap=1)
+    holes = []
+    for y, x, h, w, _ in boxes:
+        hole = _blob(rng, int(rng.integers(1, min(3, h - 2) + 1)), int(rng.integers(1, min(3, w - 2) + 1)))
+        hy, hx = y + int(rng.integers(1, h - hole.shape[0])), x + int(rng.integers(1, w - hole.shape[1]))
+        g[hy : hy + hole.shape[0], hx : hx + hole.shape[1]][hole] = 0
+        holes.append((hy, hx, hole))
+    colours = iter(rng.permutation([1, 2, 3, 4, 6, 7, 8, 9]).tolist())
+    out = g.copy()
+    for hy, hx, hole in holes:
+        c, (ph, pw) = next(colours), hole.shape
+        for _ in range(DRAWS):
+            y, x = int(rng.integers(0, g.shape[0] - ph + 1)), int(rng.integers(0, g.shape[1] - pw + 1))
+            if _free(g, y, x, ph, pw, 1):
+                g[y : y + ph, x : x + pw][hole] = c
+                out[hy : hy + ph, hx : hx + pw][hole] = c
+                break
+        else:
+            return None
+    forms = {(m.shape, m.tobytes()) for _, _, m in holes}
+    stray = _blobs(rng, g, 1, lambda i: next(colours), sides=(1, 3))
+    if len(forms) < 2 or not stray or (stray[0][2].shape, stray[0][2].tobytes()) in forms:
+        return None
+    _paint(out, stray[0], stray[0][3])
+    return g, out
+
+
+def bridge_facing_blocks(rng: Rng) -> Pair:
+    """Two blocks face each other across a gap, side by side or one above the other; an azure
+    bridge fills the gap over the rows or columns they share."""
+    g = _canvas(rng, 10, 15)
+    h1, w1, h2, w2 = (int(v) for v in rng.integers(2, 5, 4))
+    y1, x1 = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+    y2 = y1 + int(rng.integers(-h2 + 1, h1))  # the rows overlap
+    x2 = x1 + w1 + int(rng.integers(1, 5))  # to the right, a gap apart
+    if y2 < 0 or y2 + h2 > g.shape[0] or x2 + w2 > g.shape[1]:
+        return None
+    c1, c2 = (int(c) for c in rng.choice([1, 2, 3, 4, 5, 6, 7, 9], 2, replace=False))
+    g[y1 : y1 + h1, x1 : x1 + w1], g[y2 : y2 + h2, x2 : x2 + w2] = c1, c2
+    out = g.copy()
+    out[max(y1, y2) : min(y1 + h1, y2 + h2), x1 + w1 : x2] = 8
+    if rng.random() < 0.5:  # one above the other
+        g, out = g.T.copy(), out.T.copy()
+    return g, out
+
+
+def board_corners_and_centre(rng: Rng) -> Pair:
+    """On a board of blocks of many sizes between grey lines, an odd number of them each way,
+    the corner blocks turn yellow and the centre block red."""
+    counts = [int(rng.choice([3, 5])) for _ in range(2)]
+    sides = [rng.integers(1, 4, n).tolist() for n in counts]
+    starts = [np.cumsum([0] + [s + 1 for s in side]) for side in sides]
+    g = np.zeros((int(starts[0][-1]) - 1, int(starts[1][-1]) - 1), dtype=int)
+    for axis in (0, 1):
+        for cut in starts[axis][1:-1]:
+            (g[cut - 1] if axis == 0 else g[:, cut - 1]).fill(5)
+    out = g.copy()
+    (ry, cy), (rx, cx) = ((starts[a][:-1], sides[a]) for a in (0, 1))
+    for i, j, c in [(0, 0, 4), (0, -1, 4), (-1, 0, 4), (-1, -1, 4), (len(cy) // 2, len(cx) // 2, 2)]:
+        out[ry[i] : ry[i] + cy[i], rx[j] : rx[j] + cx[j]] = c
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1184,7 +1252,8 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         colour_by_parity, dashed_rays, stretch_to_marker, mark_midpoint, colour_bands, rows_and_columns,
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
         stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
-        mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form,
+        mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form, pieces_into_holes,
+        bridge_facing_blocks, board_corners_and_centre,
     )
 }
 
