@@ -13,30 +13,51 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
+from scipy import ndimage
 
 from arcsolve.dsl.memo import grid_memo
 
 Array = np.ndarray
+_PLUS = ndimage.generate_binary_structure(2, 1)  # edge neighbours
+_BOX = ndimage.generate_binary_structure(2, 2)  # edge and corner neighbours
 
 
 def label(g: Array, foreground: Array, diagonal: bool, by_colour: bool) -> tuple[Array, int]:
     """Component labels 1..n of the `foreground` cells (0 elsewhere) and n, numbered in the
-    order of each component's first cell (row-major)."""
+    order of each component's first cell (row-major), as `scipy.ndimage.label` numbers them.
+
+    Components of one colour (`by_colour`) through edge neighbours are labelled on a grid
+    twice as fine, where a cell between two neighbours is set only if they share a colour:
+    a component's first cell there is one of the grid's, so the order is the same. Through
+    corners too, a fine grid cannot keep two crossing diagonals apart, so `_label_runs`
+    joins runs of cells instead."""
+    if not by_colour:
+        lab, n = ndimage.label(foreground, _BOX if diagonal else _PLUS)
+        return lab.astype(np.int64), n
+    if diagonal:
+        return _label_runs(g, foreground)
     h, w = g.shape
-    # runs: maximal horizontal stretches of foreground (of one colour if by_colour)
+    fine = np.zeros((2 * h - 1, 2 * w - 1), dtype=bool)
+    fine[::2, ::2] = foreground
+    fine[::2, 1::2] = foreground[:, :-1] & foreground[:, 1:] & (g[:, :-1] == g[:, 1:])
+    fine[1::2, ::2] = foreground[:-1] & foreground[1:] & (g[:-1] == g[1:])
+    lab, n = ndimage.label(fine, _PLUS)
+    return lab[::2, ::2].astype(np.int64), n
+
+
+def _label_runs(g: Array, foreground: Array) -> tuple[Array, int]:
+    """`label` of one-colour components through edges and corners: horizontal runs of one
+    colour, joined where they touch (union-find), numbered by their first cells."""
+    h, w = g.shape
+    # runs: maximal horizontal stretches of foreground of one colour
     start = foreground.copy()
-    breaks = ~foreground[:, :-1]
-    if by_colour:
-        breaks |= g[:, 1:] != g[:, :-1]
-    start[:, 1:] &= breaks
+    start[:, 1:] &= ~foreground[:, :-1] | (g[:, 1:] != g[:, :-1])
     runs = np.where(foreground, start.cumsum().reshape(h, w), 0)
     n_runs = int(np.count_nonzero(start))
     tops, bottoms = [], []  # runs of consecutive rows that touch
-    for dx in (-1, 0, 1) if diagonal else (0,):
+    for dx in (-1, 0, 1):
         x0, x1 = max(0, -dx), w - max(0, dx)
-        touch = foreground[:-1, x0:x1] & foreground[1:, x0 + dx : x1 + dx]
-        if by_colour:
-            touch &= g[:-1, x0:x1] == g[1:, x0 + dx : x1 + dx]
+        touch = foreground[:-1, x0:x1] & foreground[1:, x0 + dx : x1 + dx] & (g[:-1, x0:x1] == g[1:, x0 + dx : x1 + dx])
         tops.append(runs[:-1, x0:x1][touch])
         bottoms.append(runs[1:, x0 + dx : x1 + dx][touch])
     parent = list(range(n_runs + 1))
