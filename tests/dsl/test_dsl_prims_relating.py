@@ -1,7 +1,8 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
 wall, markers projected onto objects, objects stretched to markers, rows completed by
 analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
-pieces beside it, pieces moved into holes, gaps between facing objects bridged."""
+pieces beside it, pieces moved into holes, gaps between facing objects bridged, rays from outer
+corners."""
 
 import numpy as np
 import pytest
@@ -543,4 +544,38 @@ def test_search_bridges_two_blocks_inside_their_shared_span():
     [task] = load_tasks("d6ad076f")
     [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
     assert best.verified and "bridge_gaps{8,1,hv}" in best.detail
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_corner_rays():
+    """Rays leave the outer corners of the largest box, never its inner ones, and stop at a cell."""
+    box = g([[0, 0, 0, 0, 0, 0, 0, 0],
+             [0, 3, 3, 3, 3, 3, 0, 0],
+             [0, 3, 0, 0, 0, 3, 0, 0],
+             [0, 3, 0, 5, 0, 3, 0, 0],
+             [0, 3, 0, 0, 0, 3, 0, 0],
+             [0, 3, 3, 3, 3, 3, 0, 0],
+             [0, 0, 0, 0, 0, 0, 0, 0],
+             [0, 0, 0, 0, 0, 0, 0, 5]])
+    rays = np.zeros((8, 8), dtype=bool)
+    rays[0, 0] = rays[0, 6] = rays[6, 0] = rays[6, 6] = True  # the ray down and right stops at the 5
+    eq(R.corner_rays(box, "largest", -2), np.where(rays, 5, box))  # 5, the one colour the box lacks
+    eq(R.corner_rays(box, "largest", 0), np.where(rays, 5, box))  # 5 is also the rarest
+    eq(R.corner_rays(box, "largest", -1), np.where(rays, 3, box))  # the box's own colour
+    eq(R.corner_rays(box, "largest", 8), np.where(rays, 8, box))
+    assert R.corner_rays(box, "each", -1)[2, 2] == 5  # with each object, the lone 5 shoots too
+    pillar = g([[0, 0, 0], [0, 0, 0], [0, 4, 0], [0, 4, 0]])
+    eq(R.corner_rays(pillar, "largest", -1)[:2], [[0, 0, 0], [4, 0, 4]])  # its top faces both ways
+    assert R.corner_rays(g([[1, 0, 1]]), "largest", -1) is None  # two largest boxes
+    assert R.corner_rays(g([[1, 2], [2, 1]]), "largest", -2) is None  # no other colour, and no room
+
+
+@pytest.mark.parametrize("task_id, program", [("b8cdaf2b", "corner_rays{largest,0}"),
+                                              ("ec883f72", "corner_rays{largest,-2}")])
+def test_search_shoots_rays_from_a_shapes_outer_corners(task_id, program):
+    """b8cdaf2b: from the top of a pyramid, in its rarest colour; ec883f72: from the outside
+    corners of a container, in the colour of what it holds."""
+    [task] = load_tasks(task_id)
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and program in best.detail
     assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

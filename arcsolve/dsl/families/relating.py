@@ -7,7 +7,8 @@ the rows and columns that marks on two edges point out, partial copies of a many
 template completed (as it is or scaled up) or drawn wherever its key cells match, objects
 recoloured like the reference shape that lines set apart, rays drawn from cells towards the
 nearest full line or away from it, a shape repeated towards the pieces of it drawn beside it,
-pieces moved into the holes of their shape, the gaps between facing objects bridged.
+pieces moved into the holes of their shape, the gaps between facing objects bridged,
+diagonal rays from the outer corners of a shape.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ _MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for th
 _MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
 _MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` tries
 _MAX_MARKERS = 8  # more pieces beside the shape: `repeat_toward` does not apply
-_MAX_BRIDGED = 20  # more objects: `bridge_gaps` does not apply (it tries every pair)
+_MAX_BRIDGED = 20  # more objects: `bridge_gaps` does not apply (it tries every pair), nor `corner_rays` on each
 
 
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
@@ -729,6 +730,52 @@ def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> lis
     return list(product(facts.drawn, (0, 1), ("hv", "h", "v")))
 
 
+def corner_rays(g: Array, which: str, c: int) -> Array | None:
+    """Diagonal rays over zeros from the outer corners of the largest object or each; c: -1 own, -2 other, 0 rarest."""
+    # An outer corner faces a diagonal heading: the object has neither the cell beside it nor
+    # the one above or below it on that side. Objects are of any colours, 8-connected; the
+    # largest has the one largest box; with 'each', at most _MAX_BRIDGED of them. c -1 is an
+    # object's own colour (its only one), -2 the grid's one colour that the object lacks, 0
+    # the grid's one least frequent colour.
+    objs = objects(g, "multi8")
+    if which == "largest":
+        areas = [(o.box[0].stop - o.box[0].start) * (o.box[1].stop - o.box[1].start) for o in objs]
+        objs = tuple(o for o, area in zip(objs, areas, strict=True) if area == max(areas, default=0))
+    if not objs or len(objs) > (1 if which == "largest" else _MAX_BRIDGED):
+        return None
+    present = np.bincount(g.ravel(), minlength=10)
+    present[0] = 0
+    if c == 0:
+        least = np.flatnonzero(present == present[present > 0].min())  # a grid of zeros has no object
+        if least.size != 1:
+            return None
+        c = int(least[0])
+    h, w = g.shape
+    out = g.copy()
+    for o in objs:
+        others = [k for k in np.flatnonzero(present).tolist() if k not in o.colours]
+        if c == -1 and len(o.colours) != 1 or c == -2 and len(others) != 1:
+            return None
+        colour = o.colours[0] if c == -1 else others[0] if c == -2 else c
+        around = np.pad(o.mask, 1)
+        for dy, dx in _HEADINGS.values():
+            corners = o.mask & ~around[1 + dy : h + 1 + dy, 1 : w + 1] & ~around[1 : h + 1, 1 + dx : w + 1 + dx]
+            for y, x in zip(*np.nonzero(corners), strict=True):
+                y, x = int(y) + dy, int(x) + dx
+                while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
+                    out[y, x] = colour
+                    y, x = y + dy, x + dx
+    return None if np.array_equal(out, g) else out
+
+
+def _corner_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """The largest object or each, with the rarest colour, their own, the other one, or each
+    colour the outputs draw, where the outputs only add to grids of their sizes."""
+    if not facts.drawn or not same_shapes(grids, targets) or not _only_add(grids, targets):
+        return []
+    return list(product(("largest", "each"), (0, -1, -2, *facts.drawn)))
+
+
 def _piece_turns(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Pieces as they are, then turned, where the targets keep the sizes and every input has a hole."""
     if not same_shapes(grids, targets) or not all(enclosed(g).any() for g in grids):
@@ -768,6 +815,7 @@ REGISTRY: tuple = (
     (repeat_toward, "repeat_spacing", "same"),
     (fit_pieces, "piece_turns", "same"),
     (bridge_gaps, "gap_bridge", "same"),
+    (corner_rays, "corner_ray", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -783,4 +831,5 @@ PARAM_KINDS: dict = {
     "repeat_spacing": _repeat_spacings,
     "piece_turns": _piece_turns,
     "gap_bridge": _gap_bridges,
+    "corner_ray": _corner_ray_colours,
 }
