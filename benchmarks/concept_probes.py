@@ -12,7 +12,7 @@ marked, insides filled, the odd shape marked, the centre cell marked, boxes clos
 centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
 in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes recoloured
 by their form, pieces moved into the holes of their shape, facing blocks bridged, a board's
-corner and centre blocks marked, and so on. The grids are drawn afresh for
+corner and centre blocks marked, rays from a box's corners, and so on. The grids are drawn afresh for
 every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
 them comes from an ARC set. They probe which concepts a solver covers, not how well it
 generalizes: a solver's steps may have been written with these tasks in view.
@@ -1238,6 +1238,26 @@ def board_corners_and_centre(rng: Rng) -> Pair:
     return g, out
 
 
+def rays_from_box_corners(rng: Rng) -> Pair:
+    """A box outline holds a cell of another colour; diagonal rays of that colour leave the
+    box's four outer corners and run to the edges."""
+    g = _canvas(rng, 10, 16)
+    h, w = (int(v) for v in rng.integers(3, 7, 2))
+    y, x = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - w + 1))
+    c, inner = (int(v) for v in rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 9], 2, replace=False))
+    g[y : y + h, x : x + w] = c
+    g[y + 1 : y + h - 1, x + 1 : x + w - 1] = 0
+    g[y + int(rng.integers(1, h - 1)), x + int(rng.integers(1, w - 1))] = inner
+    out = g.copy()
+    for (cy, cx), (dy, dx) in [((y, x), (-1, -1)), ((y, x + w - 1), (-1, 1)),
+                               ((y + h - 1, x), (1, -1)), ((y + h - 1, x + w - 1), (1, 1))]:
+        cy, cx = cy + dy, cx + dx
+        while 0 <= cy < g.shape[0] and 0 <= cx < g.shape[1]:
+            out[cy, cx] = inner
+            cy, cx = cy + dy, cx + dx
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1253,7 +1273,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
         stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
         mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form, pieces_into_holes,
-        bridge_facing_blocks, board_corners_and_centre,
+        bridge_facing_blocks, board_corners_and_centre, rays_from_box_corners,
     )
 }
 

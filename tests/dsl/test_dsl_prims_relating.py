@@ -564,6 +564,9 @@ def test_corner_rays():
     eq(R.corner_rays(box, "largest", -1), np.where(rays, 3, box))  # the box's own colour
     eq(R.corner_rays(box, "largest", 8), np.where(rays, 8, box))
     assert R.corner_rays(box, "each", -1)[2, 2] == 5  # with each object, the lone 5 shoots too
+    touching = box.copy()
+    touching[3, 3], touching[2, 2] = 0, 5  # one object with the box, with a corner facing into its hole
+    eq(R.corner_rays(touching, "largest", 0), np.where(rays, 5, touching))  # no ray starts in the hole
     pillar = g([[0, 0, 0], [0, 0, 0], [0, 4, 0], [0, 4, 0]])
     eq(R.corner_rays(pillar, "largest", -1)[:2], [[0, 0, 0], [4, 0, 4]])  # its top faces both ways
     assert R.corner_rays(g([[1, 0, 1]]), "largest", -1) is None  # two largest boxes

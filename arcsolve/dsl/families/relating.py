@@ -25,7 +25,7 @@ from arcsolve.dsl.families.patterns import AROUND
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.blocks import full_rows
-from arcsolve.dsl.primitives.objects import enclosed, label, label_boxes, labels, objects
+from arcsolve.dsl.primitives.objects import cut_off, enclosed, label, label_boxes, labels, objects
 
 Array = np.ndarray
 
@@ -733,7 +733,8 @@ def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> lis
 def corner_rays(g: Array, which: str, c: int) -> Array | None:
     """Diagonal rays over zeros from the outer corners of the largest object or each; c: -1 own, -2 other, 0 rarest."""
     # An outer corner faces a diagonal heading: the object has neither the cell beside it nor
-    # the one above or below it on that side. Objects are of any colours, 8-connected; the
+    # the one above or below it on that side, and the ray does not start in a hole of the
+    # object (cells it cuts off from the border). Objects are of any colours, 8-connected; the
     # largest has the one largest box; with 'each', at most _MAX_BRIDGED of them. c -1 is an
     # object's own colour (its only one), -2 the grid's one colour that the object lacks, 0
     # the grid's one least frequent colour.
@@ -758,10 +759,13 @@ def corner_rays(g: Array, which: str, c: int) -> Array | None:
             return None
         colour = o.colours[0] if c == -1 else others[0] if c == -2 else c
         around = np.pad(o.mask, 1)
+        holes = cut_off(g, ~o.mask)
         for dy, dx in _HEADINGS.values():
             corners = o.mask & ~around[1 + dy : h + 1 + dy, 1 : w + 1] & ~around[1 : h + 1, 1 + dx : w + 1 + dx]
             for y, x in zip(*np.nonzero(corners), strict=True):
                 y, x = int(y) + dy, int(x) + dx
+                if 0 <= y < h and 0 <= x < w and holes[y, x]:
+                    continue
                 while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
                     out[y, x] = colour
                     y, x = y + dy, x + dx
