@@ -242,7 +242,8 @@ def _still_colours(grids, targets, facts) -> list[Params]:
     return list(product(DIRECTIONS, still_colours(grids, targets)))
 
 
-PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
+# The kinds of the core primitives; each family adds its own (`PARAM_KINDS`) in `PARAMS`.
+CORE_PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "none": lambda grids, targets, facts: [()],
     "learned": lambda grids, targets, facts: [],
     "grow": _grow,
@@ -320,5 +321,7 @@ PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
     "colour_axis": lambda grids, targets, facts: list(product(_present(grids), ("h", "v"))),
     "line_axis": lambda grids, targets, facts: [("h",), ("v",), ("auto",)],
     "rows_or_columns": lambda grids, targets, facts: [("h",), ("v",)],
-    **{kind: infer for family in FAMILIES for kind, infer in family.PARAM_KINDS.items()},
+})
+PARAMS: MappingProxyType[str, Inference] = MappingProxyType({
+    **CORE_PARAMS, **{kind: infer for family in FAMILIES for kind, infer in family.PARAM_KINDS.items()},
 })

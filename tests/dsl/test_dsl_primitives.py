@@ -9,10 +9,11 @@ import pytest
 
 from arcsolve.dsl import registry as P
 from arcsolve.dsl.compose import MAX_PIECES, Cover, base_grid, bases, overlay, stack
+from arcsolve.dsl.families import FAMILIES
 from arcsolve.dsl.learned.rules import fit_rule
 from arcsolve.dsl.memo import clear_memos, grid_memo
 from arcsolve.dsl.occam import description_length
-from arcsolve.dsl.params import DIAGONALS, DIRECTIONS, PARAMS, task_facts
+from arcsolve.dsl.params import CORE_PARAMS, DIAGONALS, DIRECTIONS, PARAMS, task_facts
 from arcsolve.dsl.primitives.drawing import fit_ray_axes
 from arcsolve.dsl.primitives.objects import label, objects, select, split
 from arcsolve.dsl.program import OVERLAY, Step, format_program, run_program
@@ -31,6 +32,13 @@ def test_every_primitive_has_its_own_test_and_docstring():
         assert any(callable(getattr(m, f"test_{name}", None)) for m in modules), f"no test_{name}"
         assert prim.doc and "\n" not in prim.doc, f"{name}: needs a one-line docstring"
         assert prim.params in PARAMS, f"{name}: unknown parameter kind {prim.params}"
+
+
+def test_no_two_families_name_the_same_parameter_kind():
+    """The kinds are merged into one table, where a later family's kind would replace another's
+    or a core primitive's."""
+    kinds = [*CORE_PARAMS, *(kind for family in FAMILIES for kind in family.PARAM_KINDS)]
+    assert len(kinds) == len(set(kinds)) == len(PARAMS), sorted(k for k in set(kinds) if kinds.count(k) > 1)
 
 
 @pytest.mark.parametrize("shape", SHAPES)
