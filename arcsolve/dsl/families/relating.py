@@ -705,21 +705,34 @@ def fit_pieces(g: Array, turns: str) -> Array | None:
 
 def bridge_gaps(g: Array, c: int, inset: int, axes: str) -> Array | None:
     """Bridge with c objects that face along rows ('h'), columns ('v') or both, over their shared span less inset."""
-    # Objects are one-coloured (4-connected), at most _MAX_BRIDGED; two face each other along
-    # rows if their row spans overlap and only zeros lie between their boxes over that span
-    # (likewise along columns). A gap whose span the inset leaves empty is not drawn.
     out = g.copy()
-    for t, o in [(g, out)] * ("h" in axes) + [(g.T, out.T)] * ("v" in axes):  # o is a view of out
-        lab, n = label(t, t != 0, diagonal=False, by_colour=True)
-        if n > _MAX_BRIDGED:
-            return None
-        top, left, bottom, right = (a.tolist() for a in label_boxes(lab, n))
-        for i, j in product(range(n), repeat=2):
-            y0, y1 = max(top[i], top[j]) + inset, min(bottom[i], bottom[j]) - inset
-            x0, x1 = right[i], left[j]
-            if y0 < y1 and x0 < x1 and not t[max(top[i], top[j]):min(bottom[i], bottom[j]), x0:x1].any():
-                o[y0:y1, x0:x1] = c
+    for axis, o in (("h", out), ("v", out.T)):  # o is a view of out
+        if axis in axes:
+            gaps = _facing_gaps(g, axis)
+            if gaps is None:
+                return None
+            for y0, y1, x0, x1 in gaps:
+                o[y0 + inset : y1 - inset, x0:x1] = c
     return None if np.array_equal(out, g) else out
+
+
+@grid_memo()
+def _facing_gaps(g: Array, axis: str) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The gaps (rows y0..y1-1, columns x0..x1-1; of g.T along 'v') between two objects that
+    face each other along rows: objects of one colour (4-connected), at most _MAX_BRIDGED
+    (None if more), whose row spans overlap with only zeros between their boxes over the
+    rows they share. Asked once per grid and axis, whatever the colour and the inset."""
+    t = g if axis == "h" else g.T
+    lab, n = label(t, t != 0, diagonal=False, by_colour=True)
+    if n > _MAX_BRIDGED:
+        return None
+    top, left, bottom, right = (a.tolist() for a in label_boxes(lab, n))
+    gaps = []
+    for i, j in product(range(n), repeat=2):
+        y0, y1, x0, x1 = max(top[i], top[j]), min(bottom[i], bottom[j]), right[i], left[j]
+        if y0 < y1 and x0 < x1 and not t[y0:y1, x0:x1].any():
+            gaps.append((y0, y1, x0, x1))
+    return tuple(gaps)
 
 
 def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
@@ -732,32 +745,45 @@ def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> lis
 
 def corner_rays(g: Array, which: str, c: int) -> Array | None:
     """Diagonal rays over zeros from the outer corners of the largest object or each; c: -1 own, -2 other, 0 rarest."""
-    # An outer corner faces a diagonal heading: the object has neither the cell beside it nor
-    # the one above or below it on that side, and the ray does not start in a hole of the
-    # object (cells it cuts off from the border). Objects are of any colours, 8-connected; the
-    # largest has the one largest box; with 'each', at most _MAX_BRIDGED of them. c -1 is an
-    # object's own colour (its only one), -2 the grid's one colour that the object lacks, 0
-    # the grid's one least frequent colour.
+    shooting = _corner_ray_cells(g, which)
+    if shooting is None:
+        return None
+    if c == 0:
+        counts = np.bincount(g.ravel(), minlength=10)[1:]
+        least = np.flatnonzero(counts == counts[counts > 0].min())  # a grid of zeros has no object
+        if least.size != 1:
+            return None
+        c = int(least[0]) + 1
+    out = g.copy()
+    for cells, own, other in shooting:
+        colour = own if c == -1 else other if c == -2 else c
+        if colour < 0:
+            return None
+        out[cells] = colour
+    return None if np.array_equal(out, g) else out
+
+
+@grid_memo()
+def _corner_ray_cells(g: Array, which: str) -> tuple[tuple[Array, int, int], ...] | None:
+    """For the object with the one largest box ('largest') or each object ('each', at most
+    _MAX_BRIDGED), of any colours and 8-connected: the cells of its corner rays, its colour
+    (-1 if it has several) and the grid's one colour it lacks (-1 if none or several). None
+    where there is no such object. Asked once per grid, whatever the colour.
+
+    An outer corner faces a diagonal heading: the object has neither the cell beside it nor
+    the one above or below it on that side, and the ray does not start in a hole of the
+    object (cells it cuts off from the border). A ray runs over zeros to the edge or a cell."""
     objs = objects(g, "multi8")
     if which == "largest":
         areas = [(o.box[0].stop - o.box[0].start) * (o.box[1].stop - o.box[1].start) for o in objs]
         objs = tuple(o for o, area in zip(objs, areas, strict=True) if area == max(areas, default=0))
     if not objs or len(objs) > (1 if which == "largest" else _MAX_BRIDGED):
         return None
-    present = np.bincount(g.ravel(), minlength=10)
-    present[0] = 0
-    if c == 0:
-        least = np.flatnonzero(present == present[present > 0].min())  # a grid of zeros has no object
-        if least.size != 1:
-            return None
-        c = int(least[0])
+    present = set(np.unique(g).tolist()) - {0}
     h, w = g.shape
-    out = g.copy()
+    shooting = []
     for o in objs:
-        others = [k for k in np.flatnonzero(present).tolist() if k not in o.colours]
-        if c == -1 and len(o.colours) != 1 or c == -2 and len(others) != 1:
-            return None
-        colour = o.colours[0] if c == -1 else others[0] if c == -2 else c
+        cells = np.zeros(g.shape, dtype=bool)
         around = np.pad(o.mask, 1)
         holes = cut_off(g, ~o.mask)
         for dy, dx in _HEADINGS.values():
@@ -767,9 +793,12 @@ def corner_rays(g: Array, which: str, c: int) -> Array | None:
                 if 0 <= y < h and 0 <= x < w and holes[y, x]:
                     continue
                 while 0 <= y < h and 0 <= x < w and g[y, x] == 0:
-                    out[y, x] = colour
+                    cells[y, x] = True
                     y, x = y + dy, x + dx
-    return None if np.array_equal(out, g) else out
+        others = present - set(o.colours)
+        cells.flags.writeable = False
+        shooting.append((cells, o.colours[0] if len(o.colours) == 1 else -1, others.pop() if len(others) == 1 else -1))
+    return tuple(shooting)
 
 
 def _corner_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
