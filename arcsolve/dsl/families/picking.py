@@ -6,7 +6,8 @@ A grid splits into non-zero parts in one of several ways (`SPLITS`: the componen
 part, and the result is the part's bounding box with everything in it, or a grid of the
 part's colour. As with `objects.select`, a criterion that ties or finds nothing gives None.
 A framed region is cropped too: the box between the outermost full lines, the largest
-rectangle that is mostly one colour amid noise, or a colour's box with the frame around it.
+rectangle that is mostly one colour amid noise, a colour's box with the frame around it, or what
+the one colour that walls cells in holds.
 
 The parameters are inferred from the targets: a pick is taken to be the last step that
 changes a grid's size (later steps keep it), so only the choices that give every train
@@ -26,7 +27,15 @@ import numpy as np
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import raw_inputs
 from arcsolve.dsl.primitives.blocks import crossing_lines
-from arcsolve.dsl.primitives.objects import CROP_SELECTORS, SELECTORS, label_boxes, labels, most_common_key, unique_key
+from arcsolve.dsl.primitives.objects import (
+    CROP_SELECTORS,
+    SELECTORS,
+    cut_off,
+    label_boxes,
+    labels,
+    most_common_key,
+    unique_key,
+)
 
 Array = np.ndarray
 
@@ -294,6 +303,16 @@ def _cropping(grids, targets) -> bool:
             and any(t.shape != g.shape for g, t in pairs))
 
 
+def crop_hole(g: Array) -> Array | None:
+    """Crop to what the one colour that walls cells in holds: the box of the cells its cells cut off from the border."""
+    holes = [cut_off(g, g != c) for c in np.unique(g).tolist() if c]
+    holes = [h for h in holes if h.any()]
+    if len(holes) != 1:
+        return None
+    ys, xs = np.nonzero(holes[0])
+    return g[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
 def _when_fits(crop: Callable[[Array], Array | None], first: bool = False) -> Callable:
     """Parameter inference for a crop of no parameter: tried where it gives every train
     target's shape, and if `first`, only on the train inputs themselves (a costly crop, and
@@ -336,6 +355,7 @@ REGISTRY: tuple = (
     (crop_between_lines, "lines_crop", "any"),
     (crop_solid, "solid_crop", "any"),
     (crop_colour_around, "colour_around", "any"),
+    (crop_hole, "hole_crop", "any"),
 )
 PARAM_KINDS: dict = {
     "pick_crop": _crop_choices,
@@ -343,4 +363,5 @@ PARAM_KINDS: dict = {
     "lines_crop": _when_fits(crop_between_lines),
     "solid_crop": _when_fits(crop_solid, first=True),
     "colour_around": _around_choices,
+    "hole_crop": _when_fits(crop_hole),
 }
