@@ -504,7 +504,7 @@ def _p(fn: Callable, params: str = "none", shape: str = "any", cost: float = 1.0
 
 
 # Ordered roughly by how often they help, since a timed-out search sees the first ones.
-PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p in (
+REGISTERED: tuple[Primitive, ...] = (
     _p(rot90, shape="transpose"),
     _p(rot180, shape="same"),
     _p(rot270, shape="transpose"),
@@ -603,4 +603,5 @@ PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p
     _p(cell_table, "learned", shape="same"),
     _p(stamp_around, "learned", shape="same"),
     _p(move_objects, "learned", shape="same"),
-)})
+)
+PRIMITIVES: MappingProxyType[str, Primitive] = MappingProxyType({p.name: p for p in REGISTERED})

@@ -34,6 +34,12 @@ def test_every_primitive_has_its_own_test_and_docstring():
         assert prim.params in PARAMS, f"{name}: unknown parameter kind {prim.params}"
 
 
+def test_no_two_primitives_share_a_name():
+    """The registry is keyed by name, where a later primitive would replace an earlier one."""
+    names = [p.name for p in P.REGISTERED]
+    assert len(names) == len(P.PRIMITIVES), sorted(n for n in set(names) if names.count(n) > 1)
+
+
 def test_no_two_families_name_the_same_parameter_kind():
     """The kinds are merged into one table, where a later family's kind would replace another's
     or a core primitive's."""

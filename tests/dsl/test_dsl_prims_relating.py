@@ -547,7 +547,7 @@ def test_search_bridges_two_blocks_inside_their_shared_span():
     assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]
 
 
-def test_corner_rays():
+def test_outer_corner_rays():
     """Rays leave the outer corners of the largest box, never its inner ones, and stop at a cell."""
     box = g([[0, 0, 0, 0, 0, 0, 0, 0],
              [0, 3, 3, 3, 3, 3, 0, 0],
@@ -559,22 +559,22 @@ def test_corner_rays():
              [0, 0, 0, 0, 0, 0, 0, 5]])
     rays = np.zeros((8, 8), dtype=bool)
     rays[0, 0] = rays[0, 6] = rays[6, 0] = rays[6, 6] = True  # the ray down and right stops at the 5
-    eq(R.corner_rays(box, "largest", -2), np.where(rays, 5, box))  # 5, the one colour the box lacks
-    eq(R.corner_rays(box, "largest", 0), np.where(rays, 5, box))  # 5 is also the rarest
-    eq(R.corner_rays(box, "largest", -1), np.where(rays, 3, box))  # the box's own colour
-    eq(R.corner_rays(box, "largest", 8), np.where(rays, 8, box))
-    assert R.corner_rays(box, "each", -1)[2, 2] == 5  # with each object, the lone 5 shoots too
+    eq(R.outer_corner_rays(box, "largest", -2), np.where(rays, 5, box))  # 5, the one colour the box lacks
+    eq(R.outer_corner_rays(box, "largest", 0), np.where(rays, 5, box))  # 5 is also the rarest
+    eq(R.outer_corner_rays(box, "largest", -1), np.where(rays, 3, box))  # the box's own colour
+    eq(R.outer_corner_rays(box, "largest", 8), np.where(rays, 8, box))
+    assert R.outer_corner_rays(box, "each", -1)[2, 2] == 5  # with each object, the lone 5 shoots too
     touching = box.copy()
     touching[3, 3], touching[2, 2] = 0, 5  # one object with the box, with a corner facing into its hole
-    eq(R.corner_rays(touching, "largest", 0), np.where(rays, 5, touching))  # no ray starts in the hole
+    eq(R.outer_corner_rays(touching, "largest", 0), np.where(rays, 5, touching))  # no ray starts in the hole
     pillar = g([[0, 0, 0], [0, 0, 0], [0, 4, 0], [0, 4, 0]])
-    eq(R.corner_rays(pillar, "largest", -1)[:2], [[0, 0, 0], [4, 0, 4]])  # its top faces both ways
-    assert R.corner_rays(g([[1, 0, 1]]), "largest", -1) is None  # two largest boxes
-    assert R.corner_rays(g([[1, 2], [2, 1]]), "largest", -2) is None  # no other colour, and no room
+    eq(R.outer_corner_rays(pillar, "largest", -1)[:2], [[0, 0, 0], [4, 0, 4]])  # its top faces both ways
+    assert R.outer_corner_rays(g([[1, 0, 1]]), "largest", -1) is None  # two largest boxes
+    assert R.outer_corner_rays(g([[1, 2], [2, 1]]), "largest", -2) is None  # no other colour, and no room
 
 
-@pytest.mark.parametrize("task_id, program", [("b8cdaf2b", "corner_rays{largest,0}"),
-                                              ("ec883f72", "corner_rays{largest,-2}")])
+@pytest.mark.parametrize("task_id, program", [("b8cdaf2b", "outer_corner_rays{largest,0}"),
+                                              ("ec883f72", "outer_corner_rays{largest,-2}")])
 def test_search_shoots_rays_from_a_shapes_outer_corners(task_id, program):
     """b8cdaf2b: from the top of a pyramid, in its rarest colour; ec883f72: from the outside
     corners of a container, in the colour of what it holds."""

@@ -39,7 +39,7 @@ _MAX_TRIES = 500  # placements tried in all: past that, too costly a grid for th
 _MAX_TEMPLATE_CELLS = 40  # a larger many-coloured object: neither (it is a picture, not a template)
 _MAX_SCALE = 4  # the largest scale of a copy that `complete_scaled_copies` tries
 _MAX_MARKERS = 8  # more pieces beside the shape: `repeat_toward` does not apply
-_MAX_BRIDGED = 20  # more objects: `bridge_gaps` does not apply (it tries every pair), nor `corner_rays` on each
+_MAX_BRIDGED = 20  # more objects: `bridge_gaps` does not apply (it tries every pair), nor `outer_corner_rays` on each
 
 
 def _template_looks(g: Array, templates: list, turns: str) -> list[tuple[Array, Array, Array]]:
@@ -743,7 +743,7 @@ def _gap_bridges(grids: Sequence[Array], targets: Sequence[Array], facts) -> lis
     return list(product(facts.drawn, (0, 1), ("hv", "h", "v")))
 
 
-def corner_rays(g: Array, which: str, c: int) -> Array | None:
+def outer_corner_rays(g: Array, which: str, c: int) -> Array | None:
     """Diagonal rays over zeros from the outer corners of the largest object or each; c: -1 own, -2 other, 0 rarest."""
     shooting = _corner_ray_cells(g, which)
     if shooting is None:
@@ -848,7 +848,7 @@ REGISTRY: tuple = (
     (repeat_toward, "repeat_spacing", "same"),
     (fit_pieces, "piece_turns", "same"),
     (bridge_gaps, "gap_bridge", "same"),
-    (corner_rays, "corner_ray", "same"),
+    (outer_corner_rays, "corner_ray", "same"),
 )
 
 PARAM_KINDS: dict = {
