@@ -12,10 +12,11 @@ marked, insides filled, the odd shape marked, the centre cell marked, boxes clos
 centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
 in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes recoloured
 by their form, pieces moved into the holes of their shape, facing blocks bridged, a board's
-corner and centre blocks marked, rays from a box's corners, and so on. The grids are drawn afresh for
-every pair: sizes, places, colours and counts vary, so a solver must find the rule. None of
-them comes from an ARC set. They probe which concepts a solver covers, not how well it
-generalizes: a solver's steps may have been written with these tasks in view.
+corner and centre blocks marked, rays from a box's corners, a ring's contents cropped, and so
+on. The grids are drawn afresh for every pair: sizes, places, colours and counts vary, so a
+solver must find the rule. None of them comes from an ARC set. They probe which concepts a
+solver covers, not how well it generalizes: a solver's steps may have been written with
+these tasks in view.
 
 `write` writes three tasks per concept (three train pairs and one test each) as ARC JSON
 files (`<concept>-<k>.json`); `--train-pairs` and `--tests` change those numbers. Fewer
@@ -1258,6 +1259,30 @@ def rays_from_box_corners(rng: Rng) -> Pair:
     return g, out
 
 
+def _walls_in(g: Grid, c: int) -> bool:
+    """Whether the cells of colour c cut some other cell off from the grid's border."""
+    lab = ndimage.label(g != c)[0]
+    border = np.concatenate((lab[0], lab[-1], lab[:, 0], lab[:, -1]))
+    return bool(set(np.unique(lab).tolist()) - {0} - set(border.tolist()))
+
+
+def crop_ring_contents(rng: Rng) -> Pair:
+    """A diamond ring of one colour, amid noise of other colours, holds a few cells; the
+    output is the box of what it holds."""
+    g, c, r = _canvas(rng, 11, 16), _colour(rng), int(rng.integers(2, 4))
+    cy, cx = int(rng.integers(r, g.shape[0] - r)), int(rng.integers(r, g.shape[1] - r))
+    ys, xs = np.indices(g.shape)
+    far = np.abs(ys - cy) + np.abs(xs - cx)
+    others = [k for k in range(1, 10) if k != c]
+    g[far == r] = c
+    content = (rng.random(g.shape) < 0.4) & (far < r)
+    noise = (rng.random(g.shape) < 0.15) & (far > r + 1)
+    g[content], g[noise] = rng.choice(others, int(content.sum())), rng.choice(others, int(noise.sum()))
+    if not content.any() or any(_walls_in(g, k) for k in others):
+        return None
+    return g, g[cy - r + 1 : cy + r, cx - r + 1 : cx + r].copy()
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1273,7 +1298,7 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         ring_the_rarest, holes_in_bars, spill_out, copy_to_keys, repeat_cross, rays_from_line,
         stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
         mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form, pieces_into_holes,
-        bridge_facing_blocks, board_corners_and_centre, rays_from_box_corners,
+        bridge_facing_blocks, board_corners_and_centre, rays_from_box_corners, crop_ring_contents,
     )
 }
 
