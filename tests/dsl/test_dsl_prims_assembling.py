@@ -1,11 +1,15 @@
 """Tests of the assembling primitives: tilings of transformed copies, blocks redrawn as
 copies of one another, reflections sharing their edge line, patterns continued to a fixed
-size, grown edges, objects set side by side, a pattern painted by a key."""
+size, grown edges, objects set side by side, corner pieces fitted together, a pattern painted by
+a key."""
 
 import numpy as np
 
 from arcsolve.dsl.families import assembling as A
 from arcsolve.dsl.params import PARAMS, task_facts
+from arcsolve.dsl.search import solve
+from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
 
 
 def g(rows) -> np.ndarray:
@@ -154,6 +158,34 @@ def test_join_objects_is_tried_where_the_joined_objects_have_the_targets_sizes()
     assert infer("join", [x], [np.zeros((2, 3), dtype=np.int8)]) == []  # not smaller than the grid
 
 
+def test_fit_corners():
+    """Each piece goes to the corner of the frame that its box's one outer corner names."""
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [0, 2, 0, 0, 0, 1, 1],
+           [0, 2, 2, 0, 0, 0, 1],
+           [0, 0, 0, 0, 0, 0, 0],
+           [3, 3, 0, 0, 0, 4, 0],
+           [3, 0, 0, 0, 4, 4, 0]])
+    eq(A.fit_corners(x), [[3, 3, 1, 1],
+                          [3, 0, 0, 1],
+                          [2, 0, 0, 4],
+                          [2, 2, 4, 4]])
+    two_top_lefts = x.copy()
+    two_top_lefts[1:3, 5:7] = [[1, 1], [1, 0]]
+    assert A.fit_corners(two_top_lefts) is None
+    assert A.fit_corners(x[:3]) is None  # two pieces, not four
+    bar = x.copy()
+    bar[4:6, 0:2] = [[3, 3], [0, 0]]  # a bar's corners: no single outer one
+    assert A.fit_corners(bar) is None
+
+
+def test_fit_corners_is_tried_where_the_fitted_pieces_have_the_targets_sizes():
+    x = g([[2, 0, 0, 1, 1], [2, 2, 0, 0, 1], [0, 0, 0, 0, 0], [3, 3, 0, 0, 4], [3, 0, 0, 4, 4]])
+    fitted = A.fit_corners(x)
+    assert infer("corners_fit", [x], [fitted]) == [()]
+    assert infer("corners_fit", [x], [np.zeros((3, 4), dtype=np.int8)]) == []
+
+
 def test_paint_by_key():
     x = g([[2, 4, 8, 0, 0, 0, 0],
            [1, 6, 8, 0, 0, 0, 0],
@@ -201,3 +233,11 @@ def test_paint_by_key_is_tried_where_its_answer_has_the_targets_sizes():
     assert infer("key_parts", [x], [np.zeros((1, 1), dtype=np.int8)]) == [("objects", "key")]
     assert infer("key_parts", [x], [np.zeros((2, 2), dtype=np.int8)]) == [("objects", "pattern")]
     assert infer("key_parts", [x], [np.zeros((3, 3), dtype=np.int8)]) == []
+
+
+def test_search_fits_corner_pieces_together():
+    """a61ba2ce: four L-shaped pieces make a hollow square; verified and right, clock-free."""
+    [task] = load_tasks("a61ba2ce")
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and best.detail == "fit_corners"
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

@@ -1,8 +1,8 @@
 """Assembling grids from transformed copies of the input: tilings with a pattern of
 mirrors and turns, blocks between separator lines redrawn as turned copies of one another,
 reflections that share their edge line, patterns continued to a fixed size, edges grown
-outwards, objects set side by side, and a pattern of one colour painted by a small key of
-colours.
+outwards, objects set side by side, corner pieces fitted together into a frame, and a pattern of one
+colour painted by a small key of colours.
 """
 
 from __future__ import annotations
@@ -298,6 +298,43 @@ def _join_shapes(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple
     return found
 
 
+# --- corner pieces fitted together -----------------------------------------------------
+
+
+def _outer_corner(mask: Array) -> int | None:
+    """The corner of a piece's box (0 top left, 1 top right, 2 bottom left, 3 bottom right)
+    whose cell is filled while the opposite corner's is empty, if exactly one is."""
+    corners = (mask[0, 0], mask[0, -1], mask[-1, 0], mask[-1, -1])
+    found = [k for k in range(4) if corners[k] and not corners[3 - k]]
+    return found[0] if len(found) == 1 else None
+
+
+def fit_corners(g: Array) -> Array | None:
+    """Fit four pieces together, each in the corner of the frame that its box's one outer corner names."""
+    objs = objects(g, "multi8")
+    if len(objs) != 4 or min(o.size for o in objs) < 2:
+        return None
+    placed: dict[int, Array] = {}
+    for o in objs:
+        corner = _outer_corner(o.mask[o.box])
+        if corner is None or corner in placed:
+            return None
+        placed[corner] = np.where(o.mask[o.box], g[o.box], 0).astype(g.dtype)
+    (tl, tr), (bl, br) = (placed[0], placed[1]), (placed[2], placed[3])
+    if tl.shape[0] != tr.shape[0] or bl.shape[0] != br.shape[0] or tl.shape[1] != bl.shape[1] \
+            or tr.shape[1] != br.shape[1]:
+        return None
+    return np.block([[tl, tr], [bl, br]])
+
+
+def _corners_fit(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
+    """No parameters, if every target is smaller than its grid and the fitted pieces have its size."""
+    pairs = list(zip(grids, targets, strict=True))
+    if any(t.size >= g.size for g, t in pairs):
+        return []
+    return [()] if all((f := fit_corners(g)) is not None and f.shape == t.shape for g, t in pairs) else []
+
+
 # --- a pattern painted by a key --------------------------------------------------------
 
 KEY_PARTS = ("blocks", "objects")  # where the key and the pattern are found (`_key_and_pattern`)
@@ -405,6 +442,7 @@ REGISTRY: tuple = (
     (continue_pattern, "fixed_size", "any"),
     (grow_edges, "room_around", "any"),
     (join_objects, "join", "any"),
+    (fit_corners, "corners_fit", "any"),
     (paint_by_key, "key_parts", "any"),
 )
 
@@ -415,5 +453,6 @@ PARAM_KINDS: dict = {
     "fixed_size": lambda grids, targets, facts: fixed_size(grids, targets),
     "room_around": lambda grids, targets, facts: _room_around(grids, targets),
     "join": lambda grids, targets, facts: _join_shapes(grids, targets),
+    "corners_fit": lambda grids, targets, facts: _corners_fit(grids, targets),
     "key_parts": lambda grids, targets, facts: _key_sizes(grids, targets),
 }
