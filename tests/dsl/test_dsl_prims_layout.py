@@ -1,6 +1,7 @@
-"""Tests of the layout family: cells between separator lines, the largest empty rectangle,
-codes by neighbour count, objects stacked on their anchors, frames, the centre line, and the
-parameter inference that rules each out where the train pairs show it cannot apply."""
+"""Tests of the layout family: cells between separator lines (and one moved to where its
+marker points), the largest empty rectangle, codes by neighbour count, objects stacked on
+their anchors, frames, the centre line, and the parameter inference that rules each out where
+the train pairs show it cannot apply."""
 
 import pytest
 
@@ -223,4 +224,63 @@ def test_search_solves_arc_tasks_by_layout(task_id, program):
     [task] = load_tasks(task_id)
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program) == program
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_cell_to_marker():
+    """The cell holding the 4 goes to the board cell that the 4's place inside it names."""
+    x = g([[1, 0, 5, 0, 0],
+           [0, 2, 5, 4, 3],
+           [5, 5, 5, 5, 5],
+           [0, 6, 5, 0, 0],
+           [0, 0, 5, 7, 0]])
+    eq(L.cell_to_marker(x, 4), [[0, 0, 5, 0, 0],
+                                [0, 0, 5, 0, 0],
+                                [5, 5, 5, 5, 5],
+                                [0, 0, 5, 0, 0],
+                                [4, 3, 5, 0, 0]])
+    assert L.cell_to_marker(x, 9) is None  # no cell holds a 9
+    two = x.copy()
+    two[3, 0] = 4
+    assert L.cell_to_marker(two, 4) is None  # two cells hold one
+    assert params("cell_marker", [x], [L.cell_to_marker(x, 4)]) == [(1,), (2,), (3,), (4,), (6,), (7,)]
+    assert params("cell_marker", [x], [x[:3]]) == []  # the size changes
+
+
+def test_search_moves_the_marked_cell():
+    """6d0160f0: the panel holding a yellow cell moves to the panel that the cell's place names."""
+    [task] = load_tasks("6d0160f0")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
+    assert format_program(found[0].program) == "cell_to_marker{4}" and found[0].verified
+    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_fit_into_frame():
+    """What lies outside the frame goes inside it, flipped so that its colours meet the posts of theirs."""
+    x = g([[0, 0, 0, 0, 0, 0, 0],
+           [3, 3, 0, 2, 0, 0, 0],
+           [3, 0, 2, 2, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0, 0],
+           [0, 4, 0, 0, 0, 0, 4],
+           [0, 2, 0, 0, 0, 0, 3],
+           [0, 2, 0, 0, 0, 0, 3],
+           [0, 4, 0, 0, 0, 0, 4]])
+    eq(L.fit_into_frame(x, 4), [[4, 0, 0, 0, 0, 4],
+                                [2, 2, 0, 3, 3, 3],
+                                [2, 2, 2, 0, 3, 3],
+                                [4, 0, 0, 0, 0, 4]])  # flipped left to right
+    same = x.copy()
+    same[5:7, 1], same[5:7, 6] = 3, 2
+    eq(L.fit_into_frame(same, 4)[1:3], [[3, 3, 3, 0, 2, 2], [3, 3, 0, 2, 2, 2]])  # as it is
+    assert L.fit_into_frame(x[:, :6], 4) is None  # the frame is cut: its box is narrower than the part
+    blank = x.copy()
+    blank[5:7, 1], blank[5:7, 6] = 0, 0
+    assert L.fit_into_frame(blank, 4) is None  # no post: no colour to meet
+
+
+def test_search_fits_the_shape_into_the_frame():
+    """846bdb03: a two-coloured shape goes between the posts of its colours, flipped where they are swapped."""
+    [task] = load_tasks("846bdb03")
+    found = search(task, float("inf"), max_depth=2, max_states=2000)
+    assert format_program(found[0].program) == "fit_into_frame{4}" and found[0].verified
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

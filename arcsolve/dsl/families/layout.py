@@ -1,6 +1,7 @@
-"""Reading a grid's layout: cells between separator lines, the largest empty rectangle,
-the role of each cell in its shape, objects gathered on their anchor cells, a frame that
-another part is centred in or scaled into, the centre line.
+"""Reading a grid's layout: cells between separator lines (and the one cell moved to the
+place its marker names), the largest empty rectangle, the role of each cell in its shape,
+objects gathered on their anchor cells, a frame that another part is centred in, scaled
+into or fitted into (flipped to meet the frame's colours), the centre line.
 
 Each primitive asks the train pairs for the evidence of its layout before it is tried: a
 grid cut into cells by full lines, a colour that stays in place, targets smaller than
@@ -65,6 +66,36 @@ def cell_template(g: Array, paint: str) -> Array | None:
     for i, (a, b, e, f) in enumerate((a, b, e, f) for a, b in ys for e, f in xs):
         out[a:b, e:f] = new[i]
     return out
+
+
+def cell_to_marker(g: Array, c: int) -> Array | None:
+    """Move the one board cell holding colour c to the cell its c's place inside names; empty every other cell."""
+    layout = cell_layout(g)
+    if layout is None:
+        return None
+    _, ys, xs = layout
+    holding = [(a, b, e, f) for a, b in ys for e, f in xs if (g[a:b, e:f] == c).any()]
+    if len(holding) != 1:
+        return None
+    a, b, e, f = holding[0]
+    marks = np.argwhere(g[a:b, e:f] == c)
+    if len(marks) != 1 or marks[0][0] >= len(ys) or marks[0][1] >= len(xs):
+        return None
+    (ta, tb), (te, tf) = ys[marks[0][0]], xs[marks[0][1]]
+    out = g.copy()
+    for y0, y1 in ys:
+        for x0, x1 in xs:
+            out[y0:y1, x0:x1] = 0
+    out[ta:tb, te:tf] = g[a:b, e:f]
+    return out
+
+
+def _marker_colours(grids, targets, facts) -> list[tuple]:
+    """Each colour every grid holds in one cell, where every grid is cut into cells and keeps its size."""
+    if not same_shapes(grids, targets) or any(cell_layout(g) is None for g in grids):
+        return []
+    counts = np.array([np.bincount(g.ravel(), minlength=10) for g in grids])
+    return [(c,) for c in range(1, 10) if (counts[:, c] == 1).all()]
 
 
 def _between(small: Array) -> Array:
@@ -249,6 +280,42 @@ def _frame_colours(grids, targets, facts) -> list[tuple]:
     return [(c,) for c in sorted(common)]
 
 
+# The flips `fit_into_frame` tries, the least change first.
+_FITS = {"id": lambda a: a, "flip_h": lambda a: a[:, ::-1], "flip_v": lambda a: a[::-1],
+         "rot180": lambda a: a[::-1, ::-1]}
+
+
+def fit_into_frame(g: Array, c: int) -> Array | None:
+    """Crop to the box of colour c and fill its inside with all else, flipped so that most colours meet their like."""
+    # the part outside the box, cropped, must have the inside's size; of its four flips, the one
+    # with the most edge cells beside a frame cell of their colour goes in
+    ys, xs = np.nonzero(g == c)
+    if not len(ys):
+        return None
+    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    if bottom - top < 3 or right - left < 3:
+        return None
+    outside = g != 0
+    outside[top:bottom, left:right] = False
+    if not outside.any():
+        return None
+    oy, ox = np.nonzero(outside)
+    part = np.where(outside, g, 0)[oy.min() : oy.max() + 1, ox.min() : ox.max() + 1]
+    frame = g[top:bottom, left:right]
+    if part.shape != (frame.shape[0] - 2, frame.shape[1] - 2):
+        return None
+    edges = ((np.s_[:, 0], frame[1:-1, 0]), (np.s_[:, -1], frame[1:-1, -1]),
+             (np.s_[0, :], frame[0, 1:-1]), (np.s_[-1, :], frame[-1, 1:-1]))
+    scores = {name: sum(int(((flip(part)[at] == wall) & (wall != 0)).sum()) for at, wall in edges)
+              for name, flip in _FITS.items()}
+    best = max(scores, key=scores.get)  # of flips that score alike, the first: the least change
+    if scores[best] == 0:
+        return None
+    out = frame.copy()
+    out[1:-1, 1:-1] = _FITS[best](part)
+    return out
+
+
 def _is_outline(mask: Array) -> bool:
     """Whether a mask cropped to its box is the box's border, with an empty inside."""
     h, w = mask.shape
@@ -313,18 +380,21 @@ def _centre_axes(grids, targets, facts) -> list[tuple]:
 
 REGISTRY: tuple = (
     (cell_template, "cell_paint", "same"),
+    (cell_to_marker, "cell_marker", "same"),
     (connect_cells, "cells", "same"),
     (fill_largest_empty, "rectangle_colour", "same"),
     (neighbour_count, "recolouring", "same"),
     (stack_on_anchor, "anchor_colour", "any"),
     (centre_in_frame, "frame_colour", "same"),
     (scale_into_frame, "smaller_target", "any"),
+    (fit_into_frame, "anchor_colour", "any"),
     (keep_centre_line, "centre_axis", "same"),
 )
 
 PARAM_KINDS: dict = {
     "cells": lambda grids, targets, facts: [()] if _cell_paints(grids, targets, facts) else [],
     "cell_paint": _cell_paints,
+    "cell_marker": _marker_colours,
     "rectangle_colour": _rectangle_colours,
     "recolouring": _recolourings,
     "anchor_colour": _anchor_colours,
