@@ -2,7 +2,7 @@
 wall, markers projected onto objects, objects stretched to markers, rows completed by
 analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
 pieces beside it, pieces moved into holes, gaps between facing objects bridged, rays from outer
-corners."""
+corners, objects smeared towards their markers, lone cells snapped onto an anchor."""
 
 import numpy as np
 import pytest
@@ -106,6 +106,28 @@ def test_project_markers():
     stray = x.copy()
     stray[4, 0] = 7
     assert R.project_markers(stray) is None  # one marker faces nothing
+
+
+def test_snap_to_anchor():
+    """Each lone cell takes the place of the anchor cell nearest to it; the anchor's other cells stay."""
+    x = g([[0, 0, 0, 0, 7],
+           [0, 0, 0, 0, 0],
+           [0, 8, 8, 0, 0],
+           [0, 8, 8, 0, 0],
+           [0, 0, 0, 0, 0],
+           [4, 0, 0, 0, 0]])
+    eq(R.snap_to_anchor(x, 8), [[0, 0, 0, 0, 0],
+                                [0, 0, 0, 0, 0],
+                                [0, 8, 7, 0, 0],
+                                [0, 4, 8, 0, 0],
+                                [0, 0, 0, 0, 0],
+                                [0, 0, 0, 0, 0]])
+    even = g([[0, 0, 0, 0, 0], [0, 8, 0, 8, 0], [0, 0, 3, 0, 0]])
+    assert R.snap_to_anchor(even, 8) is None  # both anchor cells are as near
+    both = g([[7, 0, 0], [0, 0, 8], [4, 0, 0]])
+    assert R.snap_to_anchor(both, 8) is None  # two lone cells, one anchor cell
+    assert R.snap_to_anchor(x, 5) is None  # no anchor
+    assert PARAMS["anchor_cells"]([x], [R.snap_to_anchor(x, 8)], task_facts([x], [x])) == [(8,)]  # 8 loses cells
 
 
 def test_complete_rows():
@@ -557,11 +579,49 @@ def test_outer_corner_rays():
     assert R.outer_corner_rays(g([[1, 2], [2, 1]]), "largest", -2) is None  # no other colour, and no room
 
 
+def test_smear_to_marker():
+    """Each marker cell off the box's centre sends copies of its object to the edge on its side."""
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 0, 4, 2, 0, 0],
+           [0, 0, 4, 4, 0, 0],
+           [0, 0, 0, 0, 0, 0]])
+    eq(R.smear_to_marker(x, 2, "body"), [[0, 0, 0, 0, 4, 4],
+                                         [0, 0, 0, 4, 4, 4],
+                                         [0, 0, 4, 4, 4, 0],
+                                         [0, 0, 4, 4, 0, 0],
+                                         [0, 0, 0, 0, 0, 0]])
+    eq(R.smear_to_marker(x, 2, "copy")[:3], [[0, 0, 0, 0, 4, 2],
+                                             [0, 0, 0, 4, 2, 4],
+                                             [0, 0, 4, 2, 4, 0]])  # copies keep the marker; the nearer wins
+    two = g([[0, 0, 0, 0],
+             [0, 5, 2, 0],
+             [0, 2, 5, 0],
+             [0, 0, 0, 0]])  # markers up-right and down-left: both ways
+    eq(R.smear_to_marker(two, 2, "body"), [[0, 0, 5, 5],
+                                           [0, 5, 5, 5],
+                                           [5, 5, 5, 0],
+                                           [5, 5, 0, 0]])
+    tee = g([[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 2, 0, 0], [0, 3, 3, 3, 0]])  # marker mid-top: straight up
+    eq(R.smear_to_marker(tee, 2, "body"), [[0, 3, 3, 3, 0]] * 4)
+    assert R.smear_to_marker(g([[0, 0, 0], [3, 2, 3], [0, 0, 0]]), 2, "body") is None  # the marker is the centre
+    assert R.smear_to_marker(x, 7, "body") is None  # no object holds the colour
+
+
+def test_smear_to_marker_is_tried_with_the_colours_every_input_holds():
+    x, y = g([[0, 0, 0], [0, 4, 2], [0, 1, 0]]), g([[0, 0, 4], [0, 4, 4], [0, 1, 0]])
+    assert PARAMS["marker_smear"]([x], [y], task_facts([x], [y])) == [
+        (1, "body"), (1, "copy"), (2, "body"), (2, "copy"), (4, "body"), (4, "copy")]
+    assert PARAMS["marker_smear"]([x], [x[:2]], task_facts([x], [x[:2]])) == []  # the size changes
+
+
 @pytest.mark.parametrize("task_id, program", [
     ("228f6490", "fit_pieces{same}"),  # pieces drop into the holes of grey shapes; the rest stay
     ("d6ad076f", "bridge_gaps{8,1,hv}"),  # a bridge one cell narrower than the blocks' shared side
     ("b8cdaf2b", "outer_corner_rays{largest,0}"),  # from the top of a pyramid, in its rarest colour
     ("ec883f72", "outer_corner_rays{largest,-2}"),  # from a container's corners, in what it holds
+    ("1f0c79e5", "smear_to_marker{2,body}"),  # a 2 x 2 block smeared diagonally towards its red cells
+    ("d89b689b", "snap_to_anchor{8}"),  # four cells take the corners of the 2 x 2 block nearest them
 ])
 def test_search_solves_arc_tasks_by_pieces_bridges_and_corner_rays(task_id, program):
     """Verified and right, clock-free (the same on any machine)."""

@@ -1,14 +1,15 @@
 """One part of the grid acting on the others, found missing by studying the train tasks the
 search did not solve: placeholders painted like a template of their shape, cells piled up
-against a wall, lone markers projected onto the object they face, objects stretched until
-they reach the lone cell beyond them, partial rows completed
-by analogy with a full one, diagonal rays bouncing between two walls, the crossings of
-the rows and columns that marks on two edges point out, partial copies of a many-coloured
-template completed (as it is or scaled up) or drawn wherever its key cells match, objects
-recoloured like the reference shape that lines set apart, rays drawn from cells towards the
-nearest full line or away from it, a shape repeated towards the pieces of it drawn beside it,
-pieces moved into the holes of their shape, the gaps between facing objects bridged,
-diagonal rays from the outer corners of a shape.
+against a wall, lone markers projected onto the object they face or snapped onto the nearest
+cell of an anchor colour, objects stretched until they reach the lone cell beyond them,
+partial rows completed by analogy with a full one, diagonal rays bouncing between two walls,
+the crossings of the rows and columns that marks on two edges point out, partial copies of a
+many-coloured template completed (as it is or scaled up) or drawn wherever its key cells
+match, objects recoloured like the reference shape that lines set apart, rays drawn from
+cells towards the nearest full line or away from it, a shape repeated towards the pieces of
+it drawn beside it, pieces moved into the holes of their shape, the gaps between facing
+objects bridged, diagonal rays from the outer corners of a shape, objects smeared towards
+the side their marker cells point to.
 """
 
 from __future__ import annotations
@@ -383,6 +384,24 @@ def project_markers(g: Array) -> Array | None:
     return None if (markers & ~landed).any() else out
 
 
+def snap_to_anchor(g: Array, c: int) -> Array | None:
+    """Move each lone cell onto the nearest cell of colour c; no ties, and no two onto one cell."""
+    lab, _ = labels(g, "multi8")
+    lone = (lab > 0) & (np.bincount(lab.ravel())[lab] == 1) & (g != c)
+    ays, axs = np.nonzero(g == c)
+    ys, xs = np.nonzero(lone)
+    if not len(ays) or not len(ys) or len(ys) > len(ays):
+        return None
+    far = (ys[:, None] - ays[None, :]) ** 2 + (xs[:, None] - axs[None, :]) ** 2  # (lone cells, anchor cells)
+    nearest = far.argmin(1)
+    if ((far == far.min(1, keepdims=True)).sum(1) > 1).any() or len(set(nearest.tolist())) < len(ys):
+        return None  # a tie, or two cells onto one
+    out = g.copy()
+    out[ys, xs] = 0
+    out[ays[nearest], axs[nearest]] = g[ys, xs]
+    return out
+
+
 def _stretched(part: Array, extra: int) -> Array:
     """The part made `extra` rows longer downwards by repeating its last row but one (its
     only row if it has one): a frame keeps its far edge."""
@@ -581,6 +600,15 @@ def _walls(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tupl
     walls = [c for c in sorted(present)
              if all(_wall_columns(g, c) is not None or _wall_columns(g.T, c) is not None for g in grids)]
     return list(product(walls, (0, 1)))
+
+
+def _anchor_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour every grid holds and some target has fewer cells of, where the sizes stay."""
+    if not same_shapes(grids, targets):
+        return []
+    present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+    return [(c,) for c in sorted(present)
+            if any(np.count_nonzero(t == c) < np.count_nonzero(g == c) for g, t in zip(grids, targets, strict=True))]
 
 
 def _has_template(g: Array, along: int) -> bool:
@@ -801,6 +829,46 @@ def _corner_ray_cells(g: Array, which: str) -> tuple[tuple[Array, int, int], ...
     return tuple(shooting)
 
 
+def smear_to_marker(g: Array, c: int, paint: str) -> Array | None:
+    """Repeat objects holding marker colour c to the edge, on each marker cell's side; in its other colour or as is."""
+    # a marker cell's side: the sign, each way, of its place less the centre of the object's box
+    out, moved = g.copy(), False
+    h, w = g.shape
+    for o in objects(g, "multi8"):
+        if c not in o.colours or len(o.colours) != 2:
+            continue
+        oh, ow = o.box[0].stop - o.box[0].start, o.box[1].stop - o.box[1].start
+        ys, xs = np.nonzero(o.mask[o.box] & (g[o.box] == c))
+        sides = set(zip(np.sign(2 * ys - (oh - 1)).tolist(), np.sign(2 * xs - (ow - 1)).tolist(), strict=True))
+        sides.discard((0, 0))
+        if not sides:
+            return None
+        body = o.colours[0] if o.colours[1] == c else o.colours[1]
+        part = np.where(o.mask[o.box], body if paint == "body" else g[o.box], 0)
+        if paint == "body":
+            out[o.mask] = body
+        for dy, dx in sorted(sides):
+            top, left = o.box[0].start + dy, o.box[1].start + dx
+            while -oh < top < h and -ow < left < w:  # some of the copy is still on the grid
+                y0, x0, y1, x1 = max(top, 0), max(left, 0), min(top + oh, h), min(left + ow, w)
+                piece = part[y0 - top : y1 - top, x0 - left : x1 - left]
+                window = out[y0:y1, x0:x1]
+                free = (piece != 0) & (window == 0)
+                window[free] = piece[free]
+                top, left = top + dy, left + dx
+        moved = True
+    return out if moved and not np.array_equal(out, g) else None
+
+
+def _marker_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour every input holds, painted over or copied, where the outputs keep the sizes
+    and draw on zeros."""
+    if not same_shapes(grids, targets) or not facts.drawn:
+        return []
+    held = set.intersection(*(set(np.unique(g).tolist()) for g in grids)) - {0}
+    return list(product(sorted(held), ("body", "copy")))
+
+
 def _corner_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """The largest object or each, with the rarest colour, their own, the other one, or each
     colour the outputs draw, where the outputs only add to grids of their sizes."""
@@ -836,6 +904,7 @@ REGISTRY: tuple = (
     (paint_placeholders, "placeholder", "same"),
     (pile, "wall", "same"),
     (project_markers, "none", "same"),
+    (snap_to_anchor, "anchor_cells", "same"),
     (stretch_to_markers, "none", "same"),
     (complete_rows, "template_line", "same"),
     (bounce_rays, "bounce", "same"),
@@ -849,11 +918,13 @@ REGISTRY: tuple = (
     (fit_pieces, "piece_turns", "same"),
     (bridge_gaps, "gap_bridge", "same"),
     (outer_corner_rays, "corner_ray", "same"),
+    (smear_to_marker, "marker_smear", "same"),
 )
 
 PARAM_KINDS: dict = {
     "placeholder": _placeholders,
     "wall": _walls,
+    "anchor_cells": _anchor_colours,
     "template_line": _template_axes,
     "bounce": _headings,
     "marked_corner": _marked_corners,
@@ -865,4 +936,5 @@ PARAM_KINDS: dict = {
     "piece_turns": _piece_turns,
     "gap_bridge": _gap_bridges,
     "corner_ray": _corner_ray_colours,
+    "marker_smear": _marker_colours,
 }
