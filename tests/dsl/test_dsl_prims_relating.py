@@ -2,7 +2,8 @@
 wall, markers projected onto objects, objects stretched to markers, rows completed by
 analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
 pieces beside it, pieces moved into holes, gaps between facing objects bridged, rays from outer
-corners, objects smeared towards their markers, lone cells snapped onto an anchor."""
+corners, objects smeared towards their markers, lone cells snapped onto an anchor, a box
+within markers."""
 
 import numpy as np
 import pytest
@@ -128,6 +129,31 @@ def test_snap_to_anchor():
     assert R.snap_to_anchor(both, 8) is None  # two lone cells, one anchor cell
     assert R.snap_to_anchor(x, 5) is None  # no anchor
     assert PARAMS["anchor_cells"]([x], [R.snap_to_anchor(x, 8)], task_facts([x], [x])) == [(8,)]  # 8 loses cells
+
+
+def test_box_within_markers():
+    """The outline of the markers' box, one cell inside them or through them, drawn on zeros only."""
+    x = g([[0, 0, 5, 0, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [5, 0, 0, 3, 0, 0],
+           [0, 0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0, 5],
+           [0, 5, 0, 0, 0, 0]])
+    eq(R.box_within_markers(x, 5, 1, -1), [[0, 0, 5, 0, 0, 0],
+                                           [0, 3, 3, 3, 3, 0],
+                                           [5, 3, 0, 3, 3, 0],
+                                           [0, 3, 0, 0, 3, 0],
+                                           [0, 3, 3, 3, 3, 5],
+                                           [0, 5, 0, 0, 0, 0]])
+    ring = R.box_within_markers(x, 5, 0, 8)
+    assert (ring[0] == [8, 8, 5, 8, 8, 8]).all() and (ring[:, 0] == [8, 8, 5, 8, 8, 8]).all()
+    boxed = R.box_within_markers(x, 5, 1, -1)
+    found = PARAMS["marker_box"]([x], [boxed], task_facts([x], [boxed]))
+    assert found == [(5, 0, -1), (5, 0, 3), (5, 1, -1), (5, 1, 3)]  # 5 stays; 3 is drawn
+    assert PARAMS["marker_box"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
+    x[2, 4] = 7
+    assert R.box_within_markers(x, 5, 1, -1) is None  # two other colours: which one draws?
+    assert R.box_within_markers(g([[5, 0, 0], [0, 0, 5]]), 5, 1, 3) is None  # no room inside
 
 
 def test_complete_rows():
@@ -622,6 +648,7 @@ def test_smear_to_marker_is_tried_with_the_colours_every_input_holds():
     ("ec883f72", "outer_corner_rays{largest,-2}"),  # from a container's corners, in what it holds
     ("1f0c79e5", "smear_to_marker{2,body}"),  # a 2 x 2 block smeared diagonally towards its red cells
     ("d89b689b", "snap_to_anchor{8}"),  # four cells take the corners of the 2 x 2 block nearest them
+    ("928ad970", "box_within_markers{5,1,-1}"),  # a box in the shape's colour, just within four markers
 ])
 def test_search_solves_arc_tasks_by_pieces_bridges_and_corner_rays(task_id, program):
     """Verified and right, clock-free (the same on any machine)."""

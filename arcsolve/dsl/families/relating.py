@@ -1,15 +1,15 @@
 """One part of the grid acting on the others, found missing by studying the train tasks the
 search did not solve: placeholders painted like a template of their shape, cells piled up
 against a wall, lone markers projected onto the object they face or snapped onto the nearest
-cell of an anchor colour, objects stretched until they reach the lone cell beyond them,
-partial rows completed by analogy with a full one, diagonal rays bouncing between two walls,
-the crossings of the rows and columns that marks on two edges point out, partial copies of a
-many-coloured template completed (as it is or scaled up) or drawn wherever its key cells
-match, objects recoloured like the reference shape that lines set apart, rays drawn from
-cells towards the nearest full line or away from it, a shape repeated towards the pieces of
-it drawn beside it, pieces moved into the holes of their shape, the gaps between facing
-objects bridged, diagonal rays from the outer corners of a shape, objects smeared towards
-the side their marker cells point to.
+cell of an anchor colour, a box outlined within markers, objects stretched until they reach
+the lone cell beyond them, partial rows completed by analogy with a full one, diagonal rays
+bouncing between two walls, the crossings of the rows and columns that marks on two edges
+point out, partial copies of a many-coloured template completed (as it is or scaled up) or
+drawn wherever its key cells match, objects recoloured like the reference shape that lines
+set apart, rays drawn from cells towards the nearest full line or away from it, a shape
+repeated towards the pieces of it drawn beside it, pieces moved into the holes of their
+shape, the gaps between facing objects bridged, diagonal rays from the outer corners of a
+shape, objects smeared towards the side their marker cells point to.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 from arcsolve.dsl.families.assembling import DIHEDRAL
 from arcsolve.dsl.families.patterns import AROUND
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.pairs import same_shapes
+from arcsolve.dsl.pairs import same_shapes, still_colours
 from arcsolve.dsl.primitives.blocks import full_rows
 from arcsolve.dsl.primitives.objects import cut_off, enclosed, label, label_boxes, labels, objects
 
@@ -402,6 +402,26 @@ def snap_to_anchor(g: Array, c: int) -> Array | None:
     return out
 
 
+def box_within_markers(g: Array, c: int, inset: int, d: int) -> Array | None:
+    """Outline the box of the c cells, inset 0 or 1, on zeros; in colour d, or -1: the grid's one other colour."""
+    ys, xs = np.nonzero(g == c)
+    if len(ys) < 2:
+        return None
+    top, bottom, left, right = ys.min() + inset, ys.max() - inset, xs.min() + inset, xs.max() - inset
+    if bottom - top < 2 or right - left < 2:
+        return None
+    if d == -1:
+        others = set(np.unique(g).tolist()) - {0, c}
+        if len(others) != 1:
+            return None
+        d = others.pop()
+    ring = np.zeros(g.shape, dtype=bool)
+    ring[top : bottom + 1, [left, right]] = True
+    ring[[top, bottom], left : right + 1] = True
+    out = np.where(ring & (g == 0), np.asarray(d, dtype=g.dtype), g)
+    return None if np.array_equal(out, g) else out
+
+
 def _stretched(part: Array, extra: int) -> Array:
     """The part made `extra` rows longer downwards by repeating its last row but one (its
     only row if it has one): a frame keeps its far edge."""
@@ -609,6 +629,15 @@ def _anchor_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> 
     present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
     return [(c,) for c in sorted(present)
             if any(np.count_nonzero(t == c) < np.count_nonzero(g == c) for g, t in zip(grids, targets, strict=True))]
+
+
+def _marker_boxes(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+    """Each colour that stays in place, both insets, each drawn colour or the one other colour,
+    where the outputs draw on grids of their sizes."""
+    if not same_shapes(grids, targets) or not facts.drawn:
+        return []
+    kept = [c for c in still_colours(grids, targets) if all(np.count_nonzero(g == c) >= 2 for g in grids)]
+    return list(product(kept, (0, 1), (-1, *facts.drawn)))
 
 
 def _has_template(g: Array, along: int) -> bool:
@@ -905,6 +934,7 @@ REGISTRY: tuple = (
     (pile, "wall", "same"),
     (project_markers, "none", "same"),
     (snap_to_anchor, "anchor_cells", "same"),
+    (box_within_markers, "marker_box", "same"),
     (stretch_to_markers, "none", "same"),
     (complete_rows, "template_line", "same"),
     (bounce_rays, "bounce", "same"),
@@ -925,6 +955,7 @@ PARAM_KINDS: dict = {
     "placeholder": _placeholders,
     "wall": _walls,
     "anchor_cells": _anchor_colours,
+    "marker_box": _marker_boxes,
     "template_line": _template_axes,
     "bounce": _headings,
     "marked_corner": _marked_corners,
