@@ -3,6 +3,7 @@ marker points), the largest empty rectangle, codes by neighbour count, objects s
 their anchors, frames, the centre line, and the parameter inference that rules each out where
 the train pairs show it cannot apply."""
 
+import numpy as np
 import pytest
 
 from arcsolve.dsl.families import layout as L
@@ -247,14 +248,6 @@ def test_cell_to_marker():
     assert params("cell_marker", [x], [x[:3]]) == []  # the size changes
 
 
-def test_search_moves_the_marked_cell():
-    """6d0160f0: the panel holding a yellow cell moves to the panel that the cell's place names."""
-    [task] = load_tasks("6d0160f0")
-    found = search(task, float("inf"), max_depth=2, max_states=2000)  # no clock: the same on any machine
-    assert format_program(found[0].program) == "cell_to_marker{4}" and found[0].verified
-    assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
-
-
 def test_fit_into_frame():
     """What lies outside the frame goes inside it, flipped so that its colours meet the posts of theirs."""
     x = g([[0, 0, 0, 0, 0, 0, 0],
@@ -278,9 +271,34 @@ def test_fit_into_frame():
     assert L.fit_into_frame(blank, 4) is None  # no post: no colour to meet
 
 
-def test_search_fits_the_shape_into_the_frame():
-    """846bdb03: a two-coloured shape goes between the posts of its colours, flipped where they are swapped."""
-    [task] = load_tasks("846bdb03")
+def test_frame_twin_hole():
+    """The empty frame is drawn again around the one other empty box of its inside's size."""
+    x = g([[2, 2, 2, 2, 1, 1, 1],
+           [2, 0, 0, 2, 1, 0, 1],
+           [2, 2, 2, 2, 0, 0, 1],
+           [1, 1, 1, 1, 1, 1, 1],
+           [1, 0, 1, 1, 0, 1, 1]])
+    eq(L.frame_twin_hole(x), [[2, 2, 2, 2, 1, 1, 1],
+                              [2, 0, 0, 2, 2, 2, 2],
+                              [2, 2, 2, 2, 0, 0, 2],
+                              [1, 1, 1, 2, 2, 2, 2],
+                              [1, 0, 1, 1, 0, 1, 1]])  # a frame may stand out of the box's surroundings
+    none = x.copy()
+    none[2, 4] = 1
+    assert L.frame_twin_hole(none) is None  # no other empty box of that size
+    two = np.zeros((5, 11), dtype=x.dtype)
+    two[:, :7] = x
+    assert L.frame_twin_hole(two) is None  # the zeros at the right hold more boxes that fit
+
+
+@pytest.mark.parametrize("task_id, program", [
+    ("6d0160f0", "cell_to_marker{4}"),  # the panel holding a yellow cell goes where the cell points
+    ("846bdb03", "fit_into_frame{4}"),  # a two-coloured shape between posts of its colours, flipped to meet them
+    ("890034e9", "frame_twin_hole"),  # an empty frame drawn again around the other hole of its size, amid noise
+])
+def test_search_solves_arc_tasks_by_cells_and_frames(task_id, program):
+    """Verified and right, clock-free (the same on any machine)."""
+    [task] = load_tasks(task_id)
     found = search(task, float("inf"), max_depth=2, max_states=2000)
-    assert format_program(found[0].program) == "fit_into_frame{4}" and found[0].verified
+    assert format_program(found[0].program) == program and found[0].verified
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]

@@ -1,7 +1,8 @@
 """Reading a grid's layout: cells between separator lines (and the one cell moved to the
 place its marker names), the largest empty rectangle, the role of each cell in its shape,
 objects gathered on their anchor cells, a frame that another part is centred in, scaled
-into or fitted into (flipped to meet the frame's colours), the centre line.
+into or fitted into (flipped to meet the frame's colours), or that is drawn again around the
+other empty box of its inside's size, the centre line.
 
 Each primitive asks the train pairs for the evidence of its layout before it is tried: a
 grid cut into cells by full lines, a colour that stays in place, targets smaller than
@@ -11,6 +12,7 @@ their grids, so that on tasks it cannot serve it costs one cheap test per state.
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
@@ -345,6 +347,26 @@ def scale_into_frame(g: Array) -> Array | None:
     return out
 
 
+def frame_twin_hole(g: Array) -> Array | None:
+    """Draw the one empty rectangular outline again around the one other all-zero box of its inside's size."""
+    frames = [o for o in objects(g, "colour4") if _is_outline(o.mask[o.box]) and not g[o.box][1:-1, 1:-1].any()]
+    if len(frames) != 1:
+        return None
+    frame = frames[0]
+    h, w = frame.box[0].stop - frame.box[0].start, frame.box[1].stop - frame.box[1].start
+    if h > g.shape[0] or w > g.shape[1]:
+        return None
+    # inside[y, x]: the inside of a frame with its corner at (y - 1, x - 1) would be all zeros
+    inside = ~sliding_window_view(g != 0, (h - 2, w - 2)).any((2, 3))
+    inside[frame.box[0].start + 1, frame.box[1].start + 1] = False  # the frame's own
+    ys, xs = np.nonzero(inside[1 : g.shape[0] - h + 2, 1 : g.shape[1] - w + 2])
+    if len(ys) != 1:
+        return None
+    out = g.copy()
+    out[ys[0] : ys[0] + h, xs[0] : xs[0] + w][frame.mask[frame.box]] = g[frame.box][frame.mask[frame.box]]
+    return out
+
+
 def _smaller_targets(grids, targets, facts) -> list[tuple]:
     """No parameters, where every target is smaller than its grid."""
     if any(t.shape[0] > g.shape[0] or t.shape[1] > g.shape[1] or t.shape == g.shape
@@ -387,6 +409,7 @@ REGISTRY: tuple = (
     (stack_on_anchor, "anchor_colour", "any"),
     (centre_in_frame, "frame_colour", "same"),
     (scale_into_frame, "smaller_target", "any"),
+    (frame_twin_hole, "none", "same"),
     (fit_into_frame, "anchor_colour", "any"),
     (keep_centre_line, "centre_axis", "same"),
 )
