@@ -12,7 +12,10 @@ marked, insides filled, the odd shape marked, the centre cell marked, boxes clos
 centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
 in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes recoloured
 by their form, pieces moved into the holes of their shape, facing blocks bridged, a board's
-corner and centre blocks marked, rays from a box's corners, a ring's contents cropped, and so
+corner and centre blocks marked, rays from a box's corners, a ring's contents cropped, corner
+pieces fitted together, a marked panel moved where its marker points, a shape fitted between
+posts of its colours, a block smeared towards its marked corners, cells snapped onto a block,
+a box drawn within markers, a frame drawn again around the other hole of its size, and so
 on. The grids are drawn afresh for every pair: sizes, places, colours and counts vary, so a
 solver must find the rule. None of them comes from an ARC set. They probe which concepts a
 solver covers, not how well it generalizes: a solver's steps may have been written with
@@ -1283,6 +1286,167 @@ def crop_ring_contents(rng: Rng) -> Pair:
     return g, g[cy - r + 1 : cy + r, cx - r + 1 : cx + r].copy()
 
 
+def fit_corner_pieces(rng: Rng) -> Pair:
+    """The four corners of a square outline, each its own colour, lie scattered; the output is
+    the outline put back together."""
+    side = int(rng.integers(2, 4))
+    frame = np.zeros((2 * side, 2 * side), dtype=int)
+    colours = rng.choice([1, 2, 3, 4, 5, 6, 7, 8, 9], 4, replace=False).tolist()
+    for k, (ry, rx) in enumerate([(0, 0), (0, 1), (1, 0), (1, 1)]):
+        quarter = frame[ry * side : (ry + 1) * side, rx * side : (rx + 1) * side]
+        quarter[-ry, :] = quarter[:, -rx] = colours[k]  # its outer row and column
+    g = _canvas(rng, 9, 14)
+    for ry, rx in rng.permutation([(0, 0), (0, 1), (1, 0), (1, 1)]).tolist():
+        piece = frame[ry * side : (ry + 1) * side, rx * side : (rx + 1) * side]
+        for _ in range(DRAWS):
+            y, x = int(rng.integers(0, g.shape[0] - side + 1)), int(rng.integers(0, g.shape[1] - side + 1))
+            if _free(g, y, x, side, side, 1):
+                g[y : y + side, x : x + side] = piece
+                break
+        else:
+            return None
+    return g, frame
+
+
+def panel_to_marker(rng: Rng) -> Pair:
+    """A board of n x n panels, each n x n cells of noise; the one panel holding a yellow cell
+    moves to the panel that the cell's place inside it names, and the others are emptied."""
+    n, sep = int(rng.integers(2, 4)), int(rng.choice([1, 2, 3, 5, 6, 7, 8, 9]))
+    noise = [c for c in (1, 2, 3, 5, 6, 7, 8, 9) if c != sep]
+    size = n * n + n - 1
+    g = np.full((size, size), sep, dtype=int)
+    out = g.copy()
+    starts = [k * (n + 1) for k in range(n)]
+    for y in starts:
+        for x in starts:
+            g[y : y + n, x : x + n] = np.where(rng.random((n, n)) < 0.5, rng.choice(noise, (n, n)), 0)
+            out[y : y + n, x : x + n] = 0
+    py, px, my, mx = (int(v) for v in rng.integers(0, n, 4))
+    panel = g[starts[py] : starts[py] + n, starts[px] : starts[px] + n]
+    panel[my, mx] = 4
+    out[starts[my] : starts[my] + n, starts[mx] : starts[mx] + n] = panel
+    return g, out
+
+
+def fit_between_posts(rng: Rng) -> Pair:
+    """A frame of two posts of different colours, its corners yellow, and a shape of those two
+    colours outside it; the output is the frame with the shape inside, flipped if need be so
+    that each colour lies on its post's side."""
+    h, w = int(rng.integers(2, 5)), int(rng.integers(4, 7))
+    a, b = (int(v) for v in rng.choice([1, 2, 3, 5, 6, 7, 8, 9], 2, replace=False))
+    frame = np.zeros((h + 2, w + 2), dtype=int)
+    frame[[0, 0, -1, -1], [0, -1, 0, -1]] = 4
+    frame[1:-1, 0], frame[1:-1, -1] = a, b
+    split = int(rng.integers(1, w))
+    shape = np.where(np.arange(w) < split, a, b) * (rng.random((h, w)) < 0.7)
+    shape[:, 0], shape[:, -1] = a, b  # it meets both posts
+    out = frame.copy()
+    out[1:-1, 1:-1] = shape
+    g = _canvas(rng, 12, 16)
+    fy, fx = int(rng.integers(0, g.shape[0] - h - 1)), int(rng.integers(0, g.shape[1] - w - 1))
+    g[fy : fy + h + 2, fx : fx + w + 2] = frame
+    loose = shape[:, ::-1] if rng.random() < 0.5 else shape
+    for _ in range(DRAWS):
+        y, x = int(rng.integers(0, g.shape[0] - h + 1)), int(rng.integers(0, g.shape[1] - w + 1))
+        outside = y + h <= fy or y >= fy + h + 2 or x + w <= fx or x >= fx + w + 2  # apart from the frame's box
+        if outside and _free(g, y, x, h, w, 1):
+            g[y : y + h, x : x + w] = loose
+            break
+    else:
+        return None
+    if rng.random() < 0.5:  # posts above and below
+        g, out = g.T.copy(), out.T.copy()
+    return g, out
+
+
+def smear_toward_marker(rng: Rng) -> Pair:
+    """A square block carries red cells in some of its corners; copies of it run diagonally
+    from it to the edges, towards each red corner, all in the block's colour."""
+    g, side = _canvas(rng, 10, 15), int(rng.integers(2, 4))
+    c = int(rng.choice([1, 3, 4, 5, 6, 7, 8, 9]))
+    y, x = int(rng.integers(0, g.shape[0] - side + 1)), int(rng.integers(0, g.shape[1] - side + 1))
+    g[y : y + side, x : x + side] = c
+    corners = [(0, 0), (0, side - 1), (side - 1, 0), (side - 1, side - 1)]
+    marked = [corners[k] for k in rng.choice(4, int(rng.integers(1, 3)), replace=False)]
+    out = g.copy()
+    for my, mx in marked:
+        g[y + my, x + mx] = 2
+        dy, dx = (1 if my else -1), (1 if mx else -1)
+        k = 1
+        while -side < y + k * dy < g.shape[0] and -side < x + k * dx < g.shape[1]:
+            ty, tx = y + k * dy, x + k * dx
+            out[max(ty, 0) : max(ty + side, 0), max(tx, 0) : max(tx + side, 0)] = c
+            k += 1
+    return g, out
+
+
+def snap_to_block(rng: Rng) -> Pair:
+    """Lone cells lie around an azure 2 x 2 block, each nearer one corner of it than the
+    others; each takes the place of the block's cell nearest it."""
+    g = _canvas(rng, 9, 14)
+    y, x = int(rng.integers(2, g.shape[0] - 3)), int(rng.integers(2, g.shape[1] - 3))
+    g[y : y + 2, x : x + 2] = 8
+    out = g.copy()
+    quarters = [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+    colours = rng.choice([1, 2, 3, 4, 5, 6, 7, 9], 4, replace=False).tolist()
+    for k in rng.choice(4, int(rng.integers(2, 5)), replace=False).tolist():
+        qy, qx = quarters[k]
+        rows = range(0, y - 1) if qy < 0 else range(y + 3, g.shape[0])
+        cols = range(0, x - 1) if qx < 0 else range(x + 3, g.shape[1])
+        if not rows or not cols:
+            return None
+        cy, cx = int(rng.choice(rows)), int(rng.choice(cols))
+        g[cy, cx] = colours[k]
+        out[y + (qy > 0), x + (qx > 0)] = colours[k]
+    return g, out
+
+
+def box_within_markers(rng: Rng) -> Pair:
+    """Four grey markers, one on each side of a small shape; a box in the shape's colour is
+    drawn one cell within them."""
+    g = _canvas(rng, 11, 16)
+    top, left = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+    bottom, right = int(rng.integers(top + 6, g.shape[0])), int(rng.integers(left + 6, g.shape[1]))
+    c = int(rng.choice([1, 2, 3, 4, 6, 7, 8, 9]))
+    g[top, int(rng.integers(left + 1, right))] = g[bottom, int(rng.integers(left + 1, right))] = 5
+    g[int(rng.integers(top + 1, bottom)), left] = g[int(rng.integers(top + 1, bottom)), right] = 5
+    h, w = int(rng.integers(1, bottom - top - 3)), int(rng.integers(1, right - left - 3))
+    sy, sx = int(rng.integers(top + 2, bottom - h)), int(rng.integers(left + 2, right - w))
+    g[sy : sy + h, sx : sx + w] = c * _blob(rng, h, w)
+    out = g.copy()
+    ring = np.zeros(g.shape, dtype=bool)
+    ring[top + 1 : bottom, [left + 1, right - 1]] = ring[[top + 1, bottom - 1], left + 1 : right] = True
+    out[ring & (g == 0)] = c
+    return g, out
+
+
+def frame_the_twin_hole(rng: Rng) -> Pair:
+    """On a grid of noise, an empty frame of one colour, and one other empty box of its
+    inside's size; the frame is drawn again around that box."""
+    g = _canvas(rng, 12, 17)
+    f = int(rng.choice([2, 3, 4, 6, 7, 8, 9]))
+    noise = [k for k in (1, 5) if k != f]
+    g[:] = np.where(rng.random(g.shape) < 0.65, rng.choice(noise, g.shape), 0)
+    h, w = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    spots = []
+    for _ in range(2):
+        y, x = int(rng.integers(0, g.shape[0] - h - 1)), int(rng.integers(0, g.shape[1] - w - 1))
+        spots.append((y, x))
+    (fy, fx), (ty, tx) = spots
+    if abs(fy - ty) < h + 3 and abs(fx - tx) < w + 3:
+        return None  # the two boxes would overlap
+    g[fy : fy + h + 2, fx : fx + w + 2] = f
+    g[fy + 1 : fy + h + 1, fx + 1 : fx + w + 1] = 0
+    g[ty + 1 : ty + h + 1, tx + 1 : tx + w + 1] = 0
+    inside = np.lib.stride_tricks.sliding_window_view(g != 0, (h, w)).any((2, 3)) == 0
+    if np.count_nonzero(inside[1 : g.shape[0] - h, 1 : g.shape[1] - w]) != 2 or (g == f).sum() != 2 * (h + w + 2):
+        return None  # another empty box of that size, or the frame's colour in the noise
+    out = g.copy()
+    out[ty : ty + h + 2, tx : tx + w + 2] = f
+    out[ty + 1 : ty + h + 1, tx + 1 : tx + w + 1] = 0
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1299,6 +1463,8 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         stripes_from_seeds, lower_halves, rows_by_mark, react_on_contact, repeat_toward_piece,
         mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form, pieces_into_holes,
         bridge_facing_blocks, board_corners_and_centre, rays_from_box_corners, crop_ring_contents,
+        fit_corner_pieces, panel_to_marker, fit_between_posts, smear_toward_marker, snap_to_block,
+        box_within_markers, frame_the_twin_hole,
     )
 }
 
