@@ -1,9 +1,10 @@
 """Tests of the assembling primitives: tilings of transformed copies, blocks redrawn as
 copies of one another, reflections sharing their edge line, patterns continued to a fixed
-size, grown edges, objects set side by side, corner pieces fitted together, a pattern painted by
-a key."""
+size, grown edges, objects set side by side, corner pieces fitted together, cells gathered into a
+small grid, a pattern painted by a key."""
 
 import numpy as np
+import pytest
 
 from arcsolve.dsl.families import assembling as A
 from arcsolve.dsl.params import PARAMS, task_facts
@@ -186,6 +187,26 @@ def test_fit_corners_is_tried_where_the_fitted_pieces_have_the_targets_sizes():
     assert infer("corners_fit", [x], [np.zeros((3, 4), dtype=np.int8)]) == []
 
 
+def test_gather_cells():
+    x = g([[0, 0, 3, 0],
+           [5, 0, 0, 0],
+           [0, 0, 0, 7],
+           [0, 2, 0, 0]])
+    eq(A.gather_cells(x, "rows", False, 2, 3), [[3, 5, 7], [2, 0, 0]])
+    eq(A.gather_cells(x, "columns", False, 2, 2), [[5, 2], [3, 7]])
+    eq(A.gather_cells(x, "columns", True, 2, 2), [[5, 2], [7, 3]])  # the second row runs back
+    assert A.gather_cells(x, "rows", False, 1, 3) is None  # four cells, three places
+    assert A.gather_cells(np.zeros((3, 3), dtype=np.int8), "rows", False, 2, 2) is None
+
+
+def test_gather_cells_is_tried_into_the_targets_one_smaller_size():
+    x = g([[0, 0, 3, 0], [5, 0, 0, 0], [0, 0, 0, 7], [0, 2, 0, 0]])
+    assert infer("gather", [x], [np.zeros((2, 2), dtype=np.int8)]) == [
+        ("rows", False, 2, 2), ("rows", True, 2, 2), ("columns", False, 2, 2), ("columns", True, 2, 2)]
+    assert infer("gather", [x], [np.zeros((1, 3), dtype=np.int8)]) == []  # too few places
+    assert infer("gather", [x, x], [np.zeros((2, 2), dtype=np.int8), np.zeros((3, 3), dtype=np.int8)]) == []
+
+
 def test_paint_by_key():
     x = g([[2, 4, 8, 0, 0, 0, 0],
            [1, 6, 8, 0, 0, 0, 0],
@@ -235,9 +256,13 @@ def test_paint_by_key_is_tried_where_its_answer_has_the_targets_sizes():
     assert infer("key_parts", [x], [np.zeros((3, 3), dtype=np.int8)]) == []
 
 
-def test_search_fits_corner_pieces_together():
-    """a61ba2ce: four L-shaped pieces make a hollow square; verified and right, clock-free."""
-    [task] = load_tasks("a61ba2ce")
+@pytest.mark.parametrize("task_id, program", [
+    ("a61ba2ce", "fit_corners"),  # four L-shaped pieces make a hollow square
+    ("cdecee7f", "gather_cells{columns,True,3,3}"),  # scattered cells, left to right, snake into 3 x 3
+])
+def test_search_solves_arc_tasks_by_corners_and_gathered_cells(task_id, program):
+    """Verified and right, clock-free (the same on any machine)."""
+    [task] = load_tasks(task_id)
     [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
-    assert best.verified and best.detail == "fit_corners"
+    assert best.verified and best.detail == program
     assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

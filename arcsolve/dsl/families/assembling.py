@@ -1,8 +1,8 @@
 """Assembling grids from transformed copies of the input: tilings with a pattern of
 mirrors and turns, blocks between separator lines redrawn as turned copies of one another,
 reflections that share their edge line, patterns continued to a fixed size, edges grown
-outwards, objects set side by side, corner pieces fitted together into a frame, and a pattern of one
-colour painted by a small key of colours.
+outwards, objects set side by side, corner pieces fitted together into a frame, scattered cells
+gathered into a small grid, and a pattern of one colour painted by a small key of colours.
 """
 
 from __future__ import annotations
@@ -335,6 +335,36 @@ def _corners_fit(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple
     return [()] if all((f := fit_corners(g)) is not None and f.shape == t.shape for g, t in pairs) else []
 
 
+# --- scattered cells gathered ---------------------------------------------------------
+
+GATHER_ORDERS = ("rows", "columns")
+
+
+def gather_cells(g: Array, order: str, snake: bool, h: int, w: int) -> Array | None:
+    """Lay the non-zero cells, read by rows or by columns, into h x w row after row; snake: every other row reversed."""
+    ys, xs = np.nonzero(g if order == "rows" else g.T)
+    if not 0 < len(ys) <= h * w:
+        return None
+    cells = np.zeros(h * w, dtype=g.dtype)
+    cells[: len(ys)] = (g if order == "rows" else g.T)[ys, xs]
+    out = cells.reshape(h, w)
+    if snake:
+        out[1::2] = out[1::2, ::-1]
+    return out
+
+
+def _gather_sizes(grids: Sequence[Array], targets: Sequence[Array]) -> list[tuple]:
+    """Both orders, plain and snaking, into the targets' one size, where every target is smaller
+    than its grid and every grid has no more non-zero cells than a target has cells."""
+    shapes = {t.shape for t in targets}
+    if len(shapes) != 1:
+        return []
+    h, w = shapes.pop()
+    if any(g.size <= h * w or np.count_nonzero(g) > h * w for g in grids):
+        return []
+    return [(order, snake, h, w) for order in GATHER_ORDERS for snake in (False, True)]
+
+
 # --- a pattern painted by a key --------------------------------------------------------
 
 KEY_PARTS = ("blocks", "objects")  # where the key and the pattern are found (`_key_and_pattern`)
@@ -443,6 +473,7 @@ REGISTRY: tuple = (
     (grow_edges, "room_around", "any"),
     (join_objects, "join", "any"),
     (fit_corners, "corners_fit", "any"),
+    (gather_cells, "gather", "any"),
     (paint_by_key, "key_parts", "any"),
 )
 
@@ -454,5 +485,6 @@ PARAM_KINDS: dict = {
     "room_around": lambda grids, targets, facts: _room_around(grids, targets),
     "join": lambda grids, targets, facts: _join_shapes(grids, targets),
     "corners_fit": lambda grids, targets, facts: _corners_fit(grids, targets),
+    "gather": lambda grids, targets, facts: _gather_sizes(grids, targets),
     "key_parts": lambda grids, targets, facts: _key_sizes(grids, targets),
 }
