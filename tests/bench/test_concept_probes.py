@@ -53,7 +53,7 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("fall-onto-floor-0", "settle", 2),
     ("mark-topmost-0", "colour_by", 2),
     ("crop-centre-0", "crop_centre", 2),
-    ("count-cells-0", "place_on_canvas", 2),
+    ("count-cells-0", "gather_cells", 2),  # the cells laid out in a row; place_on_canvas fits too
     ("colour-histogram-0", "place_on_canvas", 3),  # bars, turned to stand on the floor, on the canvas
     ("count-colours-0", "count_block", 2),
     ("dashed-rays-0", "extend_dashed", 2),
