@@ -71,7 +71,7 @@ def cell_template(g: Array, paint: str) -> Array | None:
 
 
 def cell_to_marker(g: Array, c: int) -> Array | None:
-    """Move the one board cell holding colour c to the cell its c's place inside names; empty every other cell."""
+    """Move the one board cell holding colour c to the board cell that c's place in it names; empty the others."""
     layout = cell_layout(g)
     if layout is None:
         return None
