@@ -889,7 +889,7 @@ def smear_to_marker(g: Array, c: int, paint: str) -> Array | None:
     return out if moved and not np.array_equal(out, g) else None
 
 
-def _marker_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
+def _smear_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tuple]:
     """Each colour every input holds, painted over or copied, where the outputs keep the sizes
     and draw on zeros."""
     if not same_shapes(grids, targets) or not facts.drawn:
@@ -967,5 +967,5 @@ PARAM_KINDS: dict = {
     "piece_turns": _piece_turns,
     "gap_bridge": _gap_bridges,
     "corner_ray": _corner_ray_colours,
-    "marker_smear": _marker_colours,
+    "marker_smear": _smear_colours,
 }
