@@ -33,10 +33,15 @@ def fixed_size(grids: Sequence[np.ndarray], targets: Sequence[np.ndarray]) -> li
     return [(h, w)]
 
 
+def held_colours(grids: Sequence[np.ndarray]) -> set[int]:
+    """The non-zero colours that every grid holds."""
+    return set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+
+
 def still_colours(grids: Sequence[np.ndarray], targets: Sequence[np.ndarray]) -> list[int]:
     """The non-zero colours that every grid holds and every target keeps in the same cells,
     in order (none unless every grid has its target's size)."""
     if not same_shapes(grids, targets):
         return []
-    held = set.intersection(*(set(np.unique(g).tolist()) for g in grids)) - {0}
-    return [c for c in sorted(held) if all(np.array_equal(g == c, t == c) for g, t in zip(grids, targets, strict=True))]
+    pairs = list(zip(grids, targets, strict=True))
+    return [c for c in sorted(held_colours(grids)) if all(np.array_equal(g == c, t == c) for g, t in pairs)]

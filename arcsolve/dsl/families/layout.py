@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from arcsolve.dsl.families.assembling import DIHEDRAL
 from arcsolve.dsl.memo import grid_memo
 from arcsolve.dsl.pairs import same_shapes
 from arcsolve.dsl.primitives.drawing import NEIGHBOURS
@@ -283,8 +284,7 @@ def _frame_colours(grids, targets, facts) -> list[tuple]:
 
 
 # The flips `fit_into_frame` tries, the least change first.
-_FITS = {"id": lambda a: a, "flip_h": lambda a: a[:, ::-1], "flip_v": lambda a: a[::-1],
-         "rot180": lambda a: a[::-1, ::-1]}
+_FITS = {name: DIHEDRAL[name] for name in ("id", "flip_h", "flip_v", "rot180")}
 
 
 def fit_into_frame(g: Array, c: int) -> Array | None:

@@ -24,7 +24,7 @@ import numpy as np
 from arcsolve.dsl.families.assembling import DIHEDRAL
 from arcsolve.dsl.families.patterns import AROUND
 from arcsolve.dsl.memo import grid_memo
-from arcsolve.dsl.pairs import same_shapes, still_colours
+from arcsolve.dsl.pairs import held_colours, same_shapes, still_colours
 from arcsolve.dsl.primitives.blocks import full_rows
 from arcsolve.dsl.primitives.objects import cut_off, enclosed, label, label_boxes, labels, objects
 
@@ -616,7 +616,7 @@ def _walls(grids: Sequence[Array], targets: Sequence[Array], facts) -> list[tupl
     """Each colour that makes one band of full rows or columns in every grid, cells kept or absorbed."""
     if not same_shapes(grids, targets):
         return []
-    present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+    present = held_colours(grids)
     walls = [c for c in sorted(present)
              if all(_wall_columns(g, c) is not None or _wall_columns(g.T, c) is not None for g in grids)]
     return list(product(walls, (0, 1)))
@@ -626,7 +626,7 @@ def _anchor_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> 
     """Each colour every grid holds and some target has fewer cells of, where the sizes stay."""
     if not same_shapes(grids, targets):
         return []
-    present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+    present = held_colours(grids)
     return [(c,) for c in sorted(present)
             if any(np.count_nonzero(t == c) < np.count_nonzero(g == c) for g, t in zip(grids, targets, strict=True))]
 
@@ -690,7 +690,7 @@ def _references(grids: Sequence[Array], targets: Sequence[Array], facts) -> list
     own colour or (if the targets recolour into it) the lines' colour."""
     if not facts.recoloured or not same_shapes(grids, targets):
         return []
-    present = set.intersection(*({int(c) for c in np.unique(g)} for g in grids)) - {0}
+    present = held_colours(grids)
     kept = [c for c in sorted(present)  # the lines stay where they are
             if all((t[g == c] == c).all() for g, t in zip(grids, targets, strict=True))]
     colours = [c for c in kept if all(_parts_apart(g, c) is not None for g in grids)]
@@ -894,7 +894,7 @@ def _smear_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -> l
     and draw on zeros."""
     if not same_shapes(grids, targets) or not facts.drawn:
         return []
-    held = set.intersection(*(set(np.unique(g).tolist()) for g in grids)) - {0}
+    held = held_colours(grids)
     return list(product(sorted(held), ("body", "copy")))
 
 
