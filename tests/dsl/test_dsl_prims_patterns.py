@@ -1,14 +1,17 @@
 """Tests of the pattern primitives: stamps learned per object, diagonal connections, line
-ends continued, copies onto markers, square holes filled, crossing lines, enclosed regions
+ends continued, diagonals turned back by walls, rays stepping past obstacles, copies onto
+markers, square holes filled, crossing lines and rings around crossings, enclosed regions
 filled by their shape, L-shaped joins, lone cells moved onto lines."""
 
 import numpy as np
+import pytest
 
 from arcsolve.dsl.families import patterns as P
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
-from arcsolve.dsl.search import search
+from arcsolve.dsl.search import search, solve
 from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
 from tests.grids import eq, g
 
 
@@ -289,3 +292,95 @@ def test_search_copies_each_template_onto_its_keys_the_red_ones_mirrored():
     found = search(task, time_budget=3.0)
     assert format_program(found[0].program) == "copy_to_keys{2}"
     assert [o.tolist() for o in found[0].outputs] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_bounce_diagonals():
+    x = g([[0, 0, 0, 0, 5],
+           [0, 0, 0, 0, 5],
+           [0, 0, 0, 0, 5],
+           [0, 8, 0, 0, 5],
+           [8, 0, 0, 0, 5]])
+    eq(P.bounce_diagonals(x, 3), [[0, 0, 3, 0, 5],
+                                  [0, 0, 0, 3, 5],
+                                  [0, 0, 3, 0, 5],
+                                  [0, 8, 0, 0, 5],
+                                  [8, 0, 0, 0, 5]])  # up to the wall, turned back, then to the top edge
+    open_ = g([[0, 0, 0, 0],
+               [0, 7, 0, 0],
+               [0, 0, 7, 0],
+               [0, 0, 0, 0]])
+    eq(P.bounce_diagonals(open_, 3), [[3, 0, 0, 0],
+                                      [0, 7, 0, 0],
+                                      [0, 0, 7, 0],
+                                      [0, 0, 0, 3]])  # both ends go on
+    assert P.bounce_diagonals(g([[0, 0, 0], [0, 7, 7], [0, 0, 0]]), 3) is None  # a bar, not a diagonal
+    assert P.bounce_diagonals(g([[0, 0, 0], [0, 7, 0], [0, 0, 0]]), 3) is None  # one cell has no heading
+    cornered = g([[5, 5, 5, 5],
+                  [5, 0, 0, 0],
+                  [5, 0, 7, 0],
+                  [5, 0, 0, 7]])
+    eq(P.bounce_diagonals(cornered, 3), [[5, 5, 5, 5],
+                                         [5, 3, 0, 0],
+                                         [5, 0, 7, 0],
+                                         [5, 0, 0, 7]])  # into a corner: no way to turn, it ends
+
+
+def test_detour_rays():
+    x = g([[0, 0, 0, 0],
+           [0, 0, 0, 0],
+           [0, 5, 0, 0],
+           [0, 0, 0, 0],
+           [0, 2, 0, 0]])
+    eq(P.detour_rays(x, 2, "right"), [[0, 0, 2, 0],
+                                      [0, 0, 2, 0],
+                                      [0, 5, 2, 0],
+                                      [0, 2, 2, 0],
+                                      [0, 2, 0, 0]])  # up from the bottom edge, one step right past the 5
+    eq(P.detour_rays(x, 2, "left"), [[2, 0, 0, 0],
+                                     [2, 0, 0, 0],
+                                     [2, 5, 0, 0],
+                                     [2, 2, 0, 0],
+                                     [0, 2, 0, 0]])
+    eq(P.detour_rays(np.rot90(x).copy(), 2, "right"), np.rot90(P.detour_rays(x, 2, "right")))  # any edge
+    assert P.detour_rays(g([[0, 0, 0], [0, 2, 0], [0, 0, 0]]), 2, "right") is None  # not on an edge
+    assert P.detour_rays(g([[2, 0], [0, 0]]), 2, "right") is None  # a corner has no one way in
+    walled = g([[0, 0, 0],
+                [5, 5, 0],
+                [0, 2, 0]])
+    eq(P.detour_rays(walled, 2, "right"), [[0, 0, 2],
+                                           [5, 5, 2],
+                                           [0, 2, 2]])
+    eq(P.detour_rays(walled, 2, "left"), [[0, 0, 0],
+                                          [5, 5, 0],
+                                          [2, 2, 0]])  # blocked again after the step aside: it ends
+    facts = task_facts([x], [P.detour_rays(x, 2, "right")])
+    assert PARAMS["detour"]([x], [P.detour_rays(x, 2, "right")], facts) == [(2, "left"), (2, "right")]
+
+
+def test_ring_crossings():
+    x = g([[0, 3, 0, 0],
+           [2, 2, 2, 2],
+           [0, 3, 0, 0],
+           [0, 3, 0, 0]])
+    eq(P.ring_crossings(x, 4), [[4, 4, 4, 0],
+                                [4, 2, 4, 2],
+                                [4, 4, 4, 0],
+                                [0, 3, 0, 0]])  # the crossing stays, its eight neighbours turn 4
+    assert P.ring_crossings(g([[2, 2, 2], [0, 0, 0]]), 4) is None  # a line that nothing crosses
+    corner = g([[2, 2, 2],
+                [3, 0, 0],
+                [3, 0, 0]])
+    assert P.ring_crossings(corner, 4) is None  # two lines that meet at a corner do not cross
+
+
+@pytest.mark.parametrize("task_id, program", [
+    ("508bd3b6", "bounce_diagonals{3}"),  # a diagonal goes on, turned back by a wall
+    ("d9f24cd1", "detour_rays{2,right}"),  # rays from the bottom edge step right past grey cells
+    ("67a423a3", "ring_crossings{4}"),  # a ring around where two lines cross
+])
+def test_search_solves_arc_tasks_by_bounces_detours_and_rings(task_id, program):
+    """Verified and right, clock-free (the same on any machine)."""
+    [task] = load_tasks(task_id)
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and best.detail == program
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

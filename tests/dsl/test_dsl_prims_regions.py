@@ -1,5 +1,6 @@
 """Tests of the regions family: zero regions filled by what they touch, by their size, by the
-sides of the grid they reach; lanes across them; holes cut across coloured regions."""
+sides of the grid they reach; lanes across them; holes cut across coloured regions; open
+outlines filled and poured out of."""
 
 import numpy as np
 import pytest
@@ -7,8 +8,9 @@ import pytest
 from arcsolve.dsl.families import regions as R
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
-from arcsolve.dsl.search import _run_views, _Search, distinct, search
+from arcsolve.dsl.search import _run_views, _Search, distinct, search, solve
 from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
 from tests.grids import eq, g
 
 
@@ -205,3 +207,33 @@ def test_spill():
     corner = x.copy()
     corner[1, 3], corner[1, 1] = 5, 0
     assert R.spill(corner, 8) is None  # a gap at a corner has no one way out
+
+
+def test_overflow():
+    x = g([[0, 0, 0, 0, 0, 0],
+           [0, 5, 5, 0, 5, 0],
+           [0, 5, 0, 0, 5, 0],
+           [0, 5, 0, 3, 5, 0],
+           [0, 5, 5, 5, 5, 0]])
+    eq(R.overflow(x), [[0, 3, 3, 3, 3, 0],
+                       [0, 5, 5, 3, 5, 0],
+                       [0, 5, 3, 3, 5, 0],
+                       [0, 5, 3, 3, 5, 0],
+                       [0, 5, 5, 5, 5, 0]])  # filled with what it holds, and the row past its open side
+    eq(R.overflow(np.rot90(x).copy()), np.rot90(R.overflow(x)))
+    assert R.overflow(np.where(x == 3, 0, x)) is None  # nothing inside to pour
+    two = x.copy()
+    two[2, 2] = 4
+    assert R.overflow(two) is None  # two colours inside
+    edge = x[1:].copy()
+    assert R.overflow(edge)[0].tolist() == [0, 5, 5, 3, 5, 0]  # no row past the top edge: the box alone
+    assert PARAMS["pours"]([x], [R.overflow(x)], task_facts([x], [R.overflow(x)])) == [()]
+    assert PARAMS["pours"]([x], [x], task_facts([x], [x])) == []  # nothing drawn
+
+
+def test_search_solves_arc_task_by_overflow():
+    """444801d8, clock-free: cups filled with their marker's colour, which brims over the top."""
+    [task] = load_tasks("444801d8")
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and best.detail == "overflow"
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]

@@ -1,8 +1,10 @@
 """Drawing and pattern operations found missing by studying the train tasks the search
 did not solve: stamps learned per kind of object, diagonal connections, line ends
-continued, copies onto marker cells (one template, or one per key colour), square holes
-filled, crossing lines, enclosed regions filled by their shape, L-shaped joins, lone cells
-moved onto the line of their colour, cells drawn up to the full line of their colour.
+continued, diagonals continued and turned back by what they meet, rays from the edges that
+step aside past obstacles, copies onto marker cells (one template, or one per key colour),
+square holes filled, crossing lines and rings around where lines cross, enclosed regions
+filled by their shape, L-shaped joins, lone cells moved onto the line of their colour, cells
+drawn up to the full line of their colour.
 """
 
 from __future__ import annotations
@@ -196,6 +198,81 @@ def extend_tips_of(g: Array, c: int) -> Array | None:
     return _extend_tips(g, c)
 
 
+def _bounce_path(g: Array, y: int, x: int, dy: int, dx: int) -> list[tuple[int, int]]:
+    """The zero cells a diagonal path from (y, x) heading (dy, dx) crosses: a non-zero cell
+    beside it across its row or column turns it back along that axis; it ends at the grid's
+    edge, where both ways are blocked, or where it would cross itself."""
+    h, w = g.shape
+    path: list[tuple[int, int]] = []
+    seen = set()
+    while True:
+        ny, nx = y + dy, x + dx
+        if not (0 <= ny < h and 0 <= nx < w):
+            return path
+        if g[ny, nx] != 0:
+            flip_y = 0 <= ny < h and g[ny, x] != 0
+            flip_x = 0 <= nx < w and g[y, nx] != 0
+            if flip_y == flip_x:  # a corner, or a lone cell straight ahead: no way to turn
+                return path
+            dy, dx = (-dy, dx) if flip_y else (dy, -dx)
+            ny, nx = y + dy, x + dx
+            if not (0 <= ny < h and 0 <= nx < w) or g[ny, nx] != 0:
+                return path
+        if (ny, nx, dy, dx) in seen:
+            return path
+        seen.add((ny, nx, dy, dx))
+        path.append((ny, nx))
+        y, x = ny, nx
+
+
+def bounce_diagonals(g: Array, c: int) -> Array | None:
+    """Continue each diagonal segment in colour c from its open ends, turning off non-zero cells, up to the edge."""
+    out = g.copy()
+    drawn = False
+    for o in objects(g, "multi8"):
+        ys, xs = np.nonzero(o.mask)
+        if o.size < 2 or len(o.colours) != 1:
+            continue
+        order = np.argsort(ys)
+        ys, xs = ys[order], xs[order]
+        steps = {(int(a), int(b)) for a, b in zip(np.diff(ys), np.diff(xs), strict=True)}
+        if len(steps) != 1 or abs(next(iter(steps))[1]) != 1 or next(iter(steps))[0] != 1:
+            continue  # not one diagonal line
+        dy, dx = next(iter(steps))
+        for y, x, sy, sx in ((ys[-1], xs[-1], dy, dx), (ys[0], xs[0], -dy, -dx)):
+            for py, px in _bounce_path(g, int(y), int(x), sy, sx):
+                out[py, px] = c
+                drawn = True
+    return out if drawn else None
+
+
+def detour_rays(g: Array, c: int, side: str) -> Array | None:
+    """Shoot a ray from each colour-c cell on an edge into the grid, stepping aside ('left', 'right') past obstacles."""
+    h, w = g.shape
+    out = g.copy()
+    drawn = False
+    for y, x in np.argwhere(g == c).tolist():
+        edges = [(dy, dx) for on, dy, dx in ((y == 0, 1, 0), (y == h - 1, -1, 0), (x == 0, 0, 1), (x == w - 1, 0, -1))
+                 if on]
+        if len(edges) != 1:
+            continue  # inside, or a corner: no one way in
+        dy, dx = edges[0]
+        sy, sx = (dx, -dy) if side == "right" else (-dx, dy)  # a quarter turn from the heading
+        while True:
+            ny, nx = y + dy, x + dx
+            if not (0 <= ny < h and 0 <= nx < w):
+                break
+            if g[ny, nx] != 0:
+                ny, nx = y + sy, x + sx
+                if not (0 <= ny < h and 0 <= nx < w) or g[ny, nx] != 0:
+                    break
+            if out[ny, nx] == 0:
+                out[ny, nx] = c
+                drawn = True
+            y, x = ny, nx
+    return out if drawn else None
+
+
 def _pattern(g: Array, o: Obj) -> Array:
     """An object's cells in its bounding box, 0 elsewhere."""
     return np.where(o.mask[o.box], g[o.box], 0)
@@ -349,6 +426,22 @@ def cross_lines(g: Array, c: int) -> Array | None:
     return np.where(zero & across & down, np.asarray(c, dtype=g.dtype), out)
 
 
+def ring_crossings(g: Array, c: int) -> Array | None:
+    """Draw a ring of colour c around each cell where a full row line crosses a full column line."""
+    h, w = g.shape
+    rows, cols = crossing_lines(g)
+    ys, xs = np.nonzero(rows[1:-1])[0] + 1, np.nonzero(cols[1:-1])[0] + 1  # a line at the edge meets, not crosses
+    if not ys.size or not xs.size:
+        return None
+    ring = np.zeros((h + 2, w + 2), dtype=bool)  # padded by one, so that rings may leave the grid
+    for y in ys.tolist():
+        for x in xs.tolist():
+            ring[y : y + 3, x : x + 3] = True
+    ring = ring[1:-1, 1:-1]
+    ring[np.ix_(ys, xs)] = False
+    return np.where(ring, np.asarray(c, dtype=g.dtype), g)
+
+
 def _single_cell(g: Array, colour: int) -> tuple[int, int] | None:
     """Where the grid's one cell of a colour is (None if it has none or several)."""
     ys, xs = np.nonzero(g == colour)
@@ -481,15 +574,26 @@ def _square_holes_params(grids, targets, facts) -> list[tuple]:
     return [(k, c) for k in (2, 3) for c in facts.drawn]
 
 
+def _detour_params(grids, targets, facts) -> list[tuple]:
+    """Each colour the targets draw on zero cells that some input has on its edge, stepping either way."""
+    edged = set()
+    for g in grids:
+        edged |= {int(c) for c in np.concatenate([g[0], g[-1], g[:, 0], g[:, -1]]) if c}
+    return [(c, side) for c in facts.drawn if c in edged for side in ("left", "right")]
+
+
 REGISTRY: tuple = (
     (stamp_objects, "stamps", "same"),
     (connect_diagonal, "none", "same"),
     (extend_tips, "none", "same"),
     (extend_tips_of, "drawn", "same"),
+    (bounce_diagonals, "drawn", "same"),
+    (detour_rays, "detour", "same"),
     (copy_to_markers, "none", "same"),
     (copy_to_keys, "key_mirrors", "same"),
     (fill_squares, "square_holes", "same"),
     (cross_lines, "drawn", "same"),
+    (ring_crossings, "drawn", "same"),
     (fill_holes, "hole_kinds", "same"),
     (elbow, "elbow", "same"),
     (join_lines, "none", "same"),
@@ -502,4 +606,5 @@ PARAM_KINDS: dict = {
     "hole_kinds": _hole_params,
     "elbow": _elbow_params,
     "full_lines": _full_lines_params,
+    "detour": _detour_params,
 }

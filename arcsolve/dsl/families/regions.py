@@ -7,7 +7,8 @@ the largest or the smallest regions; `paint_sides` paints each region by the set
 grid's sides it reaches, as the train pairs showed; `fill_lanes` paints the straight lanes
 that cross a region from wall to wall. `cut_across` is the same idea turned round: a zero
 cell inside a coloured region cuts a line across that region. `spill` fills a box outline
-that has a gap and pours the colour out of the gap.
+that has a gap and pours the colour out of the gap; `overflow` fills it with the colour it
+holds, which brims over the side with the gap.
 """
 
 from __future__ import annotations
@@ -188,23 +189,38 @@ def _gap_side(ring: Array, gap: Array) -> tuple[int, int] | None:
     return None
 
 
-def spill(g: Array, c: int) -> Array | None:
-    """Colour c inside each box outline of one colour with a gap in one side, and out of the gap to an obstacle."""
-    out = g.copy()
-    h, w = g.shape
+def _outline(h: int, w: int) -> Array:
+    """The outline cells of an h x w box."""
+    ring = np.ones((h, w), dtype=bool)
+    ring[1:-1, 1:-1] = False
+    return ring
+
+
+def _gapped_outlines(g: Array) -> list[tuple[int, int, int, int, Array, tuple[int, int]]]:
+    """Each one-coloured box outline with a gap in one side, none at a corner, that nothing
+    fills: its box (top, bottom, left, right; the last two exclusive), the gap's cells in it
+    and the gap side's outward step."""
+    found = []
     for o in objects(g, "colour4"):
         (y0, y1), (x0, x1) = (o.box[0].start, o.box[0].stop), (o.box[1].start, o.box[1].stop)
         if y1 - y0 < 3 or x1 - x0 < 3:
             continue
-        ring = np.ones((y1 - y0, x1 - x0), dtype=bool)
-        ring[1:-1, 1:-1] = False
+        ring = _outline(y1 - y0, x1 - x0)
         mask = o.mask[o.box]
         gap = ring & ~mask
         if (mask & ~ring).any() or (g[o.box][gap] != 0).any():
             continue  # not an outline, or something else fills its gap
         step = _gap_side(ring, gap)
-        if step is None:
-            continue
+        if step is not None:
+            found.append((y0, y1, x0, x1, gap, step))
+    return found
+
+
+def spill(g: Array, c: int) -> Array | None:
+    """Colour c inside each box outline of one colour with a gap in one side, and out of the gap to an obstacle."""
+    out = g.copy()
+    h, w = g.shape
+    for y0, y1, x0, x1, gap, step in _gapped_outlines(g):
         inside = out[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1]
         inside[inside == 0] = c
         for y, x in zip(*np.nonzero(gap), strict=True):
@@ -212,6 +228,29 @@ def spill(g: Array, c: int) -> Array | None:
             while 0 <= y < h and 0 <= x < w and out[y, x] == 0:
                 out[y, x] = c
                 y, x = y + step[0], x + step[1]
+    return None if np.array_equal(out, g) else out
+
+
+def overflow(g: Array) -> Array | None:
+    """Fill each box outline with a gap in one side with the one colour it holds, and the line past that side."""
+    out = g.copy()
+    h, w = g.shape
+    for y0, y1, x0, x1, gap, (dy, dx) in _gapped_outlines(g):
+        held = np.unique(g[y0 + 1 : y1 - 1, x0 + 1 : x1 - 1])
+        held = held[held != 0]
+        if held.size != 1:
+            continue  # no one colour to pour
+        box = out[y0:y1, x0:x1]
+        box[(box == 0) & ~_outline(y1 - y0, x1 - x0)] = held[0]
+        box[gap] = held[0]
+        y = y0 - 1 if dy < 0 else y1 if dy > 0 else None
+        x = x0 - 1 if dx < 0 else x1 if dx > 0 else None
+        if y is not None and 0 <= y < h:
+            line = out[y, x0:x1]
+            line[line == 0] = held[0]
+        if x is not None and 0 <= x < w:
+            line = out[y0:y1, x]
+            line[line == 0] = held[0]
     return None if np.array_equal(out, g) else out
 
 
@@ -272,6 +311,11 @@ def _sides(grids, targets, facts) -> list[tuple]:
     return [(tuple((code, int(c)) for code, c in enumerate(table.tolist()) if c >= 0),)]
 
 
+def _pours(grids, targets, facts) -> list[tuple]:
+    """Tried where the targets keep the sizes and draw on zero cells."""
+    return [()] if facts.drawn and same_shapes(grids, targets) else []
+
+
 def _cuts(grids, targets, facts) -> list[tuple]:
     """Tried where the targets keep the sizes and put zeros where the grids have colours."""
     if not same_shapes(grids, targets) or len(facts.inputs) != len(targets):
@@ -289,6 +333,7 @@ REGISTRY: tuple = (
     (fill_lanes, "lanes", "same"),
     (cut_across, "cuts", "same"),
     (spill, "lanes", "same"),
+    (overflow, "pours", "same"),
 )
 
 PARAM_KINDS: dict = {
@@ -298,4 +343,5 @@ PARAM_KINDS: dict = {
     "sides": _sides,
     "lanes": _lanes,
     "cuts": _cuts,
+    "pours": _pours,
 }
