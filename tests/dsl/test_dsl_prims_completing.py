@@ -1,15 +1,17 @@
 """Tests of the completing primitives: objects made symmetric about their own axes, bands
 of content continued along the grid, runs of several colours repeated along their lines,
-stripes repeated from evenly spaced cells, diagonal patterns filled, objects reflected
-across a wall, dashed lines closed, shapes under noise painted."""
+stripes repeated from evenly spaced cells or painted in a key line's colours, diagonal
+patterns filled, objects reflected across a wall, dashed lines closed, shapes under noise
+painted."""
 
 import numpy as np
 
 from arcsolve.dsl.families import completing as C
 from arcsolve.dsl.params import PARAMS, task_facts
 from arcsolve.dsl.program import format_program
-from arcsolve.dsl.search import search
+from arcsolve.dsl.search import search, solve
 from arcsolve.loaders import load_tasks
+from arcsolve.solution import SolveConfig
 from tests.grids import eq, g
 
 
@@ -289,6 +291,38 @@ def test_seed_stripes():
     assert C.seed_stripes(g([[1, 0, 0], [0, 0, 2], [0, 0, 0]])) is None  # square: no longer side
     assert C.seed_stripes(g([[1, 0, 2, 0, 0, 3, 0, 0]])) is None  # unequal gaps
     assert C.seed_stripes(g([[1, 0, 0, 0], [1, 0, 0, 0]])) is None  # two cells on one line
+
+
+def test_key_stripes():
+    x = g([[2, 1, 4],
+           [5, 5, 5],
+           [0, 0, 0],
+           [0, 0, 0],
+           [0, 0, 0],
+           [0, 0, 0]])
+    eq(C.key_stripes(x, "top"), [[2, 1, 4],
+                                 [5, 5, 5],
+                                 [2, 2, 2],
+                                 [1, 1, 1],
+                                 [4, 4, 4],
+                                 [2, 2, 2]])  # the key's colours in turn, from the first empty row
+    eq(C.key_stripes(np.rot90(x, -1).copy(), "right"), np.rot90(C.key_stripes(x, "top"), -1))
+    eq(C.key_stripes(x[::-1].copy(), "bottom"), C.key_stripes(x, "top")[::-1])
+    assert C.key_stripes(x, "bottom") is None  # the bottom line is empty: no key
+    gap = x.copy()
+    gap[0, 1] = 0
+    assert C.key_stripes(gap, "top") is None  # a key with a gap
+    assert C.key_stripes(x[:2].copy(), "top") is None  # no empty line
+    assert PARAMS["key_sides"]([x], [x], task_facts([x], [x])) == [("top",), ("bottom",), ("left",), ("right",)]
+    assert PARAMS["key_sides"]([x], [x[:2]], task_facts([x], [x[:2]])) == []  # the size changes
+
+
+def test_search_paints_stripes_in_the_key_colours():
+    """bd4472b8, clock-free: rows below a separator take the top row's colours in turn."""
+    [task] = load_tasks("bd4472b8")
+    [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
+    assert best.verified and best.detail == "key_stripes{top}"
+    assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]
 
 
 def test_search_repeats_the_runs_of_a_cross():

@@ -9,7 +9,8 @@ spans it (into a bracket, or out of one); `corner_rays` continues an L's open co
 diagonally; `continue_band` repeats the band of rows (or columns) that holds the content
 along it, with the band's own period; `repeat_runs` repeats each row's or column's run of
 several colours along its line; `seed_stripes` draws lines through cells spaced evenly along
-the grid and repeats them to its far edge; `diagonal_fill` fills a grid whose colours repeat
+the grid and repeats them to its far edge; `key_stripes` paints the empty lines in turn in
+the colours of a key line on one side; `diagonal_fill` fills a grid whose colours repeat
 along diagonals; `close_dashes` fills the gaps of the rows and columns that are more than
 half drawn in one colour; `paint_cluster_boxes` paints the cells of other colours in the box
 of a shape that noise breaks up. The whole-grid completions are in
@@ -390,6 +391,25 @@ def seed_stripes(g: Array) -> Array | None:
     return None if np.array_equal(out, g) else np.ascontiguousarray(out)
 
 
+_SIDES = MappingProxyType({"top": (False, False), "bottom": (True, False), "left": (False, True),
+                           "right": (True, True)})  # flipped, transposed: the side's line comes first
+
+
+def key_stripes(g: Array, side: str) -> Array | None:
+    """Paint the empty lines in turn in the colours of the full key line on a side ('top', ...), cyclically."""
+    flipped, transposed = _SIDES[side]
+    t = g.T if transposed else g
+    t = t[::-1] if flipped else t
+    key = t[0]
+    empty = np.flatnonzero(~t.any(1))
+    if key.size < 2 or not key.all() or not empty.size:
+        return None
+    out = t.copy()
+    out[empty] = key[np.arange(empty.size) % key.size, None]
+    out = out[::-1] if flipped else out
+    return np.ascontiguousarray(out.T if transposed else out)
+
+
 def _dash_gaps(g: Array, boxed: bool) -> Array:
     """(h, w): for each zero cell in the span of a dashed row, the colour of that row's dashes
     (0 elsewhere). A row's cells of one colour make a dashed line if there are at least
@@ -556,6 +576,7 @@ REGISTRY: tuple = (
     (colour_ray, "colour_heading", "same"),
     (repeat_runs, "run_axes", "same"),
     (seed_stripes, "none", "same"),
+    (key_stripes, "key_sides", "same"),
     (close_dashes, "dash_colour", "same"),
     (paint_cluster_boxes, "cluster_colours", "same"),
 )
@@ -567,6 +588,7 @@ PARAM_KINDS: dict = {
         list(product([*facts.drawn, -1], (False, True))) if facts.drawn and same_shapes(grids, targets) else []),
     "object_symmetry": _object_symmetries,
     "band": _bands,
+    "key_sides": lambda grids, targets, facts: [(side,) for side in _SIDES] if same_shapes(grids, targets) else [],
     "run_axes": lambda grids, targets, facts: [(a,) for a in ("h", "v", "hv")] if same_shapes(grids, targets) else [],
     "mirror_wall": lambda grids, targets, facts: [(c,) for c in still_colours(grids, targets)],
     "colour_heading": lambda grids, targets, facts: list(
