@@ -1,9 +1,9 @@
 """Tests of the relating primitives: placeholders painted like a template, cells piled on a
-wall, markers projected onto objects, objects stretched to markers, rows completed by
-analogy, bouncing rays, rays towards or away from full lines, a shape repeated towards the
-pieces beside it, pieces moved into holes, gaps between facing objects bridged, rays from outer
-corners, objects smeared towards their markers, lone cells snapped onto an anchor, a box
-within markers."""
+wall, a line behind what lies beside a wall, markers projected onto objects, objects
+stretched to markers, rows completed by analogy, bouncing rays, rays towards or away from
+full lines, a shape repeated towards the pieces beside it, pieces moved into holes, gaps
+between facing objects bridged, rays from outer corners, objects smeared towards their
+markers, lone cells snapped onto an anchor, a box within markers."""
 
 import numpy as np
 import pytest
@@ -60,6 +60,25 @@ def test_pile():
     eq(R.pile(x.T, 5, 0), R.pile(x, 5, 0).T)  # a wall of rows
     assert R.pile(x, 4, 0) is None  # 4 is no wall
     assert R.pile(g([[5, 5], [0, 5]]), 5, 0) is None  # not full columns or rows
+
+
+def test_line_behind():
+    x = g([[0, 0, 0, 0, 0, 2],
+           [0, 0, 3, 3, 3, 2],
+           [0, 0, 0, 3, 0, 2]])
+    eq(R.line_behind(x, 8), [[0, 8, 0, 0, 0, 2],
+                             [0, 8, 3, 3, 3, 2],
+                             [0, 8, 0, 3, 0, 2]])  # past the far side of the shape, away from the wall
+    eq(R.line_behind(x.T.copy(), 8), R.line_behind(x, 8).T)  # a wall of a row
+    full = g([[0, 3, 0, 0, 2],
+              [0, 3, 3, 0, 2],
+              [0, 3, 0, 0, 2]])
+    eq(R.line_behind(full, 8), [[8, 3, 0, 0, 2],
+                                [8, 3, 3, 0, 2],
+                                [8, 3, 0, 0, 2]])  # a full column of the shape is no wall: its colour is elsewhere
+    assert R.line_behind(g([[3, 0, 2, 0, 3]]).repeat(2, 0), 8) is None  # content on both sides
+    assert R.line_behind(g([[3, 3, 2], [0, 3, 2]]), 8) is None  # no room past the shape
+    assert R.line_behind(g([[3, 0, 2, 2], [0, 0, 2, 0]]), 8) is None  # no wall
 
 
 def test_wall_params():
@@ -649,6 +668,7 @@ def test_smear_to_marker_is_tried_with_the_colours_every_input_holds():
     ("1f0c79e5", "smear_to_marker{2,body}"),  # a 2 x 2 block smeared diagonally towards its red cells
     ("d89b689b", "snap_to_anchor{8}"),  # four cells take the corners of the 2 x 2 block nearest them
     ("928ad970", "box_within_markers{5,1,-1}"),  # a box in the shape's colour, just within four markers
+    ("56dc2b01", "attract{2} | line_behind{8}"),  # a shape moved onto the wall, a line drawn behind it
 ])
 def test_search_solves_arc_tasks_by_pieces_bridges_and_corner_rays(task_id, program):
     """Verified and right, clock-free (the same on any machine)."""

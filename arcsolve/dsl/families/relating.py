@@ -1,15 +1,16 @@
 """One part of the grid acting on the others, found missing by studying the train tasks the
 search did not solve: placeholders painted like a template of their shape, cells piled up
-against a wall, lone markers projected onto the object they face or snapped onto the nearest
-cell of an anchor colour, a box outlined within markers, objects stretched until they reach
-the lone cell beyond them, partial rows completed by analogy with a full one, diagonal rays
-bouncing between two walls, the crossings of the rows and columns that marks on two edges
-point out, partial copies of a many-coloured template completed (as it is or scaled up) or
-drawn wherever its key cells match, objects recoloured like the reference shape that lines
-set apart, rays drawn from cells towards the nearest full line or away from it, a shape
-repeated towards the pieces of it drawn beside it, pieces moved into the holes of their
-shape, the gaps between facing objects bridged, diagonal rays from the outer corners of a
-shape, objects smeared towards the side their marker cells point to.
+against a wall, a line drawn behind what lies on one side of a wall, lone markers projected
+onto the object they face or snapped onto the nearest cell of an anchor colour, a box
+outlined within markers, objects stretched until they reach the lone cell beyond them,
+partial rows completed by analogy with a full one, diagonal rays bouncing between two
+walls, the crossings of the rows and columns that marks on two edges point out, partial
+copies of a many-coloured template completed (as it is or scaled up) or drawn wherever its
+key cells match, objects recoloured like the reference shape that lines set apart, rays
+drawn from cells towards the nearest full line or away from it, a shape repeated towards
+the pieces of it drawn beside it, pieces moved into the holes of their shape, the gaps
+between facing objects bridged, diagonal rays from the outer corners of a shape, objects
+smeared towards the side their marker cells point to.
 """
 
 from __future__ import annotations
@@ -350,6 +351,25 @@ def pile(g: Array, c: int, absorb: int) -> Array | None:
         out = out if t is g else out.T
         return None if np.array_equal(out, g) else out
     return None
+
+
+def line_behind(g: Array, c: int) -> Array | None:
+    """Draw a full line of colour c just past the far side of what lies on one side of the grid's one wall."""
+    walls = [(t, band) for t in (g.T, g) for k in np.unique(g[g != 0]).tolist()
+             if (band := _wall_columns(t, k)) is not None]
+    if len(walls) != 1:
+        return None  # no wall, or two: no one side
+    (t, (a, b)), = walls
+    used = np.flatnonzero(t.any(0))
+    before, after = used[used < a], used[used >= b]
+    if before.size and after.size or not (before.size or after.size):
+        return None  # content on both sides, or none
+    at = int(before.min()) - 1 if before.size else int(after.max()) + 1
+    if not 0 <= at < t.shape[1]:
+        return None
+    out = t.copy()
+    out[:, at] = c
+    return out if t is g else np.ascontiguousarray(out.T)
 
 
 def _next_ahead(solid: Array) -> Array:
@@ -932,6 +952,7 @@ def _wall_ray_colours(grids: Sequence[Array], targets: Sequence[Array], facts) -
 REGISTRY: tuple = (
     (paint_placeholders, "placeholder", "same"),
     (pile, "wall", "same"),
+    (line_behind, "drawn", "same"),
     (project_markers, "none", "same"),
     (snap_to_anchor, "anchor_cells", "same"),
     (box_within_markers, "marker_box", "same"),
