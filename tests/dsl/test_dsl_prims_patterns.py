@@ -1,7 +1,8 @@
 """Tests of the pattern primitives: stamps learned per object, diagonal connections, line
 ends continued, diagonals turned back by walls, rays stepping past obstacles, copies onto
-markers, square holes filled, crossing lines and rings around crossings, enclosed regions
-filled by their shape, L-shaped joins, lone cells moved onto lines."""
+markers, square holes filled, crossing lines and rings around crossings, stairs grown from
+a bar, enclosed regions filled by their shape, L-shaped joins, lone cells moved onto
+lines."""
 
 import numpy as np
 import pytest
@@ -377,10 +378,32 @@ def test_ring_crossings():
     ("508bd3b6", "bounce_diagonals{3}"),  # a diagonal goes on, turned back by a wall
     ("d9f24cd1", "detour_rays{2,right}"),  # rays from the bottom edge step right past grey cells
     ("67a423a3", "ring_crossings{4}"),  # a ring around where two lines cross
+    ("a65b410d", "stairs{3,1,left}"),  # a bar with stairs growing above it, shrinking below
 ])
-def test_search_solves_arc_tasks_by_bounces_detours_and_rings(task_id, program):
+def test_search_solves_arc_tasks_by_bounces_detours_rings_and_stairs(task_id, program):
     """Verified and right, clock-free (the same on any machine)."""
     [task] = load_tasks(task_id)
     [best, *_] = solve(task, SolveConfig(time_budget=float("inf")), max_depth=2, max_states=2000).candidates
     assert best.verified and best.detail == program
     assert [grid.to_numpy().tolist() for grid in best.grids] == [p.output.to_numpy().tolist() for p in task.test]
+
+
+def test_stairs():
+    x = g([[0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [2, 2, 0, 0, 0],
+           [0, 0, 0, 0, 0],
+           [0, 0, 0, 0, 0]])
+    eq(P.stairs(x, 3, 1, "left"), [[3, 3, 3, 3, 0],
+                                   [3, 3, 3, 0, 0],
+                                   [2, 2, 0, 0, 0],
+                                   [1, 0, 0, 0, 0],
+                                   [0, 0, 0, 0, 0]])  # up a cell longer each, down a cell shorter
+    eq(P.stairs(x, 3, 1, "right"), P.stairs(x, 3, 1, "left")[::-1])  # the other way round
+    turned = np.rot90(x).copy()  # a bar up from the bottom edge
+    eq(P.stairs(turned, 3, 1, "left"), np.rot90(P.stairs(x, 3, 1, "left")))
+    assert P.stairs(g([[0, 2, 2, 0]]), 3, 1, "left") is None  # not on an edge
+    assert P.stairs(g([[2, 0], [2, 2]]), 3, 1, "left") is None  # not a bar
+    assert P.stairs(g([[2, 5, 0]]), 3, 1, "left") is None  # two colours
+    facts = task_facts([x], [P.stairs(x, 3, 1, "left")])
+    assert (3, 1, "left") in PARAMS["stairs"]([x], [P.stairs(x, 3, 1, "left")], facts)

@@ -1,10 +1,11 @@
-"""Drawing and pattern operations found missing by studying the train tasks the search
-did not solve: stamps learned per kind of object, diagonal connections, line ends
-continued, diagonals continued and turned back by what they meet, rays from the edges that
-step aside past obstacles, copies onto marker cells (one template, or one per key colour),
-square holes filled, crossing lines and rings around where lines cross, enclosed regions
-filled by their shape, L-shaped joins, lone cells moved onto the line of their colour, cells
-drawn up to the full line of their colour.
+"""Drawing and pattern operations found missing by studying the train tasks the search did
+not solve: stamps learned per kind of object, diagonal connections, line ends continued,
+diagonals continued and turned back by what they meet, rays from the edges that step aside
+past obstacles, copies onto marker cells (one template, or one per key colour), square
+holes filled, crossing lines and rings around where lines cross, stairs grown and shrunk
+line by line from a bar, enclosed regions filled by their shape, L-shaped joins, lone
+cells moved onto the line of their colour, cells drawn up to the full line of their
+colour.
 """
 
 from __future__ import annotations
@@ -271,6 +272,29 @@ def detour_rays(g: Array, c: int, side: str) -> Array | None:
                 drawn = True
             y, x = ny, nx
     return out if drawn else None
+
+
+def stairs(g: Array, grow: int, shrink: int, side: str) -> Array | None:
+    """From the one bar at an edge, lines on one side grow a cell each (colour grow), on the other shrink (shrink)."""
+    ys, xs = np.nonzero(g)
+    if ys.size < 2 or np.unique(g[ys, xs]).size != 1:
+        return None
+    for k in range(4):  # the quarter turn that lays the bar along a row from the left edge
+        t = np.rot90(g, k)
+        ys, xs = np.nonzero(t)
+        if (ys == ys[0]).all() and xs.min() == 0 and xs.max() == xs.size - 1:
+            break
+    else:
+        return None
+    row, length = int(ys[0]), xs.size
+    out = t.copy()
+    for step in range(1, t.shape[0]):
+        for y, colour, n in ((row - step, grow, length + step), (row + step, shrink, length - step)):
+            if side == "right":
+                y = 2 * row - y
+            if 0 <= y < t.shape[0] and n > 0:
+                out[y, :n] = colour
+    return np.ascontiguousarray(np.rot90(out, -k))
 
 
 def _pattern(g: Array, o: Obj) -> Array:
@@ -582,6 +606,13 @@ def _detour_params(grids, targets, facts) -> list[tuple]:
     return [(c, side) for c in facts.drawn if c in edged for side in ("left", "right")]
 
 
+def _stairs_params(grids, targets, facts) -> list[tuple]:
+    """The colours the targets draw on zero cells, for the growing and the shrinking side, either way round."""
+    if not same_shapes(grids, targets):
+        return []
+    return [(a, b, side) for a in facts.drawn for b in facts.drawn for side in ("left", "right")]
+
+
 REGISTRY: tuple = (
     (stamp_objects, "stamps", "same"),
     (connect_diagonal, "none", "same"),
@@ -589,6 +620,7 @@ REGISTRY: tuple = (
     (extend_tips_of, "drawn", "same"),
     (bounce_diagonals, "drawn", "same"),
     (detour_rays, "detour", "same"),
+    (stairs, "stairs", "same"),
     (copy_to_markers, "none", "same"),
     (copy_to_keys, "key_mirrors", "same"),
     (fill_squares, "square_holes", "same"),
@@ -607,4 +639,5 @@ PARAM_KINDS: dict = {
     "elbow": _elbow_params,
     "full_lines": _full_lines_params,
     "detour": _detour_params,
+    "stairs": _stairs_params,
 }
