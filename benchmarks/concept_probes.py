@@ -8,18 +8,20 @@
 Each concept is a random generator of input and output grids for one rule that people name
 when they describe ARC tasks: the largest object cropped, noise cleaned up, objects fallen
 to the bottom or onto a floor, a bar extended to the edge, objects counted, hollow boxes
-marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a grid's
-centre cropped, the topmost object marked, a shape repeated towards pieces of it, the gaps
-in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes recoloured
-by their form, pieces moved into the holes of their shape, facing blocks bridged, a board's
-corner and centre blocks marked, rays from a box's corners, a ring's contents cropped, corner
-pieces fitted together, a marked panel moved where its marker points, a shape fitted between
-posts of its colours, a block smeared towards its marked corners, cells snapped onto a block,
-a box drawn within markers, a frame drawn again around the other hole of its size, and so
-on. The grids are drawn afresh for every pair: sizes, places, colours and counts vary, so a
-solver must find the rule. None of them comes from an ARC set. They probe which concepts a
-solver covers, not how well it generalizes: a solver's steps may have been written with
-these tasks in view.
+marked, insides filled, the odd shape marked, the centre cell marked, boxes closed, a
+grid's centre cropped, the topmost object marked, a shape repeated towards pieces of it,
+the gaps in lines mended, the noise on a shape recoloured, sparse cells pooled, line shapes
+recoloured by their form, pieces moved into the holes of their shape, facing blocks
+bridged, a board's corner and centre blocks marked, rays from a box's corners, a ring's
+contents cropped, corner pieces fitted together, a marked panel moved where its marker
+points, a shape fitted between posts of its colours, a block smeared towards its marked
+corners, cells snapped onto a block, a box drawn within markers, a frame drawn again around
+the other hole of its size, a diagonal turned back by a wall, rays stepping past blocks, a
+ring around a crossing, a cup brimming over, stripes in a key's colours, a line drawn
+behind a shape moved onto a wall, stairs grown from a bar, and so on. The grids are drawn
+afresh for every pair: sizes, places, colours and counts vary, so a solver must find the
+rule. None of them comes from an ARC set. They probe which concepts a solver covers, not
+how well it generalizes: a solver's steps may have been written with these tasks in view.
 
 `write` writes three tasks per concept (three train pairs and one test each) as ARC JSON
 files (`<concept>-<k>.json`); `--train-pairs` and `--tests` change those numbers. Fewer
@@ -1447,6 +1449,149 @@ def frame_the_twin_hole(rng: Rng) -> Pair:
     return g, out
 
 
+def bounce_off_wall(rng: Rng) -> Pair:
+    """A red wall along one side and a short diagonal of azure heading towards it; a green
+    trail goes on from the diagonal, turns back off the wall and ends at the grid's edge."""
+    g = _canvas(rng, 10, 15)
+    h, w = g.shape
+    g[:, w - 2 :] = 2
+    n, y = int(rng.integers(2, 4)), int(rng.integers(4, h - 4))
+    x = int(rng.integers(0, w - 2 - n - 3))
+    dy = int(rng.choice([-1, 1]))
+    cells = [(y + k * dy, x + k) for k in range(n)]
+    for cy, cx in cells:
+        g[cy, cx] = 8
+    out = g.copy()
+    (cy, cx), (vy, vx) = cells[-1], (dy, 1)
+    while True:
+        ny, nx = cy + vy, cx + vx
+        if not 0 <= ny < h:
+            break
+        if g[ny, nx] == 2:  # the wall is to the right: the path turns back left
+            vx = -vx
+            ny, nx = cy + vy, cx + vx
+            if not 0 <= nx < w:
+                break
+        if not 0 <= nx < w:
+            break
+        out[ny, nx] = 3
+        cy, cx = ny, nx
+    (ty, tx), (uy, ux) = cells[0], (-dy, -1)
+    while 0 <= ty + uy < h and 0 <= tx + ux < w:  # the diagonal's other end goes on away from the wall
+        ty, tx = ty + uy, tx + ux
+        out[ty, tx] = 3
+    return g, out
+
+
+def detour_past_blocks(rng: Rng) -> Pair:
+    """Coloured cells on the bottom edge and grey blocks above; each cell shoots a ray up in its
+    colour, which steps one cell right past any grey cell in its way."""
+    g = _canvas(rng, 9, 14)
+    h, w = g.shape
+    out = g.copy()
+    spots = np.arange(1, w - 2, 3)  # three columns apart, so that a ray stepped aside meets no other
+    columns = sorted(rng.choice(spots, min(spots.size, int(rng.integers(2, 4))), replace=False).tolist())
+    c = int(rng.choice([1, 2, 3, 4, 6, 7, 8, 9]))
+    for x in columns:
+        g[h - 1, x] = c
+        if rng.random() < 0.7:
+            g[int(rng.integers(1, h - 3)), x] = 5
+    out = g.copy()
+    for x0 in columns:
+        y, x = h - 1, x0
+        while y > 0:
+            if g[y - 1, x] != 0:
+                if x + 1 >= w or g[y, x + 1] != 0:
+                    break
+                x += 1
+            else:
+                y -= 1
+            out[y, x] = c
+    return g, out
+
+
+def ring_the_crossing(rng: Rng) -> Pair:
+    """A full row and a full column of two colours cross inside the grid; a yellow ring is
+    drawn around the crossing."""
+    g = _canvas(rng, 5, 13)
+    h, w = g.shape
+    a, b = (int(v) for v in rng.choice([1, 2, 3, 5, 6, 7, 8, 9], 2, replace=False))
+    y, x = int(rng.integers(1, h - 1)), int(rng.integers(1, w - 1))
+    g[y, :] = a
+    g[:, x] = b
+    out = g.copy()
+    out[y - 1 : y + 2, x - 1 : x + 2] = 4
+    out[y, x] = g[y, x]
+    return g, out
+
+
+def brim_over(rng: Rng) -> Pair:
+    """A cup, an outline with a gap in its top, holds one coloured cell; the cup fills with
+    that colour, which also brims over the row above the cup."""
+    g = _canvas(rng, 9, 14)
+    h, w = g.shape
+    bh, bw = int(rng.integers(4, 6)), int(rng.integers(4, 7))
+    y, x = int(rng.integers(1, h - bh + 1)), int(rng.integers(0, w - bw + 1))
+    cup, c = int(rng.choice([1, 5])), int(rng.choice([2, 3, 4, 6, 7, 8, 9]))
+    g[y : y + bh, x : x + bw] = cup
+    g[y + 1 : y + bh - 1, x + 1 : x + bw - 1] = 0
+    g[y, int(rng.integers(x + 1, x + bw - 1))] = 0
+    g[int(rng.integers(y + 1, y + bh - 1)), int(rng.integers(x + 1, x + bw - 1))] = c
+    out = g.copy()
+    inside = out[y : y + bh - 1, x + 1 : x + bw - 1]
+    inside[inside == 0] = c
+    out[y - 1, x : x + bw] = c
+    return g, out
+
+
+def stripes_from_key(rng: Rng) -> Pair:
+    """A top row of colours and a grey separator; the empty rows below take the key's colours
+    in turn."""
+    w, h = int(rng.integers(2, 6)), int(rng.integers(5, 13))
+    g = np.zeros((h, w), dtype=int)
+    g[0] = rng.choice([1, 2, 3, 4, 6, 7, 8, 9], w, replace=False)
+    g[1] = 5
+    out = g.copy()
+    out[2:] = g[0][np.arange(h - 2) % w, None]
+    return g, out
+
+
+def line_behind_shape(rng: Rng) -> Pair:
+    """A red wall along a column and a green shape to its left; the shape slides right onto the
+    wall and an azure column is drawn just behind it."""
+    g = _canvas(rng, 5, 10)
+    h, w = g.shape
+    wall = int(rng.integers(6, w)) if w > 6 else w - 1
+    g[:, wall] = 2
+    sh, sw = int(rng.integers(2, min(4, h) + 1)), int(rng.integers(2, 4))
+    if wall - sw - 2 < 1:
+        return None
+    y, x = int(rng.integers(0, h - sh + 1)), int(rng.integers(1, wall - sw - 1))
+    mask = _blob(rng, sh, sw)
+    g[y : y + sh, x : x + sw][mask] = 3
+    out = np.zeros_like(g)
+    out[:, wall] = 2
+    out[y : y + sh, wall - sw : wall][mask] = 3
+    out[:, wall - sw - 1] = 8
+    return g, out
+
+
+def stairs_from_bar(rng: Rng) -> Pair:
+    """A red bar from the left edge; the rows above it are one cell longer each in green, the
+    rows below one cell shorter each in blue."""
+    g = _canvas(rng, 6, 12)
+    h, w = g.shape
+    n, y = int(rng.integers(2, w - 1)), int(rng.integers(1, h - 1))
+    g[y, :n] = 2
+    out = g.copy()
+    for k in range(1, h):
+        if y - k >= 0:
+            out[y - k, : n + k] = 3
+        if y + k < h and n - k > 0:
+            out[y + k, : n - k] = 1
+    return g, out
+
+
 CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
     fn.__name__.replace("_", "-"): fn
     for fn in (
@@ -1464,7 +1609,8 @@ CONCEPTS: dict[str, Callable[[Rng], Pair]] = {
         mend_dashed_lines, shape_under_noise, pool_sparse_cells, recolour_by_form, pieces_into_holes,
         bridge_facing_blocks, board_corners_and_centre, rays_from_box_corners, crop_ring_contents,
         fit_corner_pieces, panel_to_marker, fit_between_posts, smear_toward_marker, snap_to_block,
-        box_within_markers, frame_the_twin_hole,
+        box_within_markers, frame_the_twin_hole, bounce_off_wall, detour_past_blocks, ring_the_crossing,
+        brim_over, stripes_from_key, line_behind_shape, stairs_from_bar,
     )
 }
 

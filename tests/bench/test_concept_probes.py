@@ -4,7 +4,9 @@ dashed rays, boxes stretched to a marker, midpoints, band colours, rows and colu
 the rarest colour ringed, holes cut in bars, a box spilling out of its gap, shapes copied onto
 their keys, a cross's patterns repeated, rays towards and away from a line, stripes from two
 seeds, the lower halves of bars, rows painted by where their mark lies, a shape repeated
-towards pieces of it)."""
+towards pieces of it, a diagonal turned back by a wall, rays stepping past blocks, a ring
+around a crossing, a cup brimming over, stripes in a key's colours, a line behind a shape,
+stairs from a bar)."""
 
 import json
 
@@ -71,6 +73,13 @@ def test_writing_is_deterministic_per_seed(probes, written, tmp_path):
     ("lower-halves-1", "cell_table", 2),  # the first task's pairs do not all hold out
     ("rows-by-mark-0", "cell_table", 2),
     ("repeat-toward-piece-0", "repeat_toward", 2),
+    ("bounce-off-wall-0", "bounce_diagonals", 2),
+    ("detour-past-blocks-0", "detour_rays", 2),  # a colour per pair: from any edge cell
+    ("ring-the-crossing-0", "ring_crossings", 2),
+    ("brim-over-0", "overflow", 2),
+    ("stripes-from-key-0", "key_stripes", 2),
+    ("line-behind-shape-0", "line_behind", 2),  # after the shape is moved onto the wall
+    ("stairs-from-bar-0", "stairs", 2),
 ])
 def test_the_dsl_solves_a_probe_with_its_step(written, name, step, depth):
     """Searched without a clock (2000 states): the first answer is verified, uses the step and

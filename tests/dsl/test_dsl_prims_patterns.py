@@ -354,8 +354,19 @@ def test_detour_rays():
     eq(P.detour_rays(walled, 2, "left"), [[0, 0, 0],
                                           [5, 5, 0],
                                           [2, 2, 0]])  # blocked again after the step aside: it ends
-    facts = task_facts([x], [P.detour_rays(x, 2, "right")])
-    assert PARAMS["detour"]([x], [P.detour_rays(x, 2, "right")], facts) == [(2, "left"), (2, "right")]
+    two = np.pad(x, ((0, 0), (0, 1)))
+    two[4, 3] = 7
+    eq(P.detour_rays(two, 0, "right"), [[0, 0, 2, 7, 0],
+                                        [0, 0, 2, 7, 0],
+                                        [0, 5, 2, 7, 0],
+                                        [0, 2, 2, 7, 0],
+                                        [0, 2, 0, 7, 0]])  # colour 0: from every edge cell, in its own colour
+    assert P.detour_rays(two, 7, "right")[:, 1].tolist() == [0, 0, 5, 0, 2]  # the 2 shoots no more
+    y = P.detour_rays(x, 2, "right")
+    assert PARAMS["detour"]([x], [y], task_facts([x], [y])) == [(2, "left"), (2, "right")]
+    y2 = P.detour_rays(two, 0, "right")
+    assert PARAMS["detour"]([two], [y2], task_facts([two], [y2])) == [
+        (2, "left"), (2, "right"), (7, "left"), (7, "right"), (0, "left"), (0, "right")]  # any colour, if several
 
 
 def test_ring_crossings():

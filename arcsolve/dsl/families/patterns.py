@@ -248,16 +248,17 @@ def bounce_diagonals(g: Array, c: int) -> Array | None:
 
 
 def detour_rays(g: Array, c: int, side: str) -> Array | None:
-    """Shoot a ray from each colour-c cell on an edge into the grid, stepping aside ('left', 'right') past obstacles."""
+    """A ray into the grid from each colour-c cell (0: any) on an edge, stepping aside ('left', 'right') at blocks."""
     h, w = g.shape
     out = g.copy()
     drawn = False
-    for y, x in np.argwhere(g == c).tolist():
+    for y, x in np.argwhere(g == c if c else g != 0).tolist():
         edges = [(dy, dx) for on, dy, dx in ((y == 0, 1, 0), (y == h - 1, -1, 0), (x == 0, 0, 1), (x == w - 1, 0, -1))
                  if on]
         if len(edges) != 1:
             continue  # inside, or a corner: no one way in
         dy, dx = edges[0]
+        colour = g[y, x]
         sy, sx = (dx, -dy) if side == "right" else (-dx, dy)  # a quarter turn from the heading
         while True:
             ny, nx = y + dy, x + dx
@@ -268,7 +269,7 @@ def detour_rays(g: Array, c: int, side: str) -> Array | None:
                 if not (0 <= ny < h and 0 <= nx < w) or g[ny, nx] != 0:
                     break
             if out[ny, nx] == 0:
-                out[ny, nx] = c
+                out[ny, nx] = colour
                 drawn = True
             y, x = ny, nx
     return out if drawn else None
@@ -599,11 +600,15 @@ def _square_holes_params(grids, targets, facts) -> list[tuple]:
 
 
 def _detour_params(grids, targets, facts) -> list[tuple]:
-    """Each colour the targets draw on zero cells that some input has on its edge, stepping either way."""
+    """Each colour the targets draw on zero cells that some input has on its edge, and any colour (0) where the
+    targets draw several, stepping either way."""
+    if not same_shapes(grids, targets):
+        return []
     edged = set()
     for g in grids:
         edged |= {int(c) for c in np.concatenate([g[0], g[-1], g[:, 0], g[:, -1]]) if c}
-    return [(c, side) for c in facts.drawn if c in edged for side in ("left", "right")]
+    colours = [c for c in facts.drawn if c in edged]
+    return [(c, side) for c in colours + ([0] if len(colours) > 1 else []) for side in ("left", "right")]
 
 
 def _stairs_params(grids, targets, facts) -> list[tuple]:
